@@ -1,0 +1,100 @@
+/// The one error type of the library: a stable machine-readable ``code`` and a message that says
+/// what was wrong.
+///
+/// Codes are open-ended (new ones can be added without breaking callers), so match on them with
+/// `==` or `switch` over the `static let` values of ``JOSEError/Code``.
+///
+/// ```swift
+/// do {
+///     let token = try verifier.verify(compact)
+/// } catch let error as JOSEError where error.code == .expired {
+///     // ask the user to sign in again
+/// }
+/// ```
+public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A stable, machine-readable reason for a failure (the `code` of the CLI's JSON output).
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The code as it appears in JSON output, e.g. `invalid_signature`.
+        public let rawValue: String
+
+        /// Creates a code from its string form.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// The code's string form.
+        public var description: String { rawValue }
+
+        /// Not a compact JWS, bad base64url, bad or duplicate-member JSON, over a size or nesting limit.
+        public static let malformed = Code(rawValue: "malformed")
+        /// The `alg` is unknown, or is `none`.
+        public static let unsupportedAlgorithm = Code(rawValue: "unsupported_algorithm")
+        /// The `alg` is outside the allow-list, or cannot be used with the selected key.
+        public static let algorithmNotAllowed = Code(rawValue: "algorithm_not_allowed")
+        /// No usable key matches the header (`kid`, `kty`, `use`, `alg`).
+        public static let keyNotFound = Code(rawValue: "key_not_found")
+        /// Key material was rejected (bad JWK, weak RSA, point not on the curve, ...).
+        public static let invalidKey = Code(rawValue: "invalid_key")
+        /// The signature does not verify (including a signature of the wrong length).
+        public static let invalidSignature = Code(rawValue: "invalid_signature")
+        /// `exp` is at or before now minus the leeway.
+        public static let expired = Code(rawValue: "expired")
+        /// `nbf` is after now plus the leeway.
+        public static let notYetValid = Code(rawValue: "not_yet_valid")
+        /// `iat` is after now plus the leeway.
+        public static let issuedInFuture = Code(rawValue: "issued_in_future")
+        /// `iat` is older than the allowed maximum token age.
+        public static let tokenTooOld = Code(rawValue: "token_too_old")
+        /// `iss` differs from the expected issuer.
+        public static let invalidIssuer = Code(rawValue: "invalid_issuer")
+        /// The expected audience is not in `aud`.
+        public static let invalidAudience = Code(rawValue: "invalid_audience")
+        /// `azp` is required or present and is not the client id.
+        public static let invalidAuthorizedParty = Code(rawValue: "invalid_authorized_party")
+        /// `nonce` is missing or different when one is expected.
+        public static let invalidNonce = Code(rawValue: "invalid_nonce")
+        /// `auth_time` plus `max_age` is before now minus the leeway.
+        public static let authTimeTooOld = Code(rawValue: "auth_time_too_old")
+        /// A required claim is absent.
+        public static let missingClaim = Code(rawValue: "missing_claim")
+        /// A claim has the wrong JSON type or an unusable value.
+        public static let invalidClaim = Code(rawValue: "invalid_claim")
+        /// `typ` differs from the expected type.
+        public static let invalidType = Code(rawValue: "invalid_type")
+        /// `crit` names a parameter the verifier does not understand, or is malformed.
+        public static let unsupportedCriticalHeader = Code(rawValue: "unsupported_critical_header")
+        /// `at_hash` or `c_hash` does not match.
+        public static let invalidTokenHash = Code(rawValue: "invalid_token_hash")
+        /// A remote key set or discovery document could not be fetched, parsed or trusted.
+        public static let jwksUnavailable = Code(rawValue: "jwks_unavailable")
+        /// Arguments are unusable (for example a malformed PKCE verifier).
+        public static let invalidInput = Code(rawValue: "invalid_input")
+
+        /// Every code defined by the library, in the order of the design's table.
+        public static let all: [Code] = [
+            .malformed, .unsupportedAlgorithm, .algorithmNotAllowed, .keyNotFound, .invalidKey,
+            .invalidSignature, .expired, .notYetValid, .issuedInFuture, .tokenTooOld,
+            .invalidIssuer, .invalidAudience, .invalidAuthorizedParty, .invalidNonce,
+            .authTimeTooOld, .missingClaim, .invalidClaim, .invalidType,
+            .unsupportedCriticalHeader, .invalidTokenHash, .jwksUnavailable, .invalidInput,
+        ]
+    }
+
+    /// Why the operation failed, stable across releases.
+    public let code: Code
+    /// A human-readable explanation of what was wrong.
+    public let message: String
+
+    /// Creates an error with a code and a message.
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// `code: message`, as printed by the CLI.
+    public var description: String { "\(code.rawValue): \(message)" }
+}
+
+extension JOSEError {
+    static func malformed(_ message: String) -> JOSEError { JOSEError(.malformed, message) }
+    static func invalidKey(_ message: String) -> JOSEError { JOSEError(.invalidKey, message) }
+    static func invalidInput(_ message: String) -> JOSEError { JOSEError(.invalidInput, message) }
+}

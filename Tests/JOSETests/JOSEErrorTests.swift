@@ -1,0 +1,25 @@
+import Testing
+@testable import JOSE
+
+@Suite struct JOSEErrorTests {
+    @Test func codesMatchTheDesignTable() {
+        let expected = [
+            "malformed", "unsupported_algorithm", "algorithm_not_allowed", "key_not_found", "invalid_key",
+            "invalid_signature", "expired", "not_yet_valid", "issued_in_future", "token_too_old",
+            "invalid_issuer", "invalid_audience", "invalid_authorized_party", "invalid_nonce",
+            "auth_time_too_old", "missing_claim", "invalid_claim", "invalid_type",
+            "unsupported_critical_header", "invalid_token_hash", "jwks_unavailable", "invalid_input",
+        ]
+        #expect(JOSEError.Code.all.map(\.rawValue) == expected)
+    }
+
+    @Test func descriptionJoinsCodeAndMessage() {
+        #expect(JOSEError(.expired, "token expired 5 s ago").description == "expired: token expired 5 s ago")
+    }
+
+    @Test func algorithmNamesRoundTripAndNoneIsUnknown() {
+        for alg in JWSAlgorithm.all { #expect(JWSAlgorithm(rawValue: alg.rawValue) == alg) }
+        #expect(JWSAlgorithm(rawValue: "none") == nil)
+        #expect(JWSAlgorithm(rawValue: "hs256") == nil)
+    }
+}
