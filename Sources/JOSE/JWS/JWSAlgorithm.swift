@@ -12,11 +12,15 @@ public struct JWSAlgorithm: RawRepresentable, Hashable, Sendable, CustomStringCo
         self = known
     }
 
-    private init(_ name: String, family: Family, hash: HashAlgorithm?) {
+    private init(_ name: String, _ ordinal: UInt8, family: Family, hash: HashAlgorithm?) {
         self.rawValue = name
+        self.ordinal = ordinal
         self.family = family
         self.hash = hash
     }
+
+    /// The position in ``all``; gives cheap equality and compact algorithm sets.
+    let ordinal: UInt8
 
     /// The key family and signature scheme an algorithm belongs to.
     public enum Family: Sendable, Hashable {
@@ -43,44 +47,44 @@ public struct JWSAlgorithm: RawRepresentable, Hashable, Sendable, CustomStringCo
     /// Orders algorithms by name, for stable output.
     public static func < (lhs: JWSAlgorithm, rhs: JWSAlgorithm) -> Bool { lhs.rawValue < rhs.rawValue }
 
-    /// Two algorithms are equal when their names are.
-    public static func == (lhs: JWSAlgorithm, rhs: JWSAlgorithm) -> Bool { lhs.rawValue == rhs.rawValue }
+    /// Two algorithms are equal when they are the same registered algorithm.
+    public static func == (lhs: JWSAlgorithm, rhs: JWSAlgorithm) -> Bool { lhs.ordinal == rhs.ordinal }
 
-    /// Hashes the name.
-    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+    /// Hashes the algorithm's identity.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ordinal) }
 
     /// HMAC using SHA-256.
-    public static let hs256 = JWSAlgorithm("HS256", family: .hmac, hash: .sha256)
+    public static let hs256 = JWSAlgorithm("HS256", 0, family: .hmac, hash: .sha256)
     /// HMAC using SHA-384.
-    public static let hs384 = JWSAlgorithm("HS384", family: .hmac, hash: .sha384)
+    public static let hs384 = JWSAlgorithm("HS384", 1, family: .hmac, hash: .sha384)
     /// HMAC using SHA-512.
-    public static let hs512 = JWSAlgorithm("HS512", family: .hmac, hash: .sha512)
+    public static let hs512 = JWSAlgorithm("HS512", 2, family: .hmac, hash: .sha512)
     /// RSASSA-PKCS1-v1_5 using SHA-256.
-    public static let rs256 = JWSAlgorithm("RS256", family: .rsaPKCS1, hash: .sha256)
+    public static let rs256 = JWSAlgorithm("RS256", 3, family: .rsaPKCS1, hash: .sha256)
     /// RSASSA-PKCS1-v1_5 using SHA-384.
-    public static let rs384 = JWSAlgorithm("RS384", family: .rsaPKCS1, hash: .sha384)
+    public static let rs384 = JWSAlgorithm("RS384", 4, family: .rsaPKCS1, hash: .sha384)
     /// RSASSA-PKCS1-v1_5 using SHA-512.
-    public static let rs512 = JWSAlgorithm("RS512", family: .rsaPKCS1, hash: .sha512)
+    public static let rs512 = JWSAlgorithm("RS512", 5, family: .rsaPKCS1, hash: .sha512)
     /// RSASSA-PSS using SHA-256 and MGF1 with SHA-256.
-    public static let ps256 = JWSAlgorithm("PS256", family: .rsaPSS, hash: .sha256)
+    public static let ps256 = JWSAlgorithm("PS256", 6, family: .rsaPSS, hash: .sha256)
     /// RSASSA-PSS using SHA-384 and MGF1 with SHA-384.
-    public static let ps384 = JWSAlgorithm("PS384", family: .rsaPSS, hash: .sha384)
+    public static let ps384 = JWSAlgorithm("PS384", 7, family: .rsaPSS, hash: .sha384)
     /// RSASSA-PSS using SHA-512 and MGF1 with SHA-512.
-    public static let ps512 = JWSAlgorithm("PS512", family: .rsaPSS, hash: .sha512)
+    public static let ps512 = JWSAlgorithm("PS512", 8, family: .rsaPSS, hash: .sha512)
     /// ECDSA using P-256 and SHA-256.
-    public static let es256 = JWSAlgorithm("ES256", family: .ecdsa(.p256), hash: .sha256)
+    public static let es256 = JWSAlgorithm("ES256", 9, family: .ecdsa(.p256), hash: .sha256)
     /// ECDSA using P-384 and SHA-384.
-    public static let es384 = JWSAlgorithm("ES384", family: .ecdsa(.p384), hash: .sha384)
+    public static let es384 = JWSAlgorithm("ES384", 10, family: .ecdsa(.p384), hash: .sha384)
     /// ECDSA using P-521 and SHA-512.
-    public static let es512 = JWSAlgorithm("ES512", family: .ecdsa(.p521), hash: .sha512)
+    public static let es512 = JWSAlgorithm("ES512", 11, family: .ecdsa(.p521), hash: .sha512)
     /// ECDSA using secp256k1 and SHA-256 (RFC 8812).
-    public static let es256k = JWSAlgorithm("ES256K", family: .ecdsa(.secp256k1), hash: .sha256)
+    public static let es256k = JWSAlgorithm("ES256K", 12, family: .ecdsa(.secp256k1), hash: .sha256)
     /// EdDSA with the key's curve (RFC 8037; deprecated by RFC 9864 but still the common name).
-    public static let eddsa = JWSAlgorithm("EdDSA", family: .eddsa(nil), hash: nil)
+    public static let eddsa = JWSAlgorithm("EdDSA", 13, family: .eddsa(nil), hash: nil)
     /// EdDSA with Ed25519 only (RFC 9864).
-    public static let ed25519 = JWSAlgorithm("Ed25519", family: .eddsa(.ed25519), hash: nil)
+    public static let ed25519 = JWSAlgorithm("Ed25519", 14, family: .eddsa(.ed25519), hash: nil)
     /// EdDSA with Ed448 only (RFC 9864).
-    public static let ed448 = JWSAlgorithm("Ed448", family: .eddsa(.ed448), hash: nil)
+    public static let ed448 = JWSAlgorithm("Ed448", 15, family: .eddsa(.ed448), hash: nil)
 
     /// Every supported algorithm.
     public static let all: [JWSAlgorithm] = [

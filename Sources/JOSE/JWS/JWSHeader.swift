@@ -1,0 +1,97 @@
+/// The protected header of a compact JWS, validated: `alg` is a supported algorithm (never
+/// `none`), `kid`/`typ`/`cty` are strings when present, and `crit` is well-formed and understood.
+public struct JWSHeader: Sendable {
+    /// The signature algorithm (`alg`).
+    public let algorithm: JWSAlgorithm
+    /// The parsed header object.
+    let json: JSONValue
+
+    /// The key identifier (`kid`).
+    public var keyID: String? { json["kid"]?.string }
+    /// The media type of the whole token (`typ`), e.g. `JWT` or `at+jwt`.
+    public var type: String? { json["typ"]?.string }
+    /// The media type of the payload (`cty`).
+    public var contentType: String? { json["cty"]?.string }
+    /// The names listed in `crit`, empty when absent.
+    public var criticalParameters: [String] {
+        json["crit"]?.elements.map { $0.compactMap(\.string) } ?? []
+    }
+
+    /// A string-valued header parameter, e.g. a private one; `nil` when absent or not a string.
+    public func string(_ name: String) -> String? { json[name]?.string }
+
+    /// Whether the header has a parameter with this name.
+    public func contains(_ name: String) -> Bool { json[name] != nil }
+
+    /// The header's JSON text, exactly as decoded from the token.
+    public var jsonString: String { String(decoding: json.rawBytes, as: UTF8.self) }
+
+    /// Header parameters registered for JWS and JWE (RFC 7515 §4.1, RFC 7516 §4.1, RFC 7518 §4.6–4.8):
+    /// `crit` may not list them.
+    static let registeredNames: Set<String> = [
+        "alg", "jku", "jwk", "kid", "x5u", "x5c", "x5t", "x5t#S256", "typ", "cty", "crit",
+        "enc", "zip", "epk", "apu", "apv", "iv", "tag", "p2s", "p2c",
+    ]
+
+    /// Validates a parsed header object.
+    ///
+    /// - Parameter understood: the extension parameters the caller processes; `crit` may name
+    ///   only these.
+    init(json: JSONValue, understood: Set<String>) throws {
+        guard json.kind == .object else { throw JOSEError.malformed("the JOSE header is not a JSON object") }
+        guard let algValue = json["alg"] else { throw JOSEError.malformed("the JOSE header has no \"alg\"") }
+        guard algValue.kind == .string else { throw JOSEError.malformed("the header \"alg\" is not a string") }
+        guard let algorithm = JWSHeader.algorithm(algValue) else {
+            let name = algValue.string ?? ""
+            if name.lowercased() == "none" {
+                throw JOSEError(.unsupportedAlgorithm, "alg \"\(name)\" (unsecured JWS) is never accepted")
+            }
+            throw JOSEError(.unsupportedAlgorithm, "alg \"\(name)\" is not a supported JWS algorithm")
+        }
+        for name in ["kid", "typ", "cty"] {
+            if let value = json[name], value.kind != .string {
+                throw JOSEError.malformed("the header \"\(name)\" is not a string")
+            }
+        }
+        self.algorithm = algorithm
+        self.json = json
+        try validateCritical(understood: understood)
+    }
+
+    /// Finds the algorithm named by `value` without allocating.
+    private static func algorithm(_ value: JSONValue) -> JWSAlgorithm? {
+        JWSAlgorithm.all.first { value.isString(equalTo: $0.rawValue) }
+    }
+
+    /// RFC 7515 §4.1.11: `crit` is a non-empty array of unique, non-registered names that are
+    /// present in the header and understood. `b64` (RFC 7797) is not supported, so its presence
+    /// is refused whether or not it is listed.
+    private func validateCritical(understood: Set<String>) throws {
+        if json["b64"] != nil, !understood.contains("b64") {
+            throw JOSEError(.unsupportedCriticalHeader, "the \"b64\" header (RFC 7797 unencoded payload) is not supported")
+        }
+        guard let crit = json["crit"] else { return }
+        guard let elements = crit.elements, crit.count > 0 else {
+            throw JOSEError(.unsupportedCriticalHeader, "\"crit\" must be a non-empty array of names")
+        }
+        var seen: [String] = []
+        for element in elements {
+            guard let name = element.string else {
+                throw JOSEError(.unsupportedCriticalHeader, "\"crit\" must contain only strings")
+            }
+            guard !seen.contains(name) else {
+                throw JOSEError(.unsupportedCriticalHeader, "\"crit\" lists \"\(name)\" twice")
+            }
+            guard !JWSHeader.registeredNames.contains(name) else {
+                throw JOSEError(.unsupportedCriticalHeader, "\"crit\" may not list the registered parameter \"\(name)\"")
+            }
+            guard understood.contains(name) else {
+                throw JOSEError(.unsupportedCriticalHeader, "critical header parameter \"\(name)\" is not understood")
+            }
+            guard json[name] != nil else {
+                throw JOSEError(.unsupportedCriticalHeader, "\"crit\" lists \"\(name)\", which the header lacks")
+            }
+            seen.append(name)
+        }
+    }
+}

@@ -1,0 +1,67 @@
+/// Signs payloads into compact JWS tokens with one private key and one algorithm.
+///
+/// ```swift
+/// let signer = try JWSSigner(key: privateKey, algorithm: .es256)
+/// let token = try signer.sign(Array(#"{"sub":"alice"}"#.utf8))
+/// ```
+public struct JWSSigner: Sendable {
+    /// The signing key.
+    public let key: JWK
+    /// The algorithm written to `alg` and used to sign.
+    public let algorithm: JWSAlgorithm
+    /// The `kid` written to the header, if any.
+    public let keyID: String?
+
+    /// Creates a signer.
+    ///
+    /// - Throws: ``JOSEError`` `invalid_key` when the key has no private material or its
+    ///   `use`/`key_ops` forbid signing; `algorithm_not_allowed` when the key cannot sign
+    ///   `algorithm` (wrong family or curve, secret too short, or another `alg` bound to the key).
+    /// - Parameters:
+    ///   - key: a private key (or `oct` secret).
+    ///   - algorithm: the algorithm to sign with.
+    ///   - keyID: the `kid` header to write; the key's own `kid` when `nil`.
+    public init(key: JWK, algorithm: JWSAlgorithm, keyID: String? = nil) throws {
+        guard key.isPrivate else {
+            throw JOSEError.invalidKey("key \(key.summary) has no private material to sign with")
+        }
+        guard (key.use == nil || key.use == "sig") && (key.keyOperations?.contains("sign") ?? true) else {
+            throw JOSEError.invalidKey("key \(key.summary) is not for signing (use/key_ops)")
+        }
+        guard key.supportedAlgorithms.contains(algorithm) else {
+            throw JOSEError(.algorithmNotAllowed, "key \(key.summary) cannot sign \(algorithm); it signs \(key.supportedAlgorithms.algorithms.map(\.rawValue).joined(separator: ", "))")
+        }
+        self.key = key
+        self.algorithm = algorithm
+        self.keyID = keyID ?? key.keyID
+    }
+
+    /// Signs `payload` and returns the compact JWS.
+    ///
+    /// - Parameters:
+    ///   - payload: the bytes to sign (for a JWT, the claims JSON).
+    ///   - type: the `typ` header, e.g. `JWT`; omitted when `nil`.
+    /// - Throws: ``JOSEError`` `invalid_key` if OpenSSL fails to sign.
+    public func sign(_ payload: some Sequence<UInt8>, type: String? = "JWT") throws -> String {
+        var header: [(String, JSONOutput)] = [("alg", .string(algorithm.rawValue))]
+        if let keyID { header.append(("kid", .string(keyID))) }
+        if let type { header.append(("typ", .string(type))) }
+        var token: [UInt8] = []
+        Array(JSONOutput.object(header).serialized().utf8).withUnsafeBytes { Base64URL.encode($0, appendingTo: &token) }
+        token.append(UInt8(ascii: "."))
+        Array(payload).withUnsafeBytes { Base64URL.encode($0, appendingTo: &token) }
+        let signature = try token.withUnsafeBytes { try signature(over: $0) }
+        token.append(UInt8(ascii: "."))
+        signature.withUnsafeBytes { Base64URL.encode($0, appendingTo: &token) }
+        return String(decoding: token, as: UTF8.self)
+    }
+
+    private func signature(over signingInput: UnsafeRawBufferPointer) throws -> [UInt8] {
+        switch key.material {
+        case .symmetric(let secret):
+            return secret.authenticationCode(algorithm.hash ?? .sha256, message: signingInput)
+        case .asymmetric(let evpKey):
+            return try OpenSSLSignature.sign(algorithm, key: evpKey, message: signingInput)
+        }
+    }
+}

@@ -1,0 +1,158 @@
+/// Verifies compact JWS tokens against a key set.
+///
+/// Configure once and share it: a verifier is immutable and `Sendable`.
+///
+/// The algorithms a token may use are the intersection of the allow-list given here (when one is)
+/// and what the selected key permits: an RSA key only verifies RS*/PS*, an EC key the ES* of its
+/// curve, an OKP key EdDSA, an `oct` key HS*. `none` never verifies. Keys come from the key set
+/// only: header `jwk`, `jku`, `x5u` and `x5c` are never used to find a key.
+///
+/// ```swift
+/// let verifier = JWSVerifier(keySet: try JWKSet(json: jwks), algorithms: [.rs256, .es256])
+/// let jws = try verifier.verify(token)
+/// ```
+public struct JWSVerifier: Sendable {
+    /// The keys tokens are verified with.
+    public let keySet: JWKSet
+    /// The size and nesting limits.
+    public let limits: JWSLimits
+    /// The `crit` extension parameters the caller processes itself.
+    public let understoodCriticalParameters: Set<String>
+    /// The allow-list, or every algorithm when the keys alone decide.
+    let allowed: AlgorithmSet
+
+    /// Creates a verifier.
+    ///
+    /// - Parameters:
+    ///   - keySet: the keys to verify with.
+    ///   - algorithms: the allow-list; `nil` lets each key decide (never `none`, never an
+    ///     algorithm outside the key's family).
+    ///   - limits: size and nesting limits.
+    ///   - understoodCriticalParameters: header parameters that `crit` may name because the caller
+    ///     checks them itself.
+    public init(
+        keySet: JWKSet, algorithms: Set<JWSAlgorithm>? = nil, limits: JWSLimits = .default,
+        understoodCriticalParameters: Set<String> = []
+    ) {
+        self.keySet = keySet
+        self.allowed = algorithms.map { AlgorithmSet($0) } ?? AlgorithmSet(JWSAlgorithm.all)
+        self.limits = limits
+        self.understoodCriticalParameters = understoodCriticalParameters
+    }
+
+    /// Creates a verifier for one key.
+    ///
+    /// - Parameters: as ``init(keySet:algorithms:limits:understoodCriticalParameters:)``.
+    public init(
+        key: JWK, algorithms: Set<JWSAlgorithm>? = nil, limits: JWSLimits = .default,
+        understoodCriticalParameters: Set<String> = []
+    ) {
+        self.init(keySet: JWKSet(keys: [key]), algorithms: algorithms, limits: limits,
+                  understoodCriticalParameters: understoodCriticalParameters)
+    }
+
+    /// The algorithms this verifier can accept: the allow-list narrowed to what its keys verify.
+    public var acceptedAlgorithms: [JWSAlgorithm] {
+        allowed.intersection(keySet.keys.reduce(AlgorithmSet.empty) {
+            $0.union($1.allowsVerification ? $1.supportedAlgorithms : .empty)
+        }).algorithms
+    }
+
+    /// Verifies a compact JWS.
+    ///
+    /// - Parameter token: the compact serialization, with no surrounding whitespace.
+    /// - Returns: the verified header, payload and the key that verified it.
+    /// - Throws: ``JOSEError`` with `malformed`, `unsupported_algorithm`,
+    ///   `algorithm_not_allowed`, `unsupported_critical_header`, `key_not_found` or
+    ///   `invalid_signature`.
+    public func verify(_ token: some StringProtocol) throws -> VerifiedJWS {
+        if let result = try token.utf8.withContiguousStorageIfAvailable({
+            try verify(UnsafeRawBufferPointer($0))
+        }) {
+            return result
+        }
+        return try Array(token.utf8).withUnsafeBytes { try verify($0) }
+    }
+
+    /// Verifies a compact JWS given as UTF-8 bytes.
+    ///
+    /// - Throws: ``JOSEError`` as ``verify(_:)-(StringProtocol)``.
+    public func verify(_ token: [UInt8]) throws -> VerifiedJWS {
+        try token.withUnsafeBytes { try verify($0) }
+    }
+
+    /// Verifies token text held in memory.
+    func verify(_ token: UnsafeRawBufferPointer) throws -> VerifiedJWS {
+        let jws = try CompactJWS(token, limits: limits, understoodCritical: understoodCriticalParameters)
+        return try verify(jws, token: token, with: keySet)
+    }
+
+    /// Checks the algorithm, selects the key and verifies the signature of a parsed token.
+    func verify(_ jws: CompactJWS, token: UnsafeRawBufferPointer, with keySet: JWKSet) throws -> VerifiedJWS {
+        let algorithm = jws.header.algorithm
+        guard allowed.contains(algorithm) else {
+            throw JOSEError(.algorithmNotAllowed, "alg \(algorithm) is not in the allow-list")
+        }
+        let signingInput = UnsafeRawBufferPointer(rebasing: token[0..<jws.signingInputCount])
+        let key = try jws.decoded.withUnsafeBytes { decoded in
+            try keySet.verifySignature(
+                header: jws.header, signingInput: signingInput,
+                signature: UnsafeRawBufferPointer(rebasing: decoded[jws.signatureRange]))
+        }
+        return VerifiedJWS(header: jws.header, key: key, decoded: jws.decoded, payloadRange: jws.payloadRange)
+    }
+}
+
+extension JWKSet {
+    /// Selects the key for `header` and verifies `signature` over `signingInput` with it.
+    ///
+    /// With a `kid`, only the key with exactly that `kid` is considered. Without one, every key
+    /// that can verify the algorithm is tried in order.
+    ///
+    /// - Returns: the key that verified the signature.
+    func verifySignature(
+        header: JWSHeader, signingInput: UnsafeRawBufferPointer, signature: UnsafeRawBufferPointer
+    ) throws -> JWK {
+        let algorithm = header.algorithm
+        if let kid = header.json["kid"] {
+            for ambiguous in ambiguousKeyIDs where kid.isString(equalTo: ambiguous) {
+                throw JOSEError(.keyNotFound, "kid \"\(ambiguous)\" appears more than once in the key set")
+            }
+            guard let key = keys.first(where: { $0.keyID.map(kid.isString(equalTo:)) ?? false }) else {
+                throw JOSEError(.keyNotFound, "no key in the set has kid \"\(kid.string ?? "")\"")
+            }
+            guard key.allowsVerification else {
+                throw JOSEError(.keyNotFound, "key \(key.summary) is not for verification (use/key_ops)")
+            }
+            guard key.supportedAlgorithms.contains(algorithm) else {
+                throw JOSEError(.algorithmNotAllowed, "key \(key.summary) does not verify \(algorithm)")
+            }
+            guard key.verifies(algorithm, signingInput: signingInput, signature: signature) else {
+                throw JOSEError(.invalidSignature, "the \(algorithm) signature does not verify with key \(key.summary)")
+            }
+            return key
+        }
+        var candidates = 0
+        for key in keys where key.canVerify(algorithm) {
+            candidates += 1
+            if key.verifies(algorithm, signingInput: signingInput, signature: signature) { return key }
+        }
+        guard candidates > 0 else {
+            throw JOSEError(.keyNotFound, "no key in the set verifies \(algorithm) (the token has no kid)")
+        }
+        throw JOSEError(.invalidSignature, "the \(algorithm) signature does not verify with any of \(candidates) candidate key(s)")
+    }
+}
+
+extension JWK {
+    /// Whether `signature` is a valid `algorithm` signature of `signingInput` under this key.
+    func verifies(_ algorithm: JWSAlgorithm, signingInput: UnsafeRawBufferPointer, signature: UnsafeRawBufferPointer) -> Bool {
+        switch material {
+        case .symmetric(let secret):
+            guard let hash = algorithm.hash else { return false }
+            return secret.isValidAuthenticationCode(signature, hash: hash, message: signingInput)
+        case .asymmetric(let key):
+            return OpenSSLSignature.verify(algorithm, key: key, message: signingInput, signature: signature)
+        }
+    }
+}

@@ -1,0 +1,93 @@
+/// Validates OpenID Connect ID tokens (Core 1.0 §3.1.3.7, §3.2.2.11, §3.3.2.12) in one call.
+///
+/// Checks the signature with keys from `keySource`, then: `iss` equals the issuer exactly;
+/// `aud` contains the client id; with several audiences `azp` is present, and a present `azp`
+/// always equals the client id; `sub`, `exp` and `iat` are present; `exp`, `nbf`, `iat` within
+/// the leeway; `nonce` equals the one sent (when one was); `auth_time` present and recent enough
+/// when `max_age` was requested; `at_hash` / `c_hash` match the access token / code supplied.
+///
+/// ```swift
+/// let validator = IDTokenValidator(
+///     issuer: "https://accounts.example.com", clientID: "my-app", keySource: jwksCache)
+/// let idToken = try await validator.validate(response.idToken, nonce: sentNonce,
+///                                            accessToken: response.accessToken)
+/// print(idToken.claims.subject ?? "")
+/// ```
+public struct IDTokenValidator<Source: JWKSetSource>: Sendable {
+    /// The issuer (`iss`) required, exactly.
+    public let issuer: String
+    /// The client id: must be in `aud`, and equal `azp` when that is present.
+    public let clientID: String
+    private let verifier: JWTVerifier<Source>
+
+    /// Creates a validator.
+    ///
+    /// - Parameters:
+    ///   - issuer: the OpenID Provider's issuer identifier.
+    ///   - clientID: this client's id.
+    ///   - keySource: the provider's keys: a ``JWKSet`` or a remote key-set cache.
+    ///   - algorithms: the allow-list; `nil` lets each key decide (never `none`).
+    ///   - leeway: allowed clock skew in seconds; 60 by default.
+    ///   - maximumTokenAge: reject tokens whose `iat` is older than this many seconds.
+    ///   - clock: the time source.
+    public init(
+        issuer: String, clientID: String, keySource: Source, algorithms: Set<JWSAlgorithm>? = nil,
+        leeway: Double = 60, maximumTokenAge: Double? = nil, clock: JOSEClock = .system
+    ) {
+        var rules = JWTValidator(issuer: issuer, audiences: [clientID], leeway: leeway, clock: clock)
+        rules.authorizedParty = clientID
+        rules.requiredClaims = ["iss", "sub", "aud", "exp", "iat"]
+        rules.maximumTokenAge = maximumTokenAge
+        self.issuer = issuer
+        self.clientID = clientID
+        self.verifier = JWTVerifier(keySource: keySource, algorithms: algorithms, claims: rules)
+    }
+
+    /// Validates an ID token.
+    ///
+    /// - Parameters:
+    ///   - idToken: the compact ID token.
+    ///   - nonce: the nonce sent in the authentication request; when given, the token must carry
+    ///     exactly this nonce.
+    ///   - maxAge: the `max_age` sent, in seconds; when given, `auth_time` is required and checked.
+    ///   - accessToken: the access token issued with it; checked against `at_hash` when present.
+    ///   - authorizationCode: the code issued with it; checked against `c_hash` when present.
+    /// - Returns: the verified token.
+    /// - Throws: ``JOSEError`` naming the first rule that failed.
+    public func validate(
+        _ idToken: String, nonce: String? = nil, maxAge: Double? = nil, accessToken: String? = nil,
+        authorizationCode: String? = nil
+    ) async throws -> VerifiedJWT {
+        let jws = try await verifier.verifySignature(idToken)
+        return try check(jws, nonce: nonce, maxAge: maxAge, accessToken: accessToken, authorizationCode: authorizationCode)
+    }
+
+    private func check(
+        _ jws: VerifiedJWS, nonce: String?, maxAge: Double?, accessToken: String?, authorizationCode: String?
+    ) throws -> VerifiedJWT {
+        var rules = verifier.claims
+        rules.nonce = nonce
+        rules.maximumAuthenticationAge = maxAge
+        let token = try verifier.validate(jws, rules: rules)
+        if let accessToken {
+            try TokenHash.check("at_hash", of: token.claims, token: accessToken, algorithm: token.header.algorithm)
+        }
+        if let authorizationCode {
+            try TokenHash.check("c_hash", of: token.claims, token: authorizationCode, algorithm: token.header.algorithm)
+        }
+        return token
+    }
+}
+
+extension IDTokenValidator where Source == JWKSet {
+    /// Validates an ID token against the fixed key set, without suspending.
+    ///
+    /// - Throws: ``JOSEError`` as ``validate(_:nonce:maxAge:accessToken:authorizationCode:)-(String,_,_,_,_)``.
+    public func validate(
+        _ idToken: String, nonce: String? = nil, maxAge: Double? = nil, accessToken: String? = nil,
+        authorizationCode: String? = nil
+    ) throws -> VerifiedJWT {
+        let jws = try verifier.signatures.verify(idToken)
+        return try check(jws, nonce: nonce, maxAge: maxAge, accessToken: accessToken, authorizationCode: authorizationCode)
+    }
+}

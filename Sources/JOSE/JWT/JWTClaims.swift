@@ -1,0 +1,67 @@
+import Foundation
+
+/// The claims of a verified JWT, read straight from the parsed payload.
+///
+/// Registered claims have typed accessors; anything else is reachable with ``string(_:)``,
+/// ``number(_:)``, ``contains(_:)``, or by decoding the payload into your own type with
+/// ``decode(_:decoder:)``.
+public struct JWTClaims: Sendable {
+    /// The parsed payload object.
+    let json: JSONValue
+
+    /// Parses a payload as a claims object.
+    init(payload decoded: [UInt8], range: Range<Int>, maximumDepth: Int) throws {
+        let document = try JOSEError.within("the JWT claims") {
+            try JSONDocument(bytes: decoded, range: range, limits: JSONLimits(maxBytes: range.count, maxDepth: maximumDepth))
+        }
+        guard document.root.kind == .object else { throw JOSEError.malformed("the JWT claims are not a JSON object") }
+        json = document.root
+    }
+
+    /// `iss`, the issuer.
+    public var issuer: String? { string("iss") }
+    /// `sub`, the subject.
+    public var subject: String? { string("sub") }
+    /// `aud` as a list: one element when the claim is a string; empty when absent or not strings.
+    public var audience: [String] {
+        guard let aud = json["aud"] else { return [] }
+        if let single = aud.string { return [single] }
+        return aud.elements?.compactMap(\.string) ?? []
+    }
+    /// `exp`, seconds since 1970.
+    public var expiration: Double? { number("exp") }
+    /// `nbf`, seconds since 1970.
+    public var notBefore: Double? { number("nbf") }
+    /// `iat`, seconds since 1970.
+    public var issuedAt: Double? { number("iat") }
+    /// `jti`, the token identifier.
+    public var tokenID: String? { string("jti") }
+    /// `nonce` (OpenID Connect).
+    public var nonce: String? { string("nonce") }
+    /// `azp`, the authorized party (OpenID Connect).
+    public var authorizedParty: String? { string("azp") }
+    /// `auth_time`, when the user authenticated (OpenID Connect).
+    public var authenticationTime: Double? { number("auth_time") }
+
+    /// A string claim; `nil` when absent or not a string.
+    public func string(_ name: String) -> String? { json[name]?.string }
+    /// A number claim; `nil` when absent or not a number.
+    public func number(_ name: String) -> Double? { json[name]?.number }
+    /// A boolean claim; `nil` when absent or not a boolean.
+    public func bool(_ name: String) -> Bool? { json[name]?.bool }
+    /// Whether the claim is present (with any value, `null` included).
+    public func contains(_ name: String) -> Bool { json[name] != nil }
+
+    /// The claims' JSON text, exactly as decoded from the token.
+    public var jsonString: String { String(decoding: json.rawBytes, as: UTF8.self) }
+
+    /// Decodes the payload into your own type, e.g. to read custom claims.
+    ///
+    /// The payload has already been checked as strict JSON; this runs Foundation's decoder over
+    /// the same bytes, off the verification path.
+    ///
+    /// - Throws: the decoder's error when the payload does not fit `type`.
+    public func decode<T: Decodable>(_ type: T.Type, decoder: JSONDecoder = JSONDecoder()) throws -> T {
+        try decoder.decode(type, from: Data(json.rawBytes))
+    }
+}

@@ -1,0 +1,188 @@
+/// Rules for the claims of a JWT, configured once and reused for every token.
+///
+/// Every rule reports its own ``JOSEError`` code, so callers know exactly what failed. Time
+/// claims are NumericDates (JSON numbers, fractions allowed); anything else in `exp`, `nbf`,
+/// `iat` or `auth_time` is `invalid_claim`.
+///
+/// ```swift
+/// var rules = JWTValidator(issuer: "https://issuer.example", audiences: ["api://orders"])
+/// rules.requiredClaims = ["sub"]
+/// ```
+public struct JWTValidator: Sendable {
+    /// The exact `iss` required, when set.
+    public var issuer: String?
+    /// Audiences accepted: `aud` must contain at least one of them, when set.
+    public var audiences: Set<String>?
+    /// When set, a present `azp` must equal it, and a token with several audiences must carry it.
+    public var authorizedParty: String?
+    /// The `nonce` the token must carry, when set.
+    public var nonce: String?
+    /// The header `typ` required (RFC 7515 §4.1.9: compared case-insensitively, with an optional
+    /// `application/` prefix), e.g. `at+jwt`, when set.
+    public var type: String?
+    /// Claims that must be present.
+    public var requiredClaims: [String]
+    /// Allowed clock skew, in seconds, for `exp`, `nbf`, `iat` and `auth_time`.
+    public var leeway: Double
+    /// The greatest age of a token by its `iat`, in seconds, when set (then `iat` is required).
+    public var maximumTokenAge: Double?
+    /// The greatest time since `auth_time`, in seconds (OpenID Connect `max_age`), when set
+    /// (then `auth_time` is required).
+    public var maximumAuthenticationAge: Double?
+    /// Where the current time comes from.
+    public var clock: JOSEClock
+
+    /// Creates claim rules. Only the time claims that are present are checked unless more is asked.
+    ///
+    /// - Parameters:
+    ///   - issuer: the exact `iss` to require.
+    ///   - audiences: accepted audiences; `aud` must contain one.
+    ///   - leeway: allowed clock skew in seconds; 60 by default.
+    ///   - clock: the time source.
+    public init(issuer: String? = nil, audiences: Set<String>? = nil, leeway: Double = 60, clock: JOSEClock = .system) {
+        self.issuer = issuer
+        self.audiences = audiences
+        self.requiredClaims = []
+        self.leeway = leeway
+        self.clock = clock
+    }
+
+    /// Checks the claims and header of a verified token.
+    ///
+    /// - Throws: ``JOSEError`` naming the first rule that failed: `invalid_type`,
+    ///   `missing_claim`, `invalid_claim`, `expired`, `not_yet_valid`, `issued_in_future`,
+    ///   `token_too_old`, `auth_time_too_old`, `invalid_issuer`, `invalid_audience`,
+    ///   `invalid_authorized_party` or `invalid_nonce`.
+    public func validate(_ claims: JWTClaims, header: JWSHeader) throws {
+        if let type { try JWTValidator.checkType(header.json["typ"], expected: type) }
+        for name in requiredClaims where claims.json[name] == nil {
+            throw JOSEError(.missingClaim, "the token has no \"\(name)\" claim")
+        }
+        for name in ["iss", "sub", "azp", "nonce", "jti"] { try stringClaim(claims, name) }
+        try checkTimes(claims)
+        if let issuer { try checkIssuer(claims, expected: issuer) }
+        let audienceCount = try checkAudience(claims)
+        if let authorizedParty { try checkAuthorizedParty(claims, clientID: authorizedParty, audienceCount: audienceCount) }
+        if let nonce {
+            guard let value = claims.json["nonce"], value.isString(equalTo: nonce) else {
+                throw JOSEError(.invalidNonce, claims.json["nonce"] == nil
+                    ? "the token has no nonce but one was sent" : "the token's nonce differs from the one sent")
+            }
+        }
+    }
+
+    /// RFC 7515 §4.1.9 comparison of a header `typ` with the expected media type.
+    static func checkType(_ value: JSONValue?, expected: String) throws {
+        guard let actual = value?.string else {
+            throw JOSEError(.invalidType, "the header has no typ; \"\(expected)\" is required")
+        }
+        guard normalizedMediaType(actual) == normalizedMediaType(expected) else {
+            throw JOSEError(.invalidType, "typ is \"\(actual)\"; \"\(expected)\" is required")
+        }
+    }
+
+    private static func normalizedMediaType(_ type: String) -> String {
+        let lower = type.lowercased()
+        return lower.hasPrefix("application/") ? String(lower.dropFirst("application/".count)) : lower
+    }
+
+    @discardableResult
+    private func stringClaim(_ claims: JWTClaims, _ name: String) throws -> JSONValue? {
+        guard let value = claims.json[name] else { return nil }
+        guard value.kind == .string else { throw JOSEError(.invalidClaim, "the \"\(name)\" claim is not a string") }
+        return value
+    }
+
+    /// Reads a NumericDate claim: a finite JSON number between 0 and the year 9999.
+    private func time(_ claims: JWTClaims, _ name: String) throws -> Double? {
+        guard let value = claims.json[name] else { return nil }
+        guard let seconds = value.number else {
+            throw JOSEError(.invalidClaim, "the \"\(name)\" claim is not a number (NumericDate)")
+        }
+        guard seconds.isFinite, seconds >= 0, seconds <= 253_402_300_799 else {
+            throw JOSEError(.invalidClaim, "the \"\(name)\" claim is not a usable NumericDate")
+        }
+        return seconds
+    }
+
+    private func checkTimes(_ claims: JWTClaims) throws {
+        let now = clock.now
+        let exp = try time(claims, "exp")
+        let nbf = try time(claims, "nbf")
+        let iat = try time(claims, "iat")
+        let authTime = try time(claims, "auth_time")
+        if let exp, exp <= now - leeway {
+            throw JOSEError(.expired, "the token expired at \(Int64(exp)), \(Int64(now - exp)) s ago (leeway \(Int64(leeway)) s)")
+        }
+        if let nbf, nbf > now + leeway {
+            throw JOSEError(.notYetValid, "the token is not valid before \(Int64(nbf)), \(Int64(nbf - now)) s from now (leeway \(Int64(leeway)) s)")
+        }
+        if let iat, iat > now + leeway {
+            throw JOSEError(.issuedInFuture, "the token was issued at \(Int64(iat)), \(Int64(iat - now)) s in the future (leeway \(Int64(leeway)) s)")
+        }
+        if let maximumTokenAge {
+            guard let iat else { throw JOSEError(.missingClaim, "the token has no \"iat\" claim, needed for its age") }
+            if iat + maximumTokenAge < now - leeway {
+                throw JOSEError(.tokenTooOld, "the token was issued \(Int64(now - iat)) s ago; at most \(Int64(maximumTokenAge)) s is allowed")
+            }
+        }
+        if let maximumAuthenticationAge {
+            guard let authTime else {
+                throw JOSEError(.missingClaim, "the token has no \"auth_time\" claim, required with max_age")
+            }
+            if authTime + maximumAuthenticationAge < now - leeway {
+                throw JOSEError(.authTimeTooOld, "the user authenticated \(Int64(now - authTime)) s ago; max_age is \(Int64(maximumAuthenticationAge)) s")
+            }
+        }
+    }
+
+    private func checkIssuer(_ claims: JWTClaims, expected: String) throws {
+        guard let iss = try stringClaim(claims, "iss") else {
+            throw JOSEError(.missingClaim, "the token has no \"iss\" claim")
+        }
+        guard iss.isString(equalTo: expected) else {
+            throw JOSEError(.invalidIssuer, "iss is \"\(iss.string ?? "")\"; \"\(expected)\" is required")
+        }
+    }
+
+    /// Checks `aud` and returns how many audiences it names.
+    private func checkAudience(_ claims: JWTClaims) throws -> Int {
+        guard let aud = claims.json["aud"] else {
+            if audiences != nil { throw JOSEError(.missingClaim, "the token has no \"aud\" claim") }
+            return 0
+        }
+        var count = 0
+        var matched = audiences == nil
+        if aud.kind == .string {
+            count = 1
+            matched = matched || audiences?.contains { aud.isString(equalTo: $0) } == true
+        } else if let elements = aud.elements {
+            for element in elements {
+                guard element.kind == .string else {
+                    throw JOSEError(.invalidClaim, "the \"aud\" claim must be a string or an array of strings")
+                }
+                count += 1
+                matched = matched || audiences?.contains { element.isString(equalTo: $0) } == true
+            }
+        } else {
+            throw JOSEError(.invalidClaim, "the \"aud\" claim must be a string or an array of strings")
+        }
+        guard matched else {
+            let expected = (audiences ?? []).sorted().joined(separator: "\", \"")
+            throw JOSEError(.invalidAudience, "aud \(claims.audience) does not contain \"\(expected)\"")
+        }
+        return count
+    }
+
+    private func checkAuthorizedParty(_ claims: JWTClaims, clientID: String, audienceCount: Int) throws {
+        guard let azp = claims.json["azp"] else {
+            if audienceCount > 1 {
+                throw JOSEError(.invalidAuthorizedParty, "the token has \(audienceCount) audiences but no azp claim")
+            }
+            return
+        }
+        guard azp.isString(equalTo: clientID) else {
+            throw JOSEError(.invalidAuthorizedParty, "azp is \"\(azp.string ?? "")\", not the client id \"\(clientID)\"")
+        }
+    }
+}

@@ -1,0 +1,70 @@
+extension JWK {
+    /// The key without its private material, keeping `kid`, `use`, `key_ops` and `alg`;
+    /// `nil` for an `oct` key, which has no public part.
+    public var publicKey: JWK? {
+        guard case .asymmetric(let key) = material else { return nil }
+        guard key.hasPrivateKey else { return self }
+        return try? JWK(
+            material: .asymmetric(key.publicKey()), keyID: keyID, use: use,
+            keyOperations: keyOperations?.filter { $0 != "sign" }, algorithm: algorithm)
+    }
+
+    /// The key as compact JWK JSON.
+    ///
+    /// - Parameter includingPrivateMembers: also write `d` (and the RSA CRT members) or the
+    ///   `oct` secret `k`. Off by default, so that exporting never leaks a secret by accident.
+    public func jsonString(includingPrivateMembers: Bool = false) -> String {
+        var members: [(String, JSONOutput)] = [("kty", .string(keyType.rawValue))]
+        if let keyID { members.append(("kid", .string(keyID))) }
+        if let use { members.append(("use", .string(use))) }
+        if let keyOperations { members.append(("key_ops", .array(keyOperations.map(JSONOutput.string)))) }
+        if let algorithm { members.append(("alg", .string(algorithm.rawValue))) }
+        members += keyMembers(includingPrivate: includingPrivateMembers)
+        return JSONOutput.object(members).serialized()
+    }
+
+    /// The RFC 7638 thumbprint: the base64url hash of the required members in lexicographic order.
+    ///
+    /// - Parameter hash: the hash function; SHA-256 unless a protocol says otherwise.
+    public func thumbprint(using hash: HashAlgorithm = .sha256) -> String {
+        let required = keyMembers(includingPrivate: keyType == .octetSequence)
+            .filter { ["crv", "e", "k", "n", "x", "y"].contains($0.0) }
+        let canonical = ([("kty", JSONOutput.string(keyType.rawValue))] + required).sorted { $0.0 < $1.0 }
+        let bytes = Array(JSONOutput.object(canonical).serialized().utf8)
+        let digest = bytes.withUnsafeBytes { Digest.hash(hash, $0) }
+        return Base64URL.encode(digest)
+    }
+
+    /// The type-specific members: curve and coordinates, modulus and exponent, or the secret.
+    private func keyMembers(includingPrivate: Bool) -> [(String, JSONOutput)] {
+        func b64(_ bytes: [UInt8]) -> JSONOutput { .string(Base64URL.encode(bytes)) }
+        switch material {
+        case .symmetric(let secret):
+            return includingPrivate ? [("k", b64(secret.secret))] : []
+        case .asymmetric(let key):
+            switch key.kind {
+            case .rsa:
+                let c = key.rsaComponents()
+                var members = [("n", b64(c.modulus)), ("e", b64(c.publicExponent))]
+                if includingPrivate, let d = c.privateExponent {
+                    members.append(("d", b64(d)))
+                    if let primes = c.primes {
+                        members += [("p", b64(primes.p)), ("q", b64(primes.q)), ("dp", b64(primes.dp)),
+                                    ("dq", b64(primes.dq)), ("qi", b64(primes.qi))]
+                    }
+                }
+                return members
+            case .ec(let curve):
+                let c = key.ecComponents()
+                var members = [("crv", JSONOutput.string(curve.rawValue)), ("x", b64(c.x)), ("y", b64(c.y))]
+                if includingPrivate, let d = c.d { members.append(("d", b64(d))) }
+                return members
+            case .okp(let curve):
+                let c = key.okpComponents()
+                var members = [("crv", JSONOutput.string(curve.rawValue)), ("x", b64(c.x))]
+                if includingPrivate, let d = c.d { members.append(("d", b64(d))) }
+                return members
+            }
+        }
+    }
+}

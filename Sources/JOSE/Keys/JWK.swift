@@ -1,0 +1,143 @@
+/// A JSON Web Key (RFC 7517) whose material has been validated and loaded into OpenSSL once.
+///
+/// A `JWK` is immutable and `Sendable`: load it once and share it. The key decides which
+/// algorithms it verifies: an RSA key only RS*/PS*, an EC key only the ES* of its curve, an OKP
+/// key only EdDSA, an `oct` key only the HS* whose hash is no longer than the secret. A JWK `alg`
+/// narrows that to one algorithm; `use` other than `sig`, or `key_ops` without `verify`, make the
+/// key unusable for verification.
+///
+/// ```swift
+/// let key = try JWK(json: #"{"kty":"EC","crv":"P-256","x":"...","y":"..."}"#)
+/// print(key.thumbprint())
+/// ```
+public struct JWK: Sendable {
+    /// The family of a key (`kty`).
+    public enum KeyType: String, Sendable, Hashable {
+        /// RSA (`kty` "RSA").
+        case rsa = "RSA"
+        /// A key on a short-Weierstrass curve (`kty` "EC").
+        case ellipticCurve = "EC"
+        /// An Edwards-curve key (`kty` "OKP", RFC 8037).
+        case octetKeyPair = "OKP"
+        /// A symmetric secret (`kty` "oct").
+        case octetSequence = "oct"
+    }
+
+    /// The loaded material.
+    enum Material: Sendable {
+        case asymmetric(EVPKey)
+        case symmetric(HMACKey)
+    }
+
+    /// The key's family.
+    public let keyType: KeyType
+    /// The key identifier (`kid`), compared as an exact, opaque string.
+    public let keyID: String?
+    /// The intended use (`use`), e.g. `sig`.
+    public let use: String?
+    /// The permitted operations (`key_ops`), e.g. `["verify"]`.
+    public let keyOperations: [String]?
+    /// The one algorithm this key is meant for (`alg`), when the JWK names it.
+    public let algorithm: JWSAlgorithm?
+    /// Whether private material (or, for `oct`, the secret) is present.
+    public let isPrivate: Bool
+
+    let material: Material
+    /// The algorithms the material supports, narrowed by `alg`.
+    let supportedAlgorithms: AlgorithmSet
+    /// Whether `use` and `key_ops` allow verification.
+    let allowsVerification: Bool
+
+    init(
+        material: Material, keyID: String?, use: String?, keyOperations: [String]?,
+        algorithm: JWSAlgorithm?
+    ) throws {
+        let natural = JWK.naturalAlgorithms(of: material)
+        if let algorithm {
+            guard natural.contains(algorithm) else {
+                throw JOSEError.invalidKey(
+                    "the JWK names alg \(algorithm), which its \(JWK.describe(material)) key cannot use")
+            }
+            supportedAlgorithms = AlgorithmSet([algorithm])
+        } else {
+            supportedAlgorithms = natural
+        }
+        self.material = material
+        self.keyID = keyID
+        self.use = use
+        self.keyOperations = keyOperations
+        self.algorithm = algorithm
+        switch material {
+        case .asymmetric(let key):
+            keyType = switch key.kind {
+            case .rsa: .rsa
+            case .ec: .ellipticCurve
+            case .okp: .octetKeyPair
+            }
+            isPrivate = key.hasPrivateKey
+        case .symmetric:
+            keyType = .octetSequence
+            isPrivate = true
+        }
+        allowsVerification = (use == nil || use == "sig") && (keyOperations?.contains("verify") ?? true)
+    }
+
+    /// The algorithms this key will verify: those its material supports, narrowed by the JWK's
+    /// `alg`, and none when `use` or `key_ops` rule verification out.
+    public var verificationAlgorithms: [JWSAlgorithm] {
+        allowsVerification ? supportedAlgorithms.algorithms : []
+    }
+
+    /// The curve name (`crv`) of an EC or OKP key.
+    public var curve: String? {
+        guard case .asymmetric(let key) = material else { return nil }
+        return switch key.kind {
+        case .rsa: nil
+        case .ec(let curve): curve.rawValue
+        case .okp(let curve): curve.rawValue
+        }
+    }
+
+    /// Whether this key may verify `algorithm` (material, `alg`, `use` and `key_ops` permitting).
+    func canVerify(_ algorithm: JWSAlgorithm) -> Bool {
+        allowsVerification && supportedAlgorithms.contains(algorithm)
+    }
+
+    /// Every algorithm the material itself can serve.
+    static func naturalAlgorithms(of material: Material) -> AlgorithmSet {
+        switch material {
+        case .symmetric(let secret):
+            return AlgorithmSet([JWSAlgorithm.hs256, .hs384, .hs512].filter {
+                secret.secretByteCount >= ($0.hash?.byteCount ?? .max)
+            })
+        case .asymmetric(let key):
+            switch key.kind {
+            case .rsa:
+                return AlgorithmSet([.rs256, .rs384, .rs512, .ps256, .ps384, .ps512])
+            case .ec(let curve):
+                return AlgorithmSet([curve.algorithm])
+            case .okp(let curve):
+                return AlgorithmSet([.eddsa, curve == .ed25519 ? .ed25519 : .ed448])
+            }
+        }
+    }
+
+    /// A short description of the material for messages, e.g. `RSA-2048` or `EC P-256`.
+    static func describe(_ material: Material) -> String {
+        switch material {
+        case .symmetric(let secret): "oct (\(secret.secretByteCount * 8)-bit)"
+        case .asymmetric(let key):
+            switch key.kind {
+            case .rsa(let bits): "RSA-\(bits)"
+            case .ec(let curve): "EC \(curve.rawValue)"
+            case .okp(let curve): "OKP \(curve.rawValue)"
+            }
+        }
+    }
+
+    /// A description for messages: type, size or curve, and `kid`.
+    var summary: String {
+        let kid = keyID.map { " kid \"\($0)\"" } ?? ""
+        return JWK.describe(material) + kid
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+/// A JWK Set (RFC 7517 §5): the keys a verifier may use.
+///
+/// Loading is tolerant of keys the library cannot use and strict about everything else: a key
+/// with an unknown `kty`, curve or `alg`, a `use` other than `sig`, private members where none
+/// are allowed, or weak material is skipped (its reason kept in ``skippedKeys``) instead of
+/// failing the whole set. A `kid` that appears more than once in the document is ambiguous, and
+/// no key with it is ever selected.
+///
+/// ```swift
+/// let keys = try JWKSet(json: jwksData)
+/// let verifier = JWSVerifier(keySet: keys)
+/// ```
+public struct JWKSet: Sendable {
+    /// A key that was left out of the set, and why.
+    public struct SkippedKey: Sendable {
+        /// The position of the key in the document's `keys` array.
+        public let index: Int
+        /// The key's `kid`, when it had a readable one.
+        public let keyID: String?
+        /// Why the key was skipped.
+        public let reason: JOSEError
+    }
+
+    /// The usable keys, in document order.
+    public let keys: [JWK]
+    /// The keys that were left out, with reasons.
+    public let skippedKeys: [SkippedKey]
+    /// `kid`s that appear more than once in the document; never selected.
+    public let ambiguousKeyIDs: Set<String>
+
+    /// Makes a set from keys already loaded.
+    ///
+    /// A `kid` shared by several of the keys is ambiguous and never selected.
+    public init(keys: [JWK]) {
+        var seen = Set<String>()
+        var ambiguous = Set<String>()
+        for kid in keys.compactMap(\.keyID) where !seen.insert(kid).inserted { ambiguous.insert(kid) }
+        self.keys = keys
+        self.skippedKeys = []
+        self.ambiguousKeyIDs = ambiguous
+    }
+
+    /// Parses a JWK Set document (`{"keys":[...]}`).
+    ///
+    /// - Parameters:
+    ///   - json: the document as UTF-8 JSON.
+    ///   - policy: limits on key material.
+    ///   - allowPrivateKeys: keep keys that carry private members. Off by default: a published
+    ///     key set must not contain private keys, so such keys are skipped.
+    ///   - maximumKeyCount: documents with more keys than this are refused.
+    /// - Throws: ``JOSEError`` `malformed` when the text is not strict JSON or has no `keys`
+    ///   array, or holds more than `maximumKeyCount` keys.
+    public init(
+        json: some DataProtocol, policy: KeyPolicy = .default, allowPrivateKeys: Bool = false,
+        maximumKeyCount: Int = 100
+    ) throws {
+        let document = try JSONDocument(bytes: Array(json), limits: JWK.jsonLimits)
+        guard let keysValue = document.root["keys"], let elements = keysValue.elements else {
+            throw JOSEError.malformed("a JWK Set must be an object with a \"keys\" array")
+        }
+        guard keysValue.count <= maximumKeyCount else {
+            throw JOSEError.malformed("the JWK Set has \(keysValue.count) keys; at most \(maximumKeyCount) are accepted")
+        }
+        var keys: [JWK] = []
+        var skipped: [SkippedKey] = []
+        var seen = Set<String>()
+        var ambiguous = Set<String>()
+        for (index, element) in elements.enumerated() {
+            let kid = element["kid"]?.string
+            if let kid, !seen.insert(kid).inserted { ambiguous.insert(kid) }
+            do {
+                let key = try JWK(jsonObject: element, policy: policy)
+                if key.isPrivate, !allowPrivateKeys {
+                    throw JOSEError.invalidKey(
+                        key.keyType == .octetSequence
+                            ? "secret (oct) keys are not accepted in a public key set"
+                            : "the key carries private members, which a public key set must not contain")
+                }
+                if let use = key.use, use != "sig" {
+                    throw JOSEError.invalidKey("the key is for use \"\(use)\", not \"sig\"")
+                }
+                keys.append(key)
+            } catch let error as JOSEError {
+                skipped.append(SkippedKey(index: index, keyID: kid, reason: error))
+            }
+        }
+        self.keys = keys
+        self.skippedKeys = skipped
+        self.ambiguousKeyIDs = ambiguous
+    }
+
+    /// Parses a JWK Set document from its JSON text.
+    ///
+    /// - Throws: ``JOSEError`` as ``init(json:policy:allowPrivateKeys:maximumKeyCount:)-(DataProtocol,_,_,_)``.
+    public init(json: String, policy: KeyPolicy = .default, allowPrivateKeys: Bool = false) throws {
+        try self.init(json: Array(json.utf8), policy: policy, allowPrivateKeys: allowPrivateKeys)
+    }
+
+    /// The key with this exact `kid`, unless the `kid` is ambiguous.
+    public func key(withID keyID: String) -> JWK? {
+        guard !ambiguousKeyIDs.contains(keyID) else { return nil }
+        return keys.first { $0.keyID == keyID }
+    }
+
+    /// The set as a public JWK Set document: private members are never written.
+    public func publicJSONString() -> String {
+        "{\"keys\":[" + keys.compactMap { $0.publicKey?.jsonString() }.joined(separator: ",") + "]}"
+    }
+}
