@@ -113,7 +113,8 @@ package struct JSONValue: Sendable {
         // Fast, exact path: an integer literal of at most 15 digits.
         if token.flags & JSONToken.isInteger != 0, end - start <= 16 {
             if let value = integerValue(start: start, end: end), value.magnitude < 1 << 53 {
-                return Double(value)
+                // `-0` is an integer literal whose sign the `Int64` loses.
+                return value == 0 && document.bytes[start] == UInt8(ascii: "-") ? -0.0 : Double(value)
             }
         }
         let text = String(decoding: document.bytes[start..<end], as: UTF8.self)
