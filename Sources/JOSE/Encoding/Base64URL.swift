@@ -1,0 +1,264 @@
+/// Strict, table-driven base64url (RFC 4648 §5) without padding, as JOSE requires (RFC 7515 §2
+/// and Appendix C).
+///
+/// Decoding accepts only the URL-safe alphabet `A`–`Z`, `a`–`z`, `0`–`9`, `-` and `_`. It rejects
+/// `=` padding, whitespace, the standard alphabet's `+` and `/`, every other byte, a length that
+/// leaves a single dangling character (length ≡ 1 mod 4), and non-canonical encodings whose last
+/// character carries non-zero unused bits. Every rejection throws ``JOSEError`` with code
+/// ``JOSEError/Code/malformed`` and a message naming the byte offset.
+///
+/// ```swift
+/// let text = Base64URL.encode(Array("hello".utf8))   // "aGVsbG8"
+/// let bytes = try Base64URL.decode(text)              // [104, 101, 108, 108, 111]
+/// ```
+public enum Base64URL {
+    /// The 64 characters of the base64url alphabet, indexed by 6-bit value.
+    @usableFromInline
+    static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// Maps each byte to its 6-bit value, or to `0xFF` when the byte is not in the alphabet.
+    @usableFromInline
+    static let decodeTable: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (value, character) in alphabet.enumerated() {
+            table[Int(character)] = UInt8(value)
+        }
+        return table
+    }()
+
+    // MARK: - Lengths
+
+    /// The number of bytes that `encodedLength` base64url characters decode to.
+    ///
+    /// - Parameter encodedLength: The number of characters in an unpadded base64url text.
+    /// - Returns: The decoded byte count, or `nil` when `encodedLength` is negative or ≡ 1 (mod 4),
+    ///   which no unpadded encoding can have.
+    package static func decodedLength(encodedLength: Int) -> Int? {
+        guard encodedLength >= 0 else { return nil }
+        let remainder = encodedLength & 3
+        guard remainder != 1 else { return nil }
+        return (encodedLength >> 2) * 3 + (remainder == 0 ? 0 : remainder - 1)
+    }
+
+    /// The number of characters that `byteCount` bytes encode to, without padding.
+    ///
+    /// - Parameter byteCount: The number of bytes to encode (non-negative).
+    /// - Returns: `ceil(byteCount * 4 / 3)`.
+    package static func encodedLength(byteCount: Int) -> Int {
+        let remainder = byteCount % 3
+        return (byteCount / 3) * 4 + (remainder == 0 ? 0 : remainder + 1)
+    }
+
+    // MARK: - Encoding
+
+    /// Encodes bytes as unpadded base64url text.
+    ///
+    /// - Parameter bytes: The bytes to encode.
+    /// - Returns: The base64url text, without `=` padding.
+    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
+        if let string = bytes.withContiguousStorageIfAvailable({ encodeToString(UnsafeRawBufferPointer($0)) }) {
+            return string
+        }
+        return Array(bytes).withUnsafeBytes { encodeToString($0) }
+    }
+
+    /// Encodes a contiguous buffer into a new string, writing the characters in place.
+    private static func encodeToString(_ bytes: UnsafeRawBufferPointer) -> String {
+        let length = encodedLength(byteCount: bytes.count)
+        guard length > 0 else { return "" }
+        return String(unsafeUninitializedCapacity: length) { output in
+            encode(bytes, into: UnsafeMutableRawBufferPointer(output))
+            return length
+        }
+    }
+
+    /// Encodes bytes as unpadded base64url text, appending the ASCII characters to `output`.
+    ///
+    /// - Parameters:
+    ///   - bytes: The bytes to encode.
+    ///   - output: The buffer the characters are appended to.
+    package static func encode(_ bytes: UnsafeRawBufferPointer, appendingTo output: inout [UInt8]) {
+        let length = encodedLength(byteCount: bytes.count)
+        guard length > 0 else { return }
+        let start = output.count
+        output.append(contentsOf: repeatElement(0, count: length))
+        output.withUnsafeMutableBytes { buffer in
+            encode(bytes, into: UnsafeMutableRawBufferPointer(rebasing: buffer[start...]))
+        }
+    }
+
+    /// Writes the encoding of `bytes` to `output`, which holds exactly
+    /// `encodedLength(byteCount: bytes.count)` bytes.
+    private static func encode(_ bytes: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) {
+        alphabet.withUnsafeBufferPointer { table in
+            let count = bytes.count
+            var input = 0
+            var out = 0
+            while input + 3 <= count {
+                let word = UInt32(bytes[input]) << 16 | UInt32(bytes[input + 1]) << 8 | UInt32(bytes[input + 2])
+                output[out] = table[Int(word >> 18)]
+                output[out + 1] = table[Int((word >> 12) & 0x3F)]
+                output[out + 2] = table[Int((word >> 6) & 0x3F)]
+                output[out + 3] = table[Int(word & 0x3F)]
+                input += 3
+                out += 4
+            }
+            switch count - input {
+            case 1:
+                let word = UInt32(bytes[input]) << 16
+                output[out] = table[Int(word >> 18)]
+                output[out + 1] = table[Int((word >> 12) & 0x3F)]
+            case 2:
+                let word = UInt32(bytes[input]) << 16 | UInt32(bytes[input + 1]) << 8
+                output[out] = table[Int(word >> 18)]
+                output[out + 1] = table[Int((word >> 12) & 0x3F)]
+                output[out + 2] = table[Int((word >> 6) & 0x3F)]
+            default:
+                break
+            }
+        }
+    }
+
+    // MARK: - Decoding
+
+    /// Decodes strict unpadded base64url text.
+    ///
+    /// - Parameter text: The base64url text.
+    /// - Returns: The decoded bytes.
+    /// - Throws: ``JOSEError`` with code ``JOSEError/Code/malformed`` when the text is not a
+    ///   canonical unpadded base64url encoding; the message names the offending byte offset.
+    public static func decode(_ text: some StringProtocol) throws -> [UInt8] {
+        var output: [UInt8] = []
+        let decodedInPlace: Void? = try text.utf8.withContiguousStorageIfAvailable { utf8 in
+            try decode(UnsafeRawBufferPointer(utf8), appendingTo: &output)
+        }
+        if decodedInPlace != nil { return output }
+        let copy = Array(text.utf8)
+        try copy.withUnsafeBytes { try decode($0, appendingTo: &output) }
+        return output
+    }
+
+    /// Decodes strict unpadded base64url text, appending the bytes to `output`.
+    ///
+    /// This is the hot-path form: it reserves the exact decoded size once and writes in place.
+    /// On failure `output` is left as it was.
+    ///
+    /// - Parameters:
+    ///   - encoded: The base64url characters (ASCII bytes).
+    ///   - output: The buffer the decoded bytes are appended to.
+    /// - Throws: ``JOSEError`` with code ``JOSEError/Code/malformed`` when the input is not a
+    ///   canonical unpadded base64url encoding; the message names the offending byte offset.
+    package static func decode(_ encoded: UnsafeRawBufferPointer, appendingTo output: inout [UInt8]) throws {
+        guard let length = decodedLength(encodedLength: encoded.count) else {
+            // Name a bad character in preference to the length, which it probably explains.
+            let invalid = decodeTable.withUnsafeBufferPointer { firstInvalid(encoded, from: 0, table: $0) }
+            if invalid < encoded.count { throw error(in: encoded, at: invalid) }
+            throw JOSEError.malformed(
+                "base64url text of \(encoded.count) characters is truncated: a length of 1 more than a multiple of 4 cannot be decoded"
+            )
+        }
+        guard length > 0 else { return }
+        let start = output.count
+        output.append(contentsOf: repeatElement(0, count: length))
+        let failure: Int? = output.withUnsafeMutableBytes { buffer in
+            decode(encoded, into: UnsafeMutableRawBufferPointer(rebasing: buffer[start...]))
+        }
+        if let offset = failure {
+            output.removeSubrange(start...)
+            throw error(in: encoded, at: offset)
+        }
+    }
+
+    /// Decodes `encoded` into `output` (exactly `decodedLength` bytes).
+    ///
+    /// - Returns: `nil` on success, otherwise the offset of the first offending character
+    ///   (an invalid byte, or a last character with non-zero unused bits).
+    private static func decode(_ encoded: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Int? {
+        decodeTable.withUnsafeBufferPointer { table -> Int? in
+            let count = encoded.count
+            var input = 0
+            var out = 0
+            while input + 4 <= count {
+                let a = table[Int(encoded[input])]
+                let b = table[Int(encoded[input + 1])]
+                let c = table[Int(encoded[input + 2])]
+                let d = table[Int(encoded[input + 3])]
+                guard (a | b | c | d) & 0x80 == 0 else {
+                    return firstInvalid(encoded, from: input, table: table)
+                }
+                let word = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+                output[out] = UInt8(truncatingIfNeeded: word >> 16)
+                output[out + 1] = UInt8(truncatingIfNeeded: word >> 8)
+                output[out + 2] = UInt8(truncatingIfNeeded: word)
+                input += 4
+                out += 3
+            }
+            switch count - input {
+            case 2:
+                let a = table[Int(encoded[input])]
+                let b = table[Int(encoded[input + 1])]
+                guard (a | b) & 0x80 == 0 else { return firstInvalid(encoded, from: input, table: table) }
+                guard b & 0x0F == 0 else { return input + 1 }
+                output[out] = a << 2 | b >> 4
+            case 3:
+                let a = table[Int(encoded[input])]
+                let b = table[Int(encoded[input + 1])]
+                let c = table[Int(encoded[input + 2])]
+                guard (a | b | c) & 0x80 == 0 else { return firstInvalid(encoded, from: input, table: table) }
+                guard c & 0x03 == 0 else { return input + 2 }
+                output[out] = a << 2 | b >> 4
+                output[out + 1] = b << 4 | c >> 2
+            default:
+                break
+            }
+            return nil
+        }
+    }
+
+    /// The offset of the first byte at or after `start` that is not in the alphabet.
+    private static func firstInvalid(_ encoded: UnsafeRawBufferPointer, from start: Int, table: UnsafeBufferPointer<UInt8>) -> Int {
+        var index = start
+        while index < encoded.count, table[Int(encoded[index])] != 0xFF {
+            index += 1
+        }
+        return index
+    }
+
+    /// Builds the error for the character at `offset` (invalid, or with non-zero unused bits).
+    private static func error(in encoded: UnsafeRawBufferPointer, at offset: Int) -> JOSEError {
+        guard offset < encoded.count else {
+            return JOSEError.malformed("invalid base64url text")
+        }
+        let byte = encoded[offset]
+        let hex = "0x" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+        switch byte {
+        case UInt8(ascii: "="):
+            return JOSEError.malformed("base64url padding '=' is not allowed (byte offset \(offset))")
+        case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: "\n"):
+            return JOSEError.malformed("whitespace (\(hex)) is not allowed in base64url text (byte offset \(offset))")
+        case UInt8(ascii: "+"), UInt8(ascii: "/"):
+            return JOSEError.malformed(
+                "'\(Character(Unicode.Scalar(byte)))' belongs to standard base64, not base64url (byte offset \(offset))"
+            )
+        default:
+            if decodeTable[Int(byte)] != 0xFF {
+                return JOSEError.malformed(
+                    "non-canonical base64url: the unused low bits of the last character are not zero (byte offset \(offset))"
+                )
+            }
+            if byte >= 0x21 && byte < 0x7F {
+                return JOSEError.malformed(
+                    "invalid base64url character '\(Character(Unicode.Scalar(byte)))' (byte offset \(offset))"
+                )
+            }
+            return JOSEError.malformed("invalid base64url byte \(hex) (byte offset \(offset))")
+        }
+    }
+}
+
+extension String {
+    /// The string padded on the left with `0` to at least `width` characters.
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

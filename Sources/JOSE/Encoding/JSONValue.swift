@@ -1,0 +1,273 @@
+/// A cheap view of one value in a ``JSONDocument``: the document's storage plus a token index.
+///
+/// Reading never fails: an accessor of the wrong type returns `nil` (or `false`, or 0).
+package struct JSONValue: Sendable {
+    /// The JSON type of a value.
+    package enum Kind: UInt8, Sendable {
+        /// `{ ... }`
+        case object
+        /// `[ ... ]`
+        case array
+        /// `"..."`
+        case string
+        /// A number such as `1516239022` or `1.5e3`.
+        case number
+        /// `true` or `false`.
+        case bool
+        /// `null`.
+        case null
+    }
+
+    /// The parsed document this value belongs to.
+    let document: JSONDocument
+    /// The index of this value's token.
+    let index: Int
+
+    /// Creates a view of token `index` of `document`.
+    init(document: JSONDocument, index: Int) {
+        self.document = document
+        self.index = index
+    }
+
+    /// This value's token.
+    @inline(__always)
+    var token: JSONToken { document.tokens[index] }
+
+    /// The JSON type of the value.
+    package var kind: Kind { token.kind }
+
+    /// The value of the member named `key` (compared after unescaping), or nil when this is not
+    /// an object or has no such member. Allocates nothing.
+    package subscript(key: String) -> JSONValue? {
+        let token = self.token
+        guard token.kind == .object else { return nil }
+        var key = key
+        return key.withUTF8 { expected in
+            document.bytes.withUnsafeBufferPointer { buffer -> JSONValue? in
+                let tokens = document.tokens
+                var name = index + 1
+                let end = Int(token.next)
+                while name < end {
+                    if JSONStrings.equal(tokens[name], expected, in: buffer) {
+                        return JSONValue(document: document, index: name + 1)
+                    }
+                    name = Int(tokens[name + 1].next)
+                }
+                return nil
+            }
+        }
+    }
+
+    /// The element at `position` of an array, or nil when this is not an array or the position
+    /// is out of range. Walks the elements, so it costs O(position).
+    package subscript(position: Int) -> JSONValue? {
+        guard let elements, position >= 0 else { return nil }
+        var remaining = position
+        for element in elements {
+            if remaining == 0 { return element }
+            remaining -= 1
+        }
+        return nil
+    }
+
+    /// The decoded string (escapes resolved), or nil when this is not a string.
+    package var string: String? {
+        let token = self.token
+        guard token.kind == .string else { return nil }
+        return document.bytes.withUnsafeBufferPointer { JSONStrings.string(token, in: $0) }
+    }
+
+    /// The decoded string's UTF-8 bytes, or nil when this is not a string.
+    package var stringBytes: [UInt8]? {
+        let token = self.token
+        guard token.kind == .string else { return nil }
+        return document.bytes.withUnsafeBufferPointer { JSONStrings.decode(token, in: $0) }
+    }
+
+    /// Whether this is a string whose decoded text is exactly `expected` (byte-for-byte UTF-8,
+    /// no Unicode normalisation). Allocates nothing when the JSON string has no escapes.
+    ///
+    /// - Parameter expected: The text to compare with.
+    /// - Returns: `false` when this is not a string or the texts differ.
+    package func isString(equalTo expected: String) -> Bool {
+        let token = self.token
+        guard token.kind == .string else { return false }
+        return document.bytes.withUnsafeBufferPointer { JSONStrings.equal(token, expected, in: $0) }
+    }
+
+    /// Whether the JSON number was written without a fraction or an exponent.
+    package var isIntegerLiteral: Bool {
+        let token = self.token
+        return token.kind == .number && token.flags & JSONToken.isInteger != 0
+    }
+
+    /// The number as a `Double` (correctly rounded), or nil when this is not a number.
+    ///
+    /// Magnitudes beyond `Double`'s range give ±infinity (for example `1e999`); the caller
+    /// decides whether that is acceptable.
+    package var number: Double? {
+        let token = self.token
+        guard token.kind == .number else { return nil }
+        let start = Int(token.start)
+        let end = Int(token.end)
+        // Fast, exact path: an integer literal of at most 15 digits.
+        if token.flags & JSONToken.isInteger != 0, end - start <= 16 {
+            if let value = integerValue(start: start, end: end), value.magnitude < 1 << 53 {
+                // `-0` is an integer literal whose sign the `Int64` loses.
+                return value == 0 && document.bytes[start] == UInt8(ascii: "-") ? -0.0 : Double(value)
+            }
+        }
+        let text = String(decoding: document.bytes[start..<end], as: UTF8.self)
+        return Double(text)
+    }
+
+    /// The number as an `Int64` when it is an integer literal (no fraction, no exponent) within
+    /// `Int64`'s range; otherwise nil.
+    package var integer: Int64? {
+        let token = self.token
+        guard token.kind == .number, token.flags & JSONToken.isInteger != 0 else { return nil }
+        return integerValue(start: Int(token.start), end: Int(token.end))
+    }
+
+    /// Parses the validated integer literal `bytes[start..<end]`, or nil on overflow.
+    private func integerValue(start: Int, end: Int) -> Int64? {
+        let bytes = document.bytes
+        var index = start
+        let negative = bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        var value: Int64 = 0
+        while index < end {
+            let digit = Int64(bytes[index] &- UInt8(ascii: "0"))
+            let (shifted, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflow2) = negative
+                ? shifted.subtractingReportingOverflow(digit)
+                : shifted.addingReportingOverflow(digit)
+            guard !overflow1, !overflow2 else { return nil }
+            value = next
+            index += 1
+        }
+        return value
+    }
+
+    /// The boolean, or nil when this is not `true` or `false`.
+    package var bool: Bool? {
+        let token = self.token
+        guard token.kind == .bool else { return nil }
+        return document.bytes[Int(token.start)] == UInt8(ascii: "t")
+    }
+
+    /// Whether this is `null`.
+    package var isNull: Bool { token.kind == .null }
+
+    /// The elements in order, or nil when this is not an array.
+    package var elements: JSONArrayElements? {
+        let token = self.token
+        guard token.kind == .array else { return nil }
+        return JSONArrayElements(document: document, first: index + 1, end: Int(token.next), count: Int(token.count))
+    }
+
+    /// The members in source order, or nil when this is not an object.
+    package var members: JSONObjectMembers? {
+        let token = self.token
+        guard token.kind == .object else { return nil }
+        return JSONObjectMembers(document: document, first: index + 1, end: Int(token.next), count: Int(token.count))
+    }
+
+    /// The number of members of an object or elements of an array; 0 for other values.
+    package var count: Int { Int(token.count) }
+
+    /// The exact source text of the value.
+    package var rawBytes: ArraySlice<UInt8> {
+        let token = self.token
+        return document.bytes[Int(token.start)..<Int(token.end)]
+    }
+
+    /// The byte offset of the value within the JSON text (for error messages).
+    package var offset: Int { Int(token.start) - document.base }
+}
+
+/// The elements of a JSON array, in order.
+package struct JSONArrayElements: Sequence, Sendable {
+    /// The parsed document.
+    let document: JSONDocument
+    /// The token index of the first element.
+    let first: Int
+    /// The token index just past the array's subtree.
+    let end: Int
+    /// The number of elements.
+    package let count: Int
+
+    /// Iterates over the elements, hopping over each element's subtree.
+    package struct Iterator: IteratorProtocol {
+        /// The parsed document.
+        let document: JSONDocument
+        /// The next element's token index.
+        var index: Int
+        /// The token index just past the array's subtree.
+        let end: Int
+
+        /// The next element, or nil after the last.
+        package mutating func next() -> JSONValue? {
+            guard index < end else { return nil }
+            let value = JSONValue(document: document, index: index)
+            index = Int(document.tokens[index].next)
+            return value
+        }
+    }
+
+    /// Starts iterating at the first element.
+    package func makeIterator() -> Iterator { Iterator(document: document, index: first, end: end) }
+
+    /// The number of elements.
+    package var underestimatedCount: Int { count }
+}
+
+/// The members of a JSON object, as `(key, value)` pairs in source order.
+package struct JSONObjectMembers: Sequence, Sendable {
+    /// The parsed document.
+    let document: JSONDocument
+    /// The token index of the first member's name.
+    let first: Int
+    /// The token index just past the object's subtree.
+    let end: Int
+    /// The number of members.
+    package let count: Int
+
+    /// Iterates over the members, hopping over each value's subtree.
+    package struct Iterator: IteratorProtocol {
+        /// The parsed document.
+        let document: JSONDocument
+        /// The next member name's token index.
+        var index: Int
+        /// The token index just past the object's subtree.
+        let end: Int
+
+        /// The next member with its decoded name, or nil after the last.
+        package mutating func next() -> (key: String, value: JSONValue)? {
+            guard index + 1 < end else { return nil }
+            let name = JSONValue(document: document, index: index)
+            let value = JSONValue(document: document, index: index + 1)
+            index = Int(document.tokens[index + 1].next)
+            return (name.string ?? "", value)
+        }
+    }
+
+    /// Starts iterating at the first member.
+    package func makeIterator() -> Iterator { Iterator(document: document, index: first, end: end) }
+
+    /// The number of members.
+    package var underestimatedCount: Int { count }
+
+    /// The members' names as string values, in source order (useful to compare names without
+    /// allocating, via ``JSONValue/isString(equalTo:)``).
+    package var names: [JSONValue] {
+        var names: [JSONValue] = []
+        names.reserveCapacity(count)
+        var index = first
+        while index + 1 < end {
+            names.append(JSONValue(document: document, index: index))
+            index = Int(document.tokens[index + 1].next)
+        }
+        return names
+    }
+}

@@ -1,0 +1,83 @@
+internal import COpenSSL
+
+/// One-shot SHA-2 hashing with the process-wide fetched `EVP_MD` objects.
+enum Digest {
+    /// Returns the `hash` digest of `data`.
+    ///
+    /// Returns an empty array only if OpenSSL fails (for instance if the digest could not be
+    /// fetched), which callers comparing digests treat as a mismatch.
+    static func hash(_ hash: HashAlgorithm, _ data: UnsafeRawBufferPointer) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: hash.byteCount) { buffer, count in
+            let raw = UnsafeMutableRawBufferPointer(buffer)
+            count = digest(hash, data, into: raw) ? hash.byteCount : 0
+        }
+    }
+
+    /// Returns the `hash` digest of the bytes of `data`.
+    static func hash(_ hash: HashAlgorithm, _ data: [UInt8]) -> [UInt8] {
+        data.withUnsafeBytes { self.hash(hash, $0) }
+    }
+
+    /// Writes the `hash` digest of `data` into the start of `output`, which must hold at least
+    /// `hash.byteCount` bytes; returns `false` on any failure.
+    static func digest(
+        _ hash: HashAlgorithm, _ data: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer
+    ) -> Bool {
+        guard output.count >= hash.byteCount, let out = output.baseAddress,
+              let md = OpenSSLAlgorithms.digest(hash)
+        else { return false }
+        var length: UInt32 = 0
+        // EVP_Digest accepts a NULL data pointer only with a zero length; give it a valid one.
+        let ok = withUnsafeBytes(of: UInt8(0)) { empty in
+            EVP_Digest(
+                data.baseAddress ?? empty.baseAddress, data.count,
+                out.assumingMemoryBound(to: UInt8.self), &length, md, nil)
+        }
+        guard ok == 1, Int(length) == hash.byteCount else {
+            OpenSSLErrorQueue.clear()
+            return false
+        }
+        return true
+    }
+}
+
+/// Cryptographically secure random bytes from OpenSSL's default DRBG.
+enum SecureRandom {
+    /// Returns `count` random bytes.
+    ///
+    /// - Throws: ``JOSEError/Code/invalidInput`` for a negative count, or when the generator
+    ///   fails (it is not seeded).
+    static func bytes(count: Int) throws -> [UInt8] {
+        guard count >= 0, count <= Int(Int32.max) else {
+            throw JOSEError(.invalidInput, "random byte count \(count) is out of range")
+        }
+        if count == 0 { return [] }
+        var failed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            if let base = buffer.baseAddress, RAND_bytes(base, Int32(count)) == 1 {
+                initialized = count
+            } else {
+                failed = true
+                initialized = 0
+            }
+        }
+        if failed {
+            throw OpenSSLErrorQueue.error(.invalidInput, "the random number generator failed")
+        }
+        return bytes
+    }
+}
+
+/// Compares two byte buffers in time that depends only on their lengths, never on their
+/// contents. Buffers of different lengths are unequal.
+func constantTimeEquals(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
+    guard lhs.count == rhs.count else { return false }
+    guard lhs.count > 0, let left = lhs.baseAddress, let right = rhs.baseAddress else { return true }
+    return CRYPTO_memcmp(left, right, lhs.count) == 0
+}
+
+/// Compares two byte arrays in time that depends only on their lengths, never on their
+/// contents. Arrays of different lengths are unequal.
+func constantTimeEquals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+    lhs.withUnsafeBytes { left in rhs.withUnsafeBytes { right in constantTimeEquals(left, right) } }
+}

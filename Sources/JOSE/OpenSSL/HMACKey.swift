@@ -1,0 +1,108 @@
+internal import COpenSSL
+
+/// An HMAC secret with one keyed `EVP_MAC_CTX` template per SHA-2 hash.
+///
+/// The templates are built once, at creation (keying HMAC hashes the padded key, so doing it
+/// per call would double the cost of a short message). Each operation duplicates the template
+/// with `EVP_MAC_CTX_dup`, which only reads it, so the key is safe to share between threads:
+/// the templates are never updated or finalized after `init`, hence `@unchecked Sendable`.
+final class HMACKey: @unchecked Sendable {
+    /// Keyed templates for SHA-256, SHA-384 and SHA-512 (in `HashAlgorithm.allCases` order).
+    private let templates: [OpaquePointer]
+    /// The length of the secret in bytes.
+    let secretByteCount: Int
+
+    /// Keys HMAC with `secret` for all three hashes.
+    ///
+    /// - Parameter secret: the key bytes; any length (the JWS layer enforces minimums).
+    /// - Throws: ``JOSEError/Code/invalidKey`` when OpenSSL cannot key the MAC.
+    init(secret: [UInt8]) throws {
+        guard let mac = OpenSSLAlgorithms.hmac.handle else {
+            throw OpenSSLErrorQueue.error(.invalidKey, "OpenSSL does not provide HMAC")
+        }
+        var templates: [OpaquePointer] = []
+        defer {
+            if templates.count != HashAlgorithm.allCases.count { templates.forEach { EVP_MAC_CTX_free($0) } }
+        }
+        for hash in HashAlgorithm.allCases {
+            guard let context = EVP_MAC_CTX_new(mac) else {
+                throw OpenSSLErrorQueue.error(.invalidKey, "cannot allocate an HMAC context")
+            }
+            templates.append(context)
+            var parameters = (
+                OSSL_PARAM_construct_utf8_string(
+                    ("digest" as StaticString).mutableCString, OpenSSLAlgorithms.digestName(hash).mutableCString, 0),
+                OSSL_PARAM_construct_end())
+            // A non-NULL key pointer even for an empty secret: NULL means "keep the old key".
+            let keyed = withUnsafePointer(to: &parameters) { list in
+                list.withMemoryRebound(to: OSSL_PARAM.self, capacity: 2) { params in
+                    withUnsafeBytes(of: UInt8(0)) { empty in
+                        secret.withUnsafeBufferPointer { key in
+                            EVP_MAC_init(
+                                context, key.baseAddress ?? empty.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                                key.count, params) == 1
+                        }
+                    }
+                }
+            }
+            guard keyed else { throw OpenSSLErrorQueue.error(.invalidKey, "OpenSSL could not key HMAC-\(hash)") }
+        }
+        self.templates = templates
+        self.secretByteCount = secret.count
+    }
+
+    deinit {
+        templates.forEach { EVP_MAC_CTX_free($0) }
+    }
+
+    /// The template for `hash`.
+    private func template(_ hash: HashAlgorithm) -> OpaquePointer {
+        switch hash {
+        case .sha256: templates[0]
+        case .sha384: templates[1]
+        case .sha512: templates[2]
+        }
+    }
+
+    /// Computes the MAC of `message` into `output` (at least `hash.byteCount` bytes); returns
+    /// `false` if OpenSSL fails.
+    private func compute(
+        _ hash: HashAlgorithm, message: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer
+    ) -> Bool {
+        guard output.count >= hash.byteCount, let out = output.baseAddress,
+              let context = EVP_MAC_CTX_dup(template(hash))
+        else {
+            OpenSSLErrorQueue.clear()
+            return false
+        }
+        defer { EVP_MAC_CTX_free(context) }
+        var length = 0
+        let ok = (message.isEmpty || EVP_MAC_update(
+            context, message.baseAddress?.assumingMemoryBound(to: UInt8.self), message.count) == 1)
+            && EVP_MAC_final(context, out.assumingMemoryBound(to: UInt8.self), &length, output.count) == 1
+            && length == hash.byteCount
+        if !ok { OpenSSLErrorQueue.clear() }
+        return ok
+    }
+
+    /// Returns the HMAC of `message` with `hash` (`hash.byteCount` bytes).
+    ///
+    /// Returns an empty array only if OpenSSL fails, which never compares equal to a tag.
+    func authenticationCode(_ hash: HashAlgorithm, message: UnsafeRawBufferPointer) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: hash.byteCount) { buffer, count in
+            count = compute(hash, message: message, into: UnsafeMutableRawBufferPointer(buffer)) ? hash.byteCount : 0
+        }
+    }
+
+    /// Whether `tag` is the full-length HMAC of `message` with `hash`, compared in constant
+    /// time; a tag of any other length (including a truncated one) is rejected.
+    func isValidAuthenticationCode(
+        _ tag: UnsafeRawBufferPointer, hash: HashAlgorithm, message: UnsafeRawBufferPointer
+    ) -> Bool {
+        guard tag.count == hash.byteCount else { return false }
+        return withUnsafeTemporaryAllocation(byteCount: 64, alignment: 8) { expected in
+            guard compute(hash, message: message, into: expected) else { return false }
+            return constantTimeEquals(UnsafeRawBufferPointer(rebasing: expected[0 ..< hash.byteCount]), tag)
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Testing
+@testable import JOSE
+
+/// Groups the tests of `Sources/JOSE/Encoding` (so `swift test --filter Encoding` selects them).
+@Suite enum EncodingTests {}
+
+extension EncodingTests {
+    /// Tests for the strict base64url codec.
+    @Suite struct Base64URLTests {
+        /// RFC 4648 §10 vectors, without padding (identical in both alphabets).
+        static let rfc4648: [(String, String)] = [
+            ("", ""), ("f", "Zg"), ("fo", "Zm8"), ("foo", "Zm9v"), ("foob", "Zm9vYg"),
+            ("fooba", "Zm9vYmE"), ("foobar", "Zm9vYmFy"),
+        ]
+
+        @Test(arguments: rfc4648)
+        func rfc4648Vectors(plain: String, encoded: String) throws {
+            #expect(Base64URL.encode(Array(plain.utf8)) == encoded)
+            #expect(try Base64URL.decode(encoded) == Array(plain.utf8))
+        }
+
+        @Test func urlAlphabetCharacters() throws {
+            // 0xFB 0xFF 0xBF encodes to "-_-_" in base64url ("+/+/" in standard base64).
+            #expect(Base64URL.encode([0xFB, 0xEF, 0xBE]) == "----")
+            #expect(Base64URL.encode([0xFF, 0xFF, 0xFF]) == "____")
+            #expect(try Base64URL.decode("-_-_") == [0xFB, 0xFF, 0xBF])
+        }
+
+        @Test func rfc7515AppendixCExample() throws {
+            let bytes: [UInt8] = [3, 236, 255, 224, 193]
+            #expect(Base64URL.encode(bytes) == "A-z_4ME")
+            #expect(try Base64URL.decode("A-z_4ME") == bytes)
+        }
+
+        @Test func randomRoundTripsForAllLengthsUpTo64() throws {
+            var generator = SystemRandomNumberGenerator()
+            for length in 0...64 {
+                for _ in 0..<8 {
+                    let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                    let text = Base64URL.encode(bytes)
+                    #expect(text.utf8.count == Base64URL.encodedLength(byteCount: length))
+                    #expect(Base64URL.decodedLength(encodedLength: text.utf8.count) == length)
+                    #expect(try Base64URL.decode(text) == bytes)
+                    #expect(try Base64URL.decode(Substring(text)) == bytes)
+                }
+            }
+        }
+
+        @Test func bufferFormsAppend() throws {
+            var output: [UInt8] = [9]
+            let text = Array("Zm9vYmFy".utf8)
+            try text.withUnsafeBytes { try Base64URL.decode($0, appendingTo: &output) }
+            #expect(output == [9] + Array("foobar".utf8))
+
+            var encoded: [UInt8] = [0x2A]
+            Array("foob".utf8).withUnsafeBytes { Base64URL.encode($0, appendingTo: &encoded) }
+            #expect(encoded == [0x2A] + Array("Zm9vYg".utf8))
+        }
+
+        @Test func failedDecodeLeavesOutputUnchanged() {
+            var output: [UInt8] = [1, 2, 3]
+            let text = Array("Zm9v*mFy".utf8)
+            #expect(throws: JOSEError.self) {
+                try text.withUnsafeBytes { try Base64URL.decode($0, appendingTo: &output) }
+            }
+            #expect(output == [1, 2, 3])
+        }
+
+        @Test func decodedLength() {
+            #expect(Base64URL.decodedLength(encodedLength: 0) == 0)
+            #expect(Base64URL.decodedLength(encodedLength: 1) == nil)
+            #expect(Base64URL.decodedLength(encodedLength: 2) == 1)
+            #expect(Base64URL.decodedLength(encodedLength: 3) == 2)
+            #expect(Base64URL.decodedLength(encodedLength: 4) == 3)
+            #expect(Base64URL.decodedLength(encodedLength: 5) == nil)
+            #expect(Base64URL.decodedLength(encodedLength: -4) == nil)
+        }
+
+        /// Rejected inputs and a fragment of the expected message.
+        static let rejects: [(String, String)] = [
+            ("Zm9vYg==", "padding '=' is not allowed (byte offset 6)"),
+            ("Zm8=", "padding '=' is not allowed (byte offset 3)"),
+            ("Zm9v Yg", "whitespace (0x20) is not allowed in base64url text (byte offset 4)"),
+            ("Zm9v\nYmFy", "whitespace (0x0A) is not allowed in base64url text (byte offset 4)"),
+            ("Zm9v\tYmF", "whitespace (0x09)"),
+            ("+/8A", "'+' belongs to standard base64, not base64url (byte offset 0)"),
+            ("AA/A", "'/' belongs to standard base64, not base64url (byte offset 2)"),
+            ("Zm9vY*Fy", "invalid base64url character '*' (byte offset 5)"),
+            ("Zm9vYm\u{7F}y", "invalid base64url byte 0x7F (byte offset 6)"),
+            ("Zm9vYmé", "invalid base64url byte 0xC3 (byte offset 6)"),
+            ("Zm9vY", "5 characters is truncated"),
+            ("A", "1 characters is truncated"),
+            ("Zh", "non-canonical base64url: the unused low bits of the last character are not zero (byte offset 1)"),
+            ("Zm9", "non-canonical base64url: the unused low bits of the last character are not zero (byte offset 2)"),
+            ("Zm9vYh", "non-canonical base64url"),
+        ]
+
+        @Test(arguments: rejects)
+        func rejectsWithMessage(text: String, message: String) {
+            do {
+                let bytes = try Base64URL.decode(text)
+                Issue.record("accepted \(text.debugDescription) as \(bytes)")
+            } catch let error as JOSEError {
+                #expect(error.code == .malformed)
+                #expect(error.message.contains(message), "\(error.message)")
+            } catch {
+                Issue.record("unexpected error \(error)")
+            }
+        }
+    }
+}

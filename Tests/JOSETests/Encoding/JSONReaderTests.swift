@@ -1,0 +1,370 @@
+import Testing
+@testable import JOSE
+
+/// Parses `text` as bytes (so invalid UTF-8 can be expressed with `bytes:`).
+private func parse(_ text: String, limits: JSONLimits = .default) throws -> JSONDocument {
+    try JSONDocument(bytes: Array(text.utf8), limits: limits)
+}
+
+/// Asserts that parsing `bytes` fails with `.malformed` and a message containing `fragment`.
+private func expectMalformed(
+    _ bytes: [UInt8], _ fragment: String = "", limits: JSONLimits = .default,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    do {
+        _ = try JSONDocument(bytes: bytes, limits: limits)
+        Issue.record("accepted \(String(decoding: bytes, as: UTF8.self).debugDescription)", sourceLocation: sourceLocation)
+    } catch let error as JOSEError {
+        #expect(error.code == .malformed, sourceLocation: sourceLocation)
+        #expect(error.message.contains(fragment), "\(error.message)", sourceLocation: sourceLocation)
+    } catch {
+        Issue.record("unexpected error \(error)", sourceLocation: sourceLocation)
+    }
+}
+
+extension EncodingTests {
+    /// Tests for the strict JSON reader.
+    @Suite struct JSONReaderTests {
+        /// Texts that must parse.
+        static let accepted: [String] = [
+            "{}", "[]", "0", "-0", "1", "-1", "1516239022", "1.5", "-0.25", "1e3", "1E3", "1e+3", "1e-3",
+            "0.0e0", "123.456e-7", "true", "false", "null", "\"\"", "\"abc\"",
+            " \t\r\n{ \"a\" : [ 1 , 2 ] } \t\r\n",
+            "{\"a\":{\"a\":{\"a\":1}}}",  // same name at different levels
+            "{\"a\":1,\"b\":{\"a\":2},\"c\":[{\"a\":3},{\"a\":4}]}",
+            "\"\\\"\\\\\\/\\b\\f\\n\\r\\t\"", "\"\\u0041\\u00e9\\u20AC\"", "\"\\uD83D\\uDE00\"",
+            "\"é€😀\"", "\"\u{7F}\"", "[[],{},[{}]]", "{\"\":1}", "{\"a\":1,\"A\":2}",
+            "{\"a\":1,\"ab\":2,\"b\":3}",
+        ]
+
+        @Test(arguments: accepted)
+        func accepts(text: String) throws {
+            _ = try parse(text)
+        }
+
+        /// Texts that must be rejected, with a fragment of the message.
+        static let rejected: [(String, String)] = [
+            ("", "empty input"),
+            ("   ", "empty input"),
+            ("[1,]", "expected a value, found ']' at byte offset 3"),
+            ("{\"a\":1,}", "expected a member name"),
+            ("[1 2]", "expected ',' or ']' after an array element, found '2' at byte offset 3"),
+            ("{\"a\" 1}", "expected ':' after a member name"),
+            ("{\"a\":1 \"b\":2}", "expected ',' or '}'"),
+            ("{1:2}", "expected a member name"),
+            ("{'a':1}", "expected a member name"),
+            ("// c\n{}", "expected a value"),
+            ("{} /* c */", "after the top-level value"),
+            ("[1]#", "after the top-level value"),
+            ("01", "leading zeros are not allowed in numbers at byte offset 0"),
+            ("-01", "leading zeros"),
+            ("[00]", "leading zeros"),
+            ("+1", "expected a value, found '+'"),
+            (".5", "expected a value, found '.'"),
+            ("1.", "expected a digit after the decimal point at byte offset 2"),
+            ("1.e3", "expected a digit after the decimal point"),
+            ("-", "expected a digit after '-'"),
+            ("-a", "expected a digit after '-'"),
+            ("1e", "expected a digit in the exponent"),
+            ("1e+", "expected a digit in the exponent"),
+            ("0x10", "after the top-level value"),
+            ("NaN", "expected a value, found 'N'"),
+            ("Infinity", "expected a value"),
+            ("-Infinity", "expected a digit after '-'"),
+            ("True", "expected a value"),
+            ("nul", "invalid literal, expected 'null'"),
+            ("tru", "invalid literal"),
+            ("falsy", "invalid literal, expected 'false'"),
+            ("nULL", "invalid literal"),
+            ("truex", "after the top-level value"),
+            ("1 2", "unexpected '2' after the top-level value at byte offset 2"),
+            ("{}{}", "after the top-level value"),
+            ("\u{0B}1", "expected a value, found byte 0x0B"),
+            ("\u{0C}1", "expected a value"),
+            ("\u{A0}1", "expected a value"),
+            ("[1,\u{0C}2]", "expected a value"),
+            ("\"abc", "unterminated string starting at byte offset 0"),
+            ("[\"a\u{01}\"]", "unescaped control character byte 0x01 in a string at byte offset 3"),
+            ("\"a\nb\"", "unescaped control character"),
+            ("\"\u{09}\"", "unescaped control character"),
+            ("\"\\x\"", "invalid escape sequence"),
+            ("\"\\'\"", "invalid escape sequence"),
+            ("\"\\U0041\"", "invalid escape sequence"),
+            ("\"\\u00G1\"", "expected four hexadecimal digits"),
+            ("\"\\u12\"", "expected four hexadecimal digits"),
+            ("\"\\", "unterminated escape sequence"),
+            ("\"\\uD800\"", "is not followed by a low surrogate"),
+            ("\"\\uD800x\"", "is not followed by a low surrogate"),
+            ("\"\\uD800\\u0041\"", "is not followed by a low surrogate"),
+            ("\"\\uD800\\uD800\"", "is not followed by a low surrogate"),
+            ("\"\\uDC00\"", "unpaired low surrogate"),
+            ("\"\\uDFFF\\uD800\"", "unpaired low surrogate"),
+            ("[1,[2,[3]]", "unexpected end of input in the array opened at byte offset 0"),
+            ("{\"a\":{\"b\":1}", "unexpected end of input in the object opened at byte offset 0"),
+            ("{\"a\":", "unexpected end of input, expected a value"),
+            ("[", "unexpected end of input"),
+            ("]", "expected a value, found ']'"),
+            ("{\"a\":1,\"a\":2}", "duplicate member name \"a\" at byte offset 7"),
+            ("{\"a\":1,\"b\":2,\"a\":3}", "duplicate member name \"a\""),
+            ("{\"a\":1,\"\\u0061\":2}", "duplicate member name \"a\""),
+            ("{\"\\u0061\":1,\"a\":2}", "duplicate member name \"a\""),
+            ("{\"\\u0061\":1,\"\\u0061\":2}", "duplicate member name"),
+            ("{\"é\":1,\"\\u00e9\":2}", "duplicate member name \"é\""),
+            ("{\"😀\":1,\"\\ud83d\\ude00\":2}", "duplicate member name"),
+            ("{\"a/b\":1,\"a\\/b\":2}", "duplicate member name \"a/b\""),
+            ("{\"x\":{\"k\":1,\"k\":2}}", "duplicate member name \"k\""),
+            ("[{\"ok\":1},{\"k\":[],\"k\":{}}]", "duplicate member name \"k\""),
+            ("{\"a\":{\"b\":1},\"c\":2,\"a\":3}", "duplicate member name \"a\""),
+            ("{\"\":1,\"\":2}", "duplicate member name \"\""),
+        ]
+
+        @Test(arguments: rejected)
+        func rejects(text: String, message: String) {
+            expectMalformed(Array(text.utf8), message)
+        }
+
+        /// Byte sequences with invalid UTF-8 inside a string.
+        static let invalidUTF8: [[UInt8]] = [
+            [0x80],  // lone continuation
+            [0xBF],
+            [0xC0, 0xAF],  // overlong '/'
+            [0xC1, 0xBF],  // overlong
+            [0xE0, 0x80, 0xAF],  // overlong 3-byte
+            [0xE0, 0x9F, 0xBF],
+            [0xF0, 0x80, 0x80, 0xAF],  // overlong 4-byte
+            [0xF0, 0x8F, 0xBF, 0xBF],
+            [0xED, 0xA0, 0x80],  // encoded surrogate U+D800
+            [0xED, 0xBF, 0xBF],  // encoded surrogate U+DFFF
+            [0xF4, 0x90, 0x80, 0x80],  // above U+10FFFF
+            [0xF5, 0x80, 0x80, 0x80],
+            [0xFE], [0xFF],
+            [0xC3],  // truncated
+            [0xC3, 0x28],  // bad continuation
+            [0xE2, 0x82],  // truncated 3-byte
+            [0xE2, 0x28, 0xA1],
+            [0xE2, 0x82, 0x28],
+            [0xF0, 0x9F, 0x98],  // truncated 4-byte
+            [0xF0, 0x9F, 0x98, 0x28],
+        ]
+
+        @Test(arguments: invalidUTF8)
+        func rejectsInvalidUTF8InStrings(sequence: [UInt8]) {
+            expectMalformed([0x22] + sequence + [0x22], "UTF-8")
+            expectMalformed(Array("{\"k\":\"".utf8) + sequence + Array("\"}".utf8), "UTF-8")
+        }
+
+        @Test func rejectsNonASCIIOutsideStrings() {
+            expectMalformed([0xEF, 0xBB, 0xBF, 0x7B, 0x7D], "expected a value")  // BOM
+            expectMalformed([0x5B, 0x31, 0x5D, 0xC2, 0xA0], "after the top-level value")
+        }
+
+        @Test func acceptsValidUTF8Boundaries() throws {
+            let sequences: [[UInt8]] = [
+                [0xC2, 0x80], [0xDF, 0xBF], [0xE0, 0xA0, 0x80], [0xED, 0x9F, 0xBF], [0xEE, 0x80, 0x80],
+                [0xEF, 0xBF, 0xBF], [0xF0, 0x90, 0x80, 0x80], [0xF4, 0x8F, 0xBF, 0xBF],
+            ]
+            for sequence in sequences {
+                let document = try JSONDocument(bytes: [0x22] + sequence + [0x22])
+                #expect(document.root.stringBytes == sequence)
+            }
+        }
+
+        // MARK: Limits
+
+        @Test func depthLimit() throws {
+            for maxDepth in [1, 5, 32] {
+                let limits = JSONLimits(maxDepth: maxDepth)
+                let atLimit = String(repeating: "[", count: maxDepth) + String(repeating: "]", count: maxDepth)
+                _ = try parse(atLimit, limits: limits)
+                let objects = String(repeating: "{\"a\":", count: maxDepth - 1) + "{}" + String(repeating: "}", count: maxDepth - 1)
+                _ = try parse(objects, limits: limits)
+                let over = "[" + atLimit + "]"
+                expectMalformed(Array(over.utf8), "nesting deeper than the limit of \(maxDepth) at byte offset \(maxDepth)", limits: limits)
+                let overObjects = "{\"a\":" + objects + "}"
+                expectMalformed(Array(overObjects.utf8), "nesting deeper than the limit", limits: limits)
+            }
+            // Default is 32.
+            _ = try parse(String(repeating: "[", count: 32) + String(repeating: "]", count: 32))
+            expectMalformed(Array((String(repeating: "[", count: 33) + String(repeating: "]", count: 33)).utf8), "limit of 32")
+        }
+
+        @Test func deeplyNestedHostileInputIsRejectedWithoutCrashing() {
+            expectMalformed(Array(repeating: UInt8(ascii: "["), count: 10_000), "nesting deeper")
+            let balanced = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+            expectMalformed(Array(balanced.utf8), "nesting deeper", limits: JSONLimits(maxDepth: 100))
+            expectMalformed(Array(String(repeating: "{\"a\":", count: 10_000).utf8), "nesting deeper")
+        }
+
+        @Test func sizeLimit() throws {
+            let text = "[" + String(repeating: "1,", count: 48) + "10]"  // 100 bytes
+            #expect(text.utf8.count == 100)
+            _ = try parse(text, limits: JSONLimits(maxBytes: 100))
+            expectMalformed(Array(text.utf8), "JSON text of 100 bytes exceeds the limit of 99 bytes", limits: JSONLimits(maxBytes: 99))
+            expectMalformed(Array(repeating: 0x20, count: (1 << 20) + 1), "exceeds the limit of 1048576 bytes")
+        }
+
+        @Test func memberLimit() throws {
+            func object(_ count: Int) -> String {
+                "{" + (0..<count).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + "}"
+            }
+            _ = try parse(object(10), limits: JSONLimits(maxMembers: 10))
+            expectMalformed(Array(object(11).utf8), "object has more than 10 members", limits: JSONLimits(maxMembers: 10))
+            let document = try parse(object(1000))
+            #expect(document.root.count == 1000)
+            #expect(document.root["k999"]?.integer == 999)
+            expectMalformed(Array(object(1001).utf8), "more than 1000 members")
+        }
+
+        @Test func rangeIsRespectedAndOffsetsAreRelative() throws {
+            let bytes = Array("xx{\"a\":1}yy".utf8)
+            let document = try JSONDocument(bytes: bytes, range: 2..<9)
+            #expect(document.root["a"]?.integer == 1)
+            #expect(document.root.rawBytes == bytes[2..<9])
+            do {
+                _ = try JSONDocument(bytes: Array("xx[1,]".utf8), range: 2..<6)
+                Issue.record("accepted")
+            } catch let error as JOSEError {
+                #expect(error.message.contains("at byte offset 3"), "\(error.message)")
+            }
+            expectRangeRejected(bytes, 5..<20)
+            expectRangeRejected(bytes, -1..<3)
+        }
+
+        private func expectRangeRejected(_ bytes: [UInt8], _ range: Range<Int>) {
+            #expect(throws: JOSEError(.malformed, "JSON range \(range) is outside the \(bytes.count) input bytes")) {
+                try JSONDocument(bytes: bytes, range: range)
+            }
+        }
+
+        // MARK: Reading
+
+        @Test func lookupsAndKinds() throws {
+            let document = try parse(#"""
+                {"iss":"https://issuer.example","aud":["a","b"],"exp":1516239022,"admin":true,
+                 "off":false,"nothing":null,"nested":{"x":{"y":[10,{"z":"deep"}]}},"pi":3.25}
+                """#)
+            let root = document.root
+            #expect(root.kind == .object)
+            #expect(root.count == 8)
+            #expect(root["iss"]?.string == "https://issuer.example")
+            #expect(root["iss"]?.isString(equalTo: "https://issuer.example") == true)
+            #expect(root["iss"]?.isString(equalTo: "https://issuer.example/") == false)
+            #expect(root["aud"]?.kind == .array)
+            #expect(root["aud"]?.count == 2)
+            #expect(root["aud"]?.elements.map { $0.compactMap(\.string) } == ["a", "b"])
+            #expect(root["aud"]?[1]?.string == "b")
+            #expect(root["aud"]?[2] == nil)
+            #expect(root["aud"]?[-1] == nil)
+            #expect(root["exp"]?.number == 1516239022)
+            #expect(root["exp"]?.integer == 1516239022)
+            #expect(root["admin"]?.bool == true)
+            #expect(root["off"]?.bool == false)
+            #expect(root["nothing"]?.isNull == true)
+            #expect(root["admin"]?.isNull == false)
+            #expect(root["nested"]?["x"]?["y"]?[1]?["z"]?.string == "deep")
+            #expect(root["pi"]?.number == 3.25)
+            #expect(root["pi"]?.integer == nil)
+            #expect(root["missing"] == nil)
+            #expect(root["ISS"] == nil)
+            #expect(root["exp"]?.string == nil)
+            #expect(root["iss"]?.number == nil)
+            #expect(root["iss"]?.bool == nil)
+            #expect(root["iss"]?.elements == nil)
+            #expect(root["iss"]?.members == nil)
+            #expect(root["iss"]?.count == 0)
+            #expect(root["iss"]?["x"] == nil)
+            #expect(root["exp"]?.isString(equalTo: "1516239022") == false)
+            #expect(String(decoding: root["nested"]?["x"]?.rawBytes ?? [], as: UTF8.self) == #"{"y":[10,{"z":"deep"}]}"#)
+            #expect(root.members.map { $0.map(\.key) } == ["iss", "aud", "exp", "admin", "off", "nothing", "nested", "pi"])
+            #expect(root.members?.names.map { $0.string } == ["iss", "aud", "exp", "admin", "off", "nothing", "nested", "pi"])
+        }
+
+        @Test func lookupMatchesEscapedNames() throws {
+            let root = try parse(#"{"\u0061lg":"RS256","k\"q":1,"\ud83d\ude00":2}"#).root
+            #expect(root["alg"]?.string == "RS256")
+            #expect(root["k\"q"]?.integer == 1)
+            #expect(root["😀"]?.integer == 2)
+            #expect(root["al"] == nil)
+            #expect(root["algo"] == nil)
+        }
+
+        @Test func emptyContainers() throws {
+            let root = try parse(#"{"o":{},"a":[]}"#).root
+            #expect(root["o"]?.count == 0)
+            #expect(root["o"]?.members.map { Array($0).count } == 0)
+            #expect(root["a"]?.elements.map { Array($0).count } == 0)
+            #expect(root["a"]?[0] == nil)
+        }
+
+        /// Number texts and their expected `Double` values.
+        static let numbers: [(String, Double)] = [
+            ("1516239022", 1516239022), ("1.5", 1.5), ("-0", -0.0), ("0", 0), ("1e3", 1000), ("1E+3", 1000),
+            ("2.5e-3", 0.0025), ("-12.75", -12.75), ("0.1", 0.1), ("9007199254740993", 9007199254740992),
+            ("123456789012345678901234567890", 1.2345678901234568e29), ("1e999", .infinity),
+            ("-1e999", -.infinity), ("1e-999", 0), ("4.9e-324", 4.9e-324), ("1.7976931348623157e308", .greatestFiniteMagnitude),
+        ]
+
+        @Test(arguments: numbers)
+        func numberConversion(text: String, expected: Double) throws {
+            let value = try #require(try parse(text).root.number)
+            #expect(value == expected)
+            #expect(value.sign == expected.sign)
+        }
+
+        @Test func integerConversion() throws {
+            #expect(try parse("9223372036854775807").root.integer == .max)
+            #expect(try parse("-9223372036854775808").root.integer == .min)
+            #expect(try parse("9223372036854775808").root.integer == nil)
+            #expect(try parse("-9223372036854775809").root.integer == nil)
+            #expect(try parse("1e3").root.integer == nil)
+            #expect(try parse("1.0").root.integer == nil)
+            #expect(try parse("-0").root.integer == 0)
+            #expect(try parse("1e3").root.isIntegerLiteral == false)
+            #expect(try parse("13").root.isIntegerLiteral == true)
+        }
+
+        /// Escaped string texts and their decoded values.
+        static let strings: [(String, String)] = [
+            (#""plain""#, "plain"),
+            (#""\"\\\/\b\f\n\r\t""#, "\"\\/\u{08}\u{0C}\n\r\t"),
+            (#""\u0041\u00e9\u20AC\u00E9""#, "Aé€é"),
+            (#""\ud83d\ude00 and \uD834\uDD1E""#, "😀 and 𝄞"),
+            (#""\u0000x""#, "\u{0}x"),
+            (#""a\u005c\u0022b""#, "a\\\"b"),
+            (#""é€😀""#, "é€😀"),
+            (#""\uFFFF\uE000""#, "\u{FFFF}\u{E000}"),
+            (#""\u007f\u0080\u07ff\u0800""#, "\u{7F}\u{80}\u{7FF}\u{800}"),
+        ]
+
+        @Test(arguments: strings)
+        func stringDecoding(text: String, expected: String) throws {
+            let root = try parse(text).root
+            #expect(root.string == expected)
+            #expect(root.stringBytes == Array(expected.utf8))
+            #expect(root.isString(equalTo: expected))
+            #expect(!root.isString(equalTo: expected + "x"))
+            #expect(!root.isString(equalTo: String(expected.dropLast())))
+        }
+
+        @Test func isStringDoesNotNormalise() throws {
+            let root = try parse(#""\u00e9""#).root
+            #expect(root.isString(equalTo: "\u{E9}"))
+            #expect(!root.isString(equalTo: "e\u{301}"))  // canonically equivalent, different bytes
+        }
+
+        @Test func documentsAreSendableValues() async throws {
+            let document = try parse(#"{"a":[1,2,3]}"#)
+            let sum = await Task.detached { document.root["a"]?.elements?.compactMap(\.number).reduce(0, +) }.value
+            #expect(sum == 6)
+        }
+    }
+
+}
+
+extension JSONValue: Equatable {
+    /// Two views are equal when they show the same token of documents with the same bytes
+    /// (test helper).
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        lhs.index == rhs.index && lhs.document.bytes == rhs.document.bytes
+    }
+}
