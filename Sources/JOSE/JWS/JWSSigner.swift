@@ -50,9 +50,9 @@ public struct JWSSigner: Sendable {
         Array(JSONOutput.object(header).serialized().utf8).withUnsafeBytes { Base64URL.encode($0, appendingTo: &token) }
         token.append(UInt8(ascii: "."))
         Array(payload).withUnsafeBytes { Base64URL.encode($0, appendingTo: &token) }
-        let signature = try token.withUnsafeBytes { try signature(over: $0) }
+        let signatureBytes = try token.withUnsafeBytes { try signature(over: $0) }
         token.append(UInt8(ascii: "."))
-        signature.withUnsafeBytes { Base64URL.encode($0, appendingTo: &token) }
+        signatureBytes.withUnsafeBytes { Base64URL.encode($0, appendingTo: &token) }
         return String(decoding: token, as: UTF8.self)
     }
 

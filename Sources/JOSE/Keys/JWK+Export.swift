@@ -13,21 +13,23 @@ extension JWK {
     ///
     /// - Parameter includingPrivateMembers: also write `d` (and the RSA CRT members) or the
     ///   `oct` secret `k`. Off by default, so that exporting never leaks a secret by accident.
-    public func jsonString(includingPrivateMembers: Bool = false) -> String {
+    /// - Throws: ``JOSEError`` `invalid_key` if OpenSSL cannot export the material.
+    public func jsonString(includingPrivateMembers: Bool = false) throws -> String {
         var members: [(String, JSONOutput)] = [("kty", .string(keyType.rawValue))]
         if let keyID { members.append(("kid", .string(keyID))) }
         if let use { members.append(("use", .string(use))) }
         if let keyOperations { members.append(("key_ops", .array(keyOperations.map(JSONOutput.string)))) }
         if let algorithm { members.append(("alg", .string(algorithm.rawValue))) }
-        members += keyMembers(includingPrivate: includingPrivateMembers)
+        members += try keyMembers(includingPrivate: includingPrivateMembers)
         return JSONOutput.object(members).serialized()
     }
 
     /// The RFC 7638 thumbprint: the base64url hash of the required members in lexicographic order.
     ///
     /// - Parameter hash: the hash function; SHA-256 unless a protocol says otherwise.
-    public func thumbprint(using hash: HashAlgorithm = .sha256) -> String {
-        let required = keyMembers(includingPrivate: keyType == .octetSequence)
+    /// - Throws: ``JOSEError`` `invalid_key` if OpenSSL cannot export the material.
+    public func thumbprint(using hash: HashAlgorithm = .sha256) throws -> String {
+        let required = try keyMembers(includingPrivate: keyType == .octetSequence)
             .filter { ["crv", "e", "k", "n", "x", "y"].contains($0.0) }
         let canonical = ([("kty", JSONOutput.string(keyType.rawValue))] + required).sorted { $0.0 < $1.0 }
         let bytes = Array(JSONOutput.object(canonical).serialized().utf8)
@@ -36,7 +38,7 @@ extension JWK {
     }
 
     /// The type-specific members: curve and coordinates, modulus and exponent, or the secret.
-    private func keyMembers(includingPrivate: Bool) -> [(String, JSONOutput)] {
+    private func keyMembers(includingPrivate: Bool) throws -> [(String, JSONOutput)] {
         func b64(_ bytes: [UInt8]) -> JSONOutput { .string(Base64URL.encode(bytes)) }
         switch material {
         case .symmetric(let secret):
@@ -44,8 +46,8 @@ extension JWK {
         case .asymmetric(let key):
             switch key.kind {
             case .rsa:
-                let c = key.rsaComponents()
-                var members = [("n", b64(c.modulus)), ("e", b64(c.publicExponent))]
+                let c = try key.rsaComponents()
+                var members = [("n", b64(c.modulus)), ("e", b64(c.exponent))]
                 if includingPrivate, let d = c.privateExponent {
                     members.append(("d", b64(d)))
                     if let primes = c.primes {
@@ -55,12 +57,12 @@ extension JWK {
                 }
                 return members
             case .ec(let curve):
-                let c = key.ecComponents()
+                let c = try key.ecComponents()
                 var members = [("crv", JSONOutput.string(curve.rawValue)), ("x", b64(c.x)), ("y", b64(c.y))]
                 if includingPrivate, let d = c.d { members.append(("d", b64(d))) }
                 return members
             case .okp(let curve):
-                let c = key.okpComponents()
+                let c = try key.okpComponents()
                 var members = [("crv", JSONOutput.string(curve.rawValue)), ("x", b64(c.x))]
                 if includingPrivate, let d = c.d { members.append(("d", b64(d))) }
                 return members

@@ -66,11 +66,11 @@ extension JWK {
         if members.object["oth"] != nil {
             throw JOSEError.invalidKey("multi-prime RSA keys (\"oth\") are not supported")
         }
-        let primes: RSAPrimes?
+        let primes: EVPKey.RSAPrimes?
         switch try (members.optionalBytes("p"), members.optionalBytes("q"), members.optionalBytes("dp"),
                     members.optionalBytes("dq"), members.optionalBytes("qi")) {
         case let (p?, q?, dp?, dq?, qi?):
-            primes = RSAPrimes(p: p, q: q, dp: dp, dq: dq, qi: qi)
+            primes = EVPKey.RSAPrimes(p: p, q: q, dp: dp, dq: dq, qi: qi)
         case (nil, nil, nil, nil, nil):
             primes = nil
         default:

@@ -105,7 +105,9 @@ public struct JWKSet: Sendable {
     }
 
     /// The set as a public JWK Set document: private members are never written.
-    public func publicJSONString() -> String {
-        "{\"keys\":[" + keys.compactMap { $0.publicKey?.jsonString() }.joined(separator: ",") + "]}"
+    ///
+    /// - Throws: ``JOSEError`` `invalid_key` if OpenSSL cannot export a key.
+    public func publicJSONString() throws -> String {
+        try "{\"keys\":[" + keys.compactMap { try $0.publicKey?.jsonString() }.joined(separator: ",") + "]}"
     }
 }
