@@ -50,7 +50,7 @@ extension JWK {
         case "oct":
             let secret = try members.requiredBytes("k")
             guard !secret.isEmpty else { throw JOSEError.invalidKey("the oct key \"k\" is empty") }
-            material = .symmetric(HMACKey(secret: secret))
+            material = try .symmetric(HMACKey(secret: secret))
         default:
             throw JOSEError.invalidKey("key type \"\(kty)\" is not supported (RSA, EC, OKP, oct)")
         }
