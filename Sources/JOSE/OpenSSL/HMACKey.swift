@@ -9,8 +9,10 @@ internal import COpenSSL
 final class HMACKey: @unchecked Sendable {
     /// Keyed templates for SHA-256, SHA-384 and SHA-512 (in `HashAlgorithm.allCases` order).
     private let templates: [OpaquePointer]
+    /// The secret itself, kept for JWK export.
+    let secret: [UInt8]
     /// The length of the secret in bytes.
-    let secretByteCount: Int
+    var secretByteCount: Int { secret.count }
 
     /// Keys HMAC with `secret` for all three hashes.
     ///
@@ -48,7 +50,7 @@ final class HMACKey: @unchecked Sendable {
             guard keyed else { throw OpenSSLErrorQueue.error(.invalidKey, "OpenSSL could not key HMAC-\(hash)") }
         }
         self.templates = templates
-        self.secretByteCount = secret.count
+        self.secret = secret
     }
 
     deinit {
