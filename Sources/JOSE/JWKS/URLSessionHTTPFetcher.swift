@@ -142,7 +142,6 @@ private final class FetchExchange: NSObject, URLSessionDataDelegate, Sendable {
         var result: Result<HTTPFetchResponse, any Error>?
         var response: HTTPURLResponse?
         var body: [UInt8] = []
-        var started = false
     }
 
     /// The URL being fetched, for messages.
@@ -172,7 +171,6 @@ private final class FetchExchange: NSObject, URLSessionDataDelegate, Sendable {
         let (finished, task): (Result<HTTPFetchResponse, any Error>?, URLSessionDataTask?) = state.withLock {
             if let result = $0.result { return (result, nil) }
             $0.continuation = continuation
-            $0.started = true
             return (nil, $0.task)
         }
         if let finished {
