@@ -58,7 +58,7 @@ public struct URLSessionHTTPFetcher: HTTPFetcher {
 
         let seconds = request.timeout.timeInterval
         var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData,
-                                    timeoutInterval: seconds)
+                                    timeoutInterval: seconds + 1)
         urlRequest.httpMethod = "GET"
         urlRequest.httpShouldHandleCookies = false
         for (name, value) in request.headers {
@@ -72,8 +72,9 @@ public struct URLSessionHTTPFetcher: HTTPFetcher {
         configuration.httpShouldSetCookies = false
         configuration.httpCookieAcceptPolicy = .never
         configuration.urlCredentialStorage = nil
-        // Backstops only: the exchange below enforces the real whole-request deadline.
-        configuration.timeoutIntervalForRequest = seconds
+        // Backstops only, set a little later: the deadline task below enforces the real
+        // whole-request limit (URLSession's request timeout is an idle timeout).
+        configuration.timeoutIntervalForRequest = seconds + 1
         configuration.timeoutIntervalForResource = seconds + 1
 
         let exchange = FetchExchange(url: url, maximumBodyBytes: request.maximumBodyBytes)
