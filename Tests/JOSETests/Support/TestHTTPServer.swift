@@ -33,7 +33,7 @@ final class TestHTTPServer: Sendable {
     private let process: Mutex<(process: Process, stdin: FileHandle)?>
 
     /// The server script, found next to this file.
-    private static let scriptPath: String = {
+    static let scriptPath: String = {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("jwks_test_server.py").path
     }()
