@@ -1,0 +1,128 @@
+import Foundation
+
+/// The part of OpenID Connect Discovery 1.0 the key-set cache needs: where an issuer's
+/// configuration document lives, and the trusted `jwks_uri` in it.
+///
+/// ```swift
+/// let jwksURL = try await OpenIDDiscovery.jwksURI(forIssuer: "https://accounts.example.com")
+/// ```
+///
+/// The document is trusted only if its `issuer` member equals the expected issuer exactly
+/// (OpenID Connect Discovery §4.3), and its `jwks_uri` is allowed by ``TransportPolicy``.
+public enum OpenIDDiscovery {
+    /// The path appended to an issuer to find its configuration document.
+    public static let configurationPath = "/.well-known/openid-configuration"
+
+    /// The configuration document URL of `issuer`: the issuer with one terminating `/` removed,
+    /// followed by `/.well-known/openid-configuration` (OpenID Connect Discovery §4).
+    ///
+    /// - Parameter issuer: The issuer identifier, for example `https://accounts.example.com` or
+    ///   `https://example.com/tenant/`.
+    /// - Returns: For example `https://example.com/tenant/.well-known/openid-configuration`.
+    /// - Throws: `JOSEError` with code ``JOSEError/Code/invalidInput`` when `issuer` is not an
+    ///   absolute URL with a host, has a query or fragment, or is refused by
+    ///   ``TransportPolicy/isAllowed(_:)`` (plain `http` to a non-loopback host).
+    public static func discoveryURL(forIssuer issuer: String) throws -> URL {
+        guard let issuerURL = URL(string: issuer), issuerURL.scheme != nil,
+              TransportPolicy.hostName(of: issuerURL) != nil else {
+            throw JOSEError(.invalidInput, "issuer \(quoted(issuer)) is not an absolute URL with a host")
+        }
+        guard issuerURL.query == nil, issuerURL.fragment == nil, !issuer.contains("?"), !issuer.contains("#") else {
+            throw JOSEError(.invalidInput, "issuer \(quoted(issuer)) must not have a query or fragment")
+        }
+        guard TransportPolicy.isAllowed(issuerURL) else {
+            throw JOSEError(.invalidInput,
+                            "issuer \(quoted(issuer)) is not https (plain http is allowed only for loopback hosts)")
+        }
+        let base = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
+        guard let url = URL(string: base + configurationPath) else {
+            throw JOSEError(.invalidInput, "issuer \(quoted(issuer)) does not give a valid discovery URL")
+        }
+        return url
+    }
+
+    /// The `jwks_uri` of a configuration document, after checking the document belongs to
+    /// `expectedIssuer`.
+    ///
+    /// - Parameters:
+    ///   - body: The configuration document, a JSON object.
+    ///   - expectedIssuer: The issuer the document must name, compared exactly (code unit for
+    ///     code unit: no case folding, no trailing-slash or Unicode normalisation).
+    /// - Returns: The key-set URL.
+    /// - Throws: `JOSEError` with code ``JOSEError/Code/jwksUnavailable`` when the body is not a
+    ///   JSON object, its `issuer` is missing or differs from `expectedIssuer`, or its `jwks_uri`
+    ///   is missing, not a string, not an absolute URL, or refused by
+    ///   ``TransportPolicy/isAllowed(_:)``.
+    public static func jwksURI(fromDiscoveryDocument body: [UInt8], expectedIssuer: String) throws -> URL {
+        // INTEGRATION: switch to the library's strict JSON reader (duplicate members rejected,
+        // size and nesting limits) once it lands; JSONSerialization keeps the last duplicate.
+        let parsed: Any
+        do {
+            parsed = try JSONSerialization.jsonObject(with: Data(body), options: [])
+        } catch {
+            throw JOSEError(.jwksUnavailable, "the discovery document for \(quoted(expectedIssuer)) is not valid JSON")
+        }
+        guard let document = parsed as? [String: Any] else {
+            throw JOSEError(.jwksUnavailable,
+                            "the discovery document for \(quoted(expectedIssuer)) is not a JSON object")
+        }
+        guard let issuer = document["issuer"] as? String else {
+            throw JOSEError(.jwksUnavailable,
+                            "the discovery document for \(quoted(expectedIssuer)) has no string \"issuer\"")
+        }
+        guard issuer.utf8.elementsEqual(expectedIssuer.utf8) else {
+            throw JOSEError(.jwksUnavailable,
+                            "the discovery document names issuer \(quoted(issuer)), expected \(quoted(expectedIssuer))")
+        }
+        guard let value = document["jwks_uri"] else {
+            throw JOSEError(.jwksUnavailable, "the discovery document for \(quoted(expectedIssuer)) has no \"jwks_uri\"")
+        }
+        guard let text = value as? String else {
+            throw JOSEError(.jwksUnavailable,
+                            "the discovery document for \(quoted(expectedIssuer)) has a \"jwks_uri\" that is not a string")
+        }
+        guard let url = URL(string: text), url.scheme != nil, TransportPolicy.hostName(of: url) != nil else {
+            throw JOSEError(.jwksUnavailable, "\"jwks_uri\" \(quoted(text)) is not an absolute URL with a host")
+        }
+        guard TransportPolicy.isAllowed(url) else {
+            throw JOSEError(.jwksUnavailable,
+                            "\"jwks_uri\" \(quoted(text)) is not https (plain http is allowed only for loopback hosts)")
+        }
+        return url
+    }
+
+    /// Fetches `issuer`'s configuration document and returns its trusted `jwks_uri`.
+    ///
+    /// - Parameters:
+    ///   - issuer: The issuer identifier; the document must name it exactly.
+    ///   - fetcher: The HTTP client; ``URLSessionHTTPFetcher`` unless given.
+    ///   - timeout: The limit on the whole request; 10 seconds unless given.
+    ///   - maximumBodyBytes: The limit on the document's size; 1 MiB unless given.
+    /// - Returns: The key-set URL.
+    /// - Throws: `JOSEError` with code ``JOSEError/Code/invalidInput`` for an unusable issuer
+    ///   (see ``discoveryURL(forIssuer:)``), and ``JOSEError/Code/jwksUnavailable`` when the fetch
+    ///   fails, the status is not `200`, or the document is not trusted (see
+    ///   ``jwksURI(fromDiscoveryDocument:expectedIssuer:)``).
+    public static func jwksURI(
+        forIssuer issuer: String,
+        using fetcher: some HTTPFetcher = URLSessionHTTPFetcher(),
+        timeout: Duration = HTTPFetchRequest.defaultTimeout,
+        maximumBodyBytes: Int = HTTPFetchRequest.defaultMaximumBodyBytes
+    ) async throws -> URL {
+        let url = try discoveryURL(forIssuer: issuer)
+        let response = try await fetcher.fetch(HTTPFetchRequest(
+            url: url, headers: ["Accept": "application/json"], timeout: timeout, maximumBodyBytes: maximumBodyBytes))
+        guard response.statusCode == 200 else {
+            throw JOSEError(.jwksUnavailable,
+                            "fetching \(describe(url)) failed: the server answered \(response.statusCode)")
+        }
+        return try jwksURI(fromDiscoveryDocument: response.body, expectedIssuer: issuer)
+    }
+
+    /// `text` in quotes for an error message, shortened when long (values may be hostile).
+    private static func quoted(_ text: String) -> String {
+        let limit = 200
+        let shown = text.count > limit ? String(text.prefix(limit)) + "..." : text
+        return String(reflecting: shown)
+    }
+}

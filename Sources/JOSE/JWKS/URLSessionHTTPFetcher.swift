@@ -1,0 +1,309 @@
+import Foundation
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The default ``HTTPFetcher``, built on Foundation's `URLSession`.
+///
+/// Each fetch runs in its own ephemeral session (key sets are fetched rarely, so connection reuse
+/// is not worth shared mutable state), and enforces:
+///
+/// - **Transport policy.** URLs refused by ``TransportPolicy/isAllowed(_:)`` fail before any
+///   connection is made.
+/// - **Timeout.** The whole request, from connecting to the last body byte, is cut at
+///   ``HTTPFetchRequest/timeout`` (not at `URLSession`'s idle or resource defaults): a server that
+///   accepts the connection and then stalls fails the fetch on time.
+/// - **Body size.** A `Content-Length` over ``HTTPFetchRequest/maximumBodyBytes`` fails as soon as
+///   the headers arrive; otherwise reading stops as soon as the received body passes the limit.
+/// - **No redirects.** No redirect is followed, to any host; a `3xx` response other than `304`
+///   fails the fetch and the error names the `Location`.
+/// - **No local HTTP cache.** No `URLCache`, no cookies, no cached responses: conditional requests
+///   are sent as given and a `304 Not Modified` reaches the caller.
+///
+/// Every other final status (`2xx`, `304`, `4xx`, `5xx`) is *returned*, not thrown, with its
+/// headers and (limited) body; the key-set cache decides which statuses count as failures.
+/// Transport failures (refused connection, DNS, TLS, timeout, size, redirect) throw
+/// `JOSEError` with code ``JOSEError/Code/jwksUnavailable`` and a message naming the URL and the
+/// reason. Cancelling the calling task cancels the request and throws the same kind of error.
+public struct URLSessionHTTPFetcher: HTTPFetcher {
+    /// Creates the default fetcher.
+    public init() {}
+
+    /// Performs one HTTP `GET` under the rules described on ``URLSessionHTTPFetcher``.
+    ///
+    /// - Parameter request: The URL, extra headers and limits.
+    /// - Returns: The final response, whatever its status other than a redirect.
+    /// - Throws: `JOSEError` with code ``JOSEError/Code/jwksUnavailable`` when the URL is refused
+    ///   by the transport policy, a header value contains a line break, the connection fails, the
+    ///   timeout passes, the body is too large, the server redirects, or the task is cancelled;
+    ///   ``JOSEError/Code/invalidInput`` when the timeout is not positive or the body limit is
+    ///   negative.
+    public func fetch(_ request: HTTPFetchRequest) async throws -> HTTPFetchResponse {
+        let url = request.url
+        guard TransportPolicy.isAllowed(url) else {
+            throw JOSEError(.jwksUnavailable,
+                            "refusing to fetch \(describe(url)): only https, or http to a loopback host, is allowed")
+        }
+        guard request.timeout > .zero else {
+            throw JOSEError(.invalidInput, "fetch timeout must be positive, got \(request.timeout)")
+        }
+        guard request.maximumBodyBytes >= 0 else {
+            throw JOSEError(.invalidInput, "maximum body size must not be negative, got \(request.maximumBodyBytes)")
+        }
+        for (name, value) in request.headers where !isSafeHeader(name: name, value: value) {
+            throw JOSEError(.jwksUnavailable,
+                            "refusing to fetch \(describe(url)): header \(String(reflecting: name)) is empty or contains control characters")
+        }
+
+        let seconds = request.timeout.timeInterval
+        var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData,
+                                    timeoutInterval: seconds + 1)
+        urlRequest.httpMethod = "GET"
+        urlRequest.httpShouldHandleCookies = false
+        for (name, value) in request.headers {
+            urlRequest.setValue(value, forHTTPHeaderField: name)
+        }
+
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.urlCredentialStorage = nil
+        // Backstops only, set a little later: the deadline task below enforces the real
+        // whole-request limit (URLSession's request timeout is an idle timeout).
+        configuration.timeoutIntervalForRequest = seconds + 1
+        configuration.timeoutIntervalForResource = seconds + 1
+
+        let exchange = FetchExchange(url: url, maximumBodyBytes: request.maximumBodyBytes)
+        let session = URLSession(configuration: configuration, delegate: exchange, delegateQueue: nil)
+        let task = session.dataTask(with: urlRequest)
+        exchange.attach(session: session, task: task)
+
+        let deadline = Task {
+            try await Task.sleep(for: request.timeout)
+            exchange.finish(.failure(JOSEError(.jwksUnavailable,
+                "fetching \(describe(url)) failed: timed out after \(request.timeout)")))
+        }
+        defer { deadline.cancel() }
+
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                exchange.start(continuation)
+            }
+        } onCancel: {
+            exchange.finish(.failure(JOSEError(.jwksUnavailable, "fetching \(describe(url)) was cancelled")))
+        }
+    }
+
+    /// Whether a caller-supplied header can be sent as is: a token-like name and a value without
+    /// control characters (so a value echoed from a server, such as an ETag, cannot inject lines).
+    private func isSafeHeader(name: String, value: String) -> Bool {
+        guard !name.isEmpty,
+              name.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F && $0 != ":" }) else {
+            return false
+        }
+        return value.unicodeScalars.allSatisfy { $0 == "\t" || ($0.value >= 0x20 && $0.value != 0x7F) }
+    }
+}
+
+/// A URL for error messages: without user info, query or fragment, and shortened when long.
+func describe(_ url: URL) -> String {
+    var text = url.absoluteString
+    if var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
+        components.user = nil
+        components.password = nil
+        components.query = nil
+        components.fragment = nil
+        if let cleaned = components.string { text = cleaned }
+    }
+    if text.count > 200 { text = String(text.prefix(200)) + "..." }
+    return text
+}
+
+extension Duration {
+    /// The duration in seconds, as Foundation's `TimeInterval`.
+    var timeInterval: TimeInterval {
+        let parts = components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
+}
+
+/// The state of one fetch: the session delegate, the body being received, and the continuation
+/// that is resumed exactly once, by whichever of completion, error, timeout or cancellation
+/// happens first.
+private final class FetchExchange: NSObject, URLSessionDataDelegate, Sendable {
+    /// Everything that changes during the fetch.
+    private struct State {
+        var session: URLSession?
+        var task: URLSessionDataTask?
+        var continuation: CheckedContinuation<HTTPFetchResponse, any Error>?
+        var result: Result<HTTPFetchResponse, any Error>?
+        var response: HTTPURLResponse?
+        var body: [UInt8] = []
+    }
+
+    /// The URL being fetched, for messages.
+    private let url: URL
+    /// The body limit in bytes.
+    private let maximumBodyBytes: Int
+    /// The mutable state, behind a lock (delegate callbacks arrive on the session's queue).
+    private let state = Mutex(State())
+
+    /// Creates the exchange for one fetch.
+    init(url: URL, maximumBodyBytes: Int) {
+        self.url = url
+        self.maximumBodyBytes = maximumBodyBytes
+    }
+
+    /// Records the session and task so they can be cancelled and invalidated.
+    func attach(session: URLSession, task: URLSessionDataTask) {
+        state.withLock {
+            $0.session = session
+            $0.task = task
+        }
+    }
+
+    /// Installs the continuation and starts the task, or resumes at once if the fetch already
+    /// finished (cancelled or timed out before it started).
+    func start(_ continuation: CheckedContinuation<HTTPFetchResponse, any Error>) {
+        let (finished, task): (Result<HTTPFetchResponse, any Error>?, URLSessionDataTask?) = state.withLock {
+            if let result = $0.result { return (result, nil) }
+            $0.continuation = continuation
+            return (nil, $0.task)
+        }
+        if let finished {
+            continuation.resume(with: finished)
+        } else {
+            task?.resume()
+        }
+    }
+
+    /// Ends the fetch with `result` unless it has already ended: resumes the waiting caller,
+    /// cancels the task and invalidates the session (which releases this delegate).
+    func finish(_ result: Result<HTTPFetchResponse, any Error>) {
+        let (continuation, task, session): (CheckedContinuation<HTTPFetchResponse, any Error>?,
+                                            URLSessionDataTask?, URLSession?) = state.withLock {
+            guard $0.result == nil else { return (nil, nil, nil) }
+            $0.result = result
+            let taken = ($0.continuation, $0.task, $0.session)
+            $0.continuation = nil
+            $0.task = nil
+            $0.session = nil
+            $0.body = []
+            return taken
+        }
+        continuation?.resume(with: result)
+        if let task, task.state == .running || task.state == .suspended { task.cancel() }
+        session?.invalidateAndCancel()
+    }
+
+    /// Fails the fetch with a `jwks_unavailable` error naming the URL.
+    private func fail(_ reason: String) {
+        finish(.failure(JOSEError(.jwksUnavailable, "fetching \(describe(url)) failed: \(reason)")))
+    }
+
+    // MARK: URLSessionDataDelegate
+
+    /// Refuses every redirect and fails the fetch, naming where the server pointed.
+    func urlSession(_ session: URLSession, task: URLSessionTask,
+                    willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest,
+                    completionHandler: @escaping (URLRequest?) -> Void) {
+        completionHandler(nil)
+        fail(redirectReason(response, target: request.url))
+    }
+
+    /// Checks the status and `Content-Length` before any body is read.
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask,
+                    didReceive response: URLResponse,
+                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        guard let http = response as? HTTPURLResponse else {
+            completionHandler(.cancel)
+            fail("the response is not an HTTP response")
+            return
+        }
+        if (300...399).contains(http.statusCode), http.statusCode != 304 {
+            completionHandler(.cancel)
+            fail(redirectReason(http, target: nil))
+            return
+        }
+        let declared = http.expectedContentLength
+        if declared > Int64(maximumBodyBytes) {
+            completionHandler(.cancel)
+            fail("Content-Length \(declared) exceeds the limit of \(maximumBodyBytes) bytes")
+            return
+        }
+        state.withLock {
+            $0.response = http
+            $0.body = []
+        }
+        completionHandler(.allow)
+    }
+
+    /// Appends body bytes, failing as soon as the limit is passed.
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let tooLarge: Bool = state.withLock {
+            guard $0.result == nil else { return false }
+            if $0.body.count + data.count > maximumBodyBytes { return true }
+            $0.body.append(contentsOf: data)
+            return false
+        }
+        if tooLarge {
+            fail("the body exceeds the limit of \(maximumBodyBytes) bytes")
+        }
+    }
+
+    /// Completes the fetch with the received response, or maps the transport error.
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        if let error {
+            fail(reason(for: error))
+            return
+        }
+        let received: (HTTPURLResponse?, [UInt8]) = state.withLock { ($0.response, $0.body) }
+        guard let http = received.0 ?? (task.response as? HTTPURLResponse) else {
+            fail("no HTTP response was received")
+            return
+        }
+        if (300...399).contains(http.statusCode), http.statusCode != 304 {
+            fail(redirectReason(http, target: nil))
+            return
+        }
+        var headers: [String: String] = [:]
+        for (key, value) in http.allHeaderFields {
+            guard let name = key as? String else { continue }
+            headers[name] = (value as? String) ?? String(describing: value)
+        }
+        finish(.success(HTTPFetchResponse(statusCode: http.statusCode, headers: headers, body: received.1)))
+    }
+
+    /// The message for a redirect that was not followed.
+    private func redirectReason(_ response: HTTPURLResponse, target: URL?) -> String {
+        let location = target.map(describe) ?? (response.value(forHTTPHeaderField: "Location")).map {
+            String($0.prefix(200))
+        }
+        let suffix = location.map { " to \($0)" } ?? ""
+        return "the server answered \(response.statusCode) (redirect\(suffix)); redirects are not followed"
+    }
+
+    /// A short reason for a transport error.
+    private func reason(for error: any Error) -> String {
+        let nsError = error as NSError
+        guard nsError.domain == NSURLErrorDomain else { return String(describing: error) }
+        switch nsError.code {
+        case NSURLErrorTimedOut: return "timed out"
+        case NSURLErrorCannotConnectToHost: return "could not connect to the host (connection refused)"
+        case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed: return "the host name could not be resolved"
+        case NSURLErrorNetworkConnectionLost: return "the connection was lost"
+        case NSURLErrorNotConnectedToInternet: return "the network is unreachable"
+        case NSURLErrorSecureConnectionFailed, NSURLErrorServerCertificateUntrusted,
+             NSURLErrorServerCertificateHasBadDate, NSURLErrorServerCertificateNotYetValid,
+             NSURLErrorServerCertificateHasUnknownRoot:
+            return "the TLS connection could not be established (\(nsError.localizedDescription))"
+        case NSURLErrorCancelled: return "the request was cancelled"
+        default: return "\(nsError.localizedDescription) (URL error \(nsError.code))"
+        }
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+@testable import JOSE
+
+/// OpenID Connect Discovery: the configuration URL and the trusted `jwks_uri`.
+@Suite struct JWKSDiscoveryTests {
+    /// A discovery document as JSON bytes.
+    private func document(_ members: [String: Any]) throws -> [UInt8] {
+        Array(try JSONSerialization.data(withJSONObject: members))
+    }
+
+    @Test(arguments: [
+        ("https://accounts.example.com", "https://accounts.example.com/.well-known/openid-configuration"),
+        ("https://accounts.example.com/", "https://accounts.example.com/.well-known/openid-configuration"),
+        ("https://example.com/tenant", "https://example.com/tenant/.well-known/openid-configuration"),
+        ("https://example.com/tenant/", "https://example.com/tenant/.well-known/openid-configuration"),
+        ("http://127.0.0.1:8080", "http://127.0.0.1:8080/.well-known/openid-configuration"),
+    ])
+    func discoveryURL(issuer: String, expected: String) throws {
+        #expect(try OpenIDDiscovery.discoveryURL(forIssuer: issuer).absoluteString == expected)
+    }
+
+    @Test(arguments: [
+        "http://example.com", "example.com", "", "https://example.com/?tenant=1", "https://example.com/#x",
+        "ftp://example.com", "https://",
+    ])
+    func unusableIssuerIsInvalidInput(_ issuer: String) async {
+        _ = await expectJOSEError(.invalidInput) { try OpenIDDiscovery.discoveryURL(forIssuer: issuer) }
+    }
+
+    @Test func goodDocumentGivesTheJWKSURI() throws {
+        let body = try document([
+            "issuer": "https://accounts.example.com",
+            "jwks_uri": "https://accounts.example.com/oauth2/v3/certs",
+            "authorization_endpoint": "https://accounts.example.com/o/oauth2/v2/auth",
+            "id_token_signing_alg_values_supported": ["RS256"],
+        ])
+        let url = try OpenIDDiscovery.jwksURI(fromDiscoveryDocument: body, expectedIssuer: "https://accounts.example.com")
+        #expect(url.absoluteString == "https://accounts.example.com/oauth2/v3/certs")
+    }
+
+    @Test func loopbackHTTPJWKSURIIsAllowed() throws {
+        let body = try document(["issuer": "http://127.0.0.1:9", "jwks_uri": "http://127.0.0.1:9/jwks.json"])
+        let url = try OpenIDDiscovery.jwksURI(fromDiscoveryDocument: body, expectedIssuer: "http://127.0.0.1:9")
+        #expect(url.absoluteString == "http://127.0.0.1:9/jwks.json")
+    }
+
+    @Test(arguments: [
+        "https://evil.example.com", "https://accounts.example.com/", "https://ACCOUNTS.example.com",
+        "https://accounts.example.com ", "",
+    ])
+    func issuerMismatchIsRejected(_ named: String) async throws {
+        let body = try document(["issuer": named, "jwks_uri": "https://accounts.example.com/certs"])
+        let error = await expectJOSEError(.jwksUnavailable) {
+            try OpenIDDiscovery.jwksURI(fromDiscoveryDocument: body, expectedIssuer: "https://accounts.example.com")
+        }
+        #expect(error?.message.contains("expected") == true)
+    }
+
+    @Test func issuerComparisonIsByCodeUnits() async throws {
+        // "é" precomposed vs. "e" + combining acute: equal as Swift Strings, different bytes.
+        let body = try document(["issuer": "https://caf\u{E9}.example", "jwks_uri": "https://x.example/certs"])
+        _ = await expectJOSEError(.jwksUnavailable) {
+            try OpenIDDiscovery.jwksURI(fromDiscoveryDocument: body, expectedIssuer: "https://cafe\u{301}.example")
+        }
+    }
+
+    @Test func missingOrNonStringIssuerIsRejected() async throws {
+        for members: [String: Any] in [["jwks_uri": "https://a.example/certs"],
+                                       ["issuer": 42, "jwks_uri": "https://a.example/certs"],
+                                       ["issuer": NSNull(), "jwks_uri": "https://a.example/certs"]] {
+            let body = try document(members)
+            _ = await expectJOSEError(.jwksUnavailable) {
+                try OpenIDDiscovery.jwksURI(fromDiscoveryDocument: body, expectedIssuer: "https://a.example")
+            }
+        }
+    }
+
+    @Test(arguments: [
+        "http://accounts.example.com/certs", "ftp://accounts.example.com/certs", "/certs", "certs",
+        "https:///certs", "", "javascript:alert(1)",
+    ])
+    func untrustedJWKSURIIsRejected(_ jwksURI: String) async throws {
+        let body = try document(["issuer": "https://a.example", "jwks_uri": jwksURI])
+        let error = await expectJOSEError(.jwksUnavailable) {
+            try OpenIDDiscovery.jwksURI(fromDiscoveryDocument: body, expectedIssuer: "https://a.example")
+        }
+        #expect(error?.message.contains("jwks_uri") == true)
+    }
+
+    @Test func missingOrNonStringJWKSURIIsRejected() async throws {
+        for members: [String: Any] in [["issuer": "https://a.example"],
+                                       ["issuer": "https://a.example", "jwks_uri": ["https://a.example/certs"]],
+                                       ["issuer": "https://a.example", "jwks_uri": NSNull()]] {
+            let body = try document(members)
+            let error = await expectJOSEError(.jwksUnavailable) {
+                try OpenIDDiscovery.jwksURI(fromDiscoveryDocument: body, expectedIssuer: "https://a.example")
+            }
+            #expect(error?.message.contains("jwks_uri") == true)
+        }
+    }
+
+    @Test(arguments: [
+        "", "not json", "<html></html>", "[1,2,3]", "\"https://a.example\"", "null", "{", "{\"issuer\":}",
+        String(repeating: "[", count: 100_000), "\u{FEFF}\u{0}",
+    ])
+    func notAJSONObjectIsRejected(_ text: String) async {
+        _ = await expectJOSEError(.jwksUnavailable) {
+            try OpenIDDiscovery.jwksURI(fromDiscoveryDocument: Array(text.utf8), expectedIssuer: "https://a.example")
+        }
+    }
+
+    @Test func invalidUTF8IsRejected() async {
+        let bytes: [UInt8] = [0x7B, 0x22, 0xFF, 0xFE, 0x22, 0x3A, 0x31, 0x7D]
+        _ = await expectJOSEError(.jwksUnavailable) {
+            try OpenIDDiscovery.jwksURI(fromDiscoveryDocument: bytes, expectedIssuer: "https://a.example")
+        }
+    }
+
+    @Test func fetchesFromTheIssuerOverHTTP() async throws {
+        let server = try TestHTTPServer()
+        let issuer = server.baseURL.absoluteString
+        let jwks = server.url("/jwks.json").absoluteString
+        let body = String(decoding: try document(["issuer": issuer, "jwks_uri": jwks]), as: UTF8.self)
+        try await server.setRoute(OpenIDDiscovery.configurationPath, headers: ["Content-Type": "application/json"], body: body)
+
+        let url = try await OpenIDDiscovery.jwksURI(forIssuer: issuer)
+        #expect(url.absoluteString == jwks)
+        // A trailing slash on the issuer finds the same document, but the document must then name it.
+        _ = await expectJOSEError(.jwksUnavailable) { try await OpenIDDiscovery.jwksURI(forIssuer: issuer + "/") }
+        #expect(try await server.requestCount(path: OpenIDDiscovery.configurationPath) == 2)
+    }
+
+    @Test func discoveryErrorStatusIsUnavailable() async throws {
+        let server = try TestHTTPServer()
+        let error = await expectJOSEError(.jwksUnavailable) {
+            try await OpenIDDiscovery.jwksURI(forIssuer: server.baseURL.absoluteString)
+        }
+        #expect(error?.message.contains("404") == true)
+    }
+}

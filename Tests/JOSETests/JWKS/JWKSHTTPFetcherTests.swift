@@ -1,0 +1,232 @@
+import Foundation
+import Testing
+@testable import JOSE
+
+/// Runs `body` and returns the `JOSEError` it throws, recording an issue if it throws something
+/// else or nothing.
+func expectJOSEError<T>(
+    _ code: JOSEError.Code,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: () async throws -> T
+) async -> JOSEError? {
+    do {
+        let value = try await body()
+        Issue.record("expected \(code), got \(value)", sourceLocation: sourceLocation)
+    } catch let error as JOSEError {
+        #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
+        return error
+    } catch {
+        Issue.record("expected JOSEError \(code), got \(error)", sourceLocation: sourceLocation)
+    }
+    return nil
+}
+
+/// The default fetcher against a real HTTP server on 127.0.0.1.
+@Suite struct JWKSHTTPFetcherTests {
+    let fetcher = URLSessionHTTPFetcher()
+
+    @Test func okResponseReturnsBodyAndHeadersIntact() async throws {
+        let server = try TestHTTPServer()
+        let json = #"{"keys":[{"kty":"oct","k":"AAAA"}]}"#
+        try await server.setRoute("/jwks.json", headers: [
+            "Content-Type": "application/jwk-set+json", "Cache-Control": "max-age=300",
+            "Last-Modified": "Wed, 21 Oct 2015 07:28:00 GMT",
+        ], body: json, etag: #""v1""#)
+
+        let response = try await fetcher.fetch(HTTPFetchRequest(url: server.url("/jwks.json")))
+        #expect(response.statusCode == 200)
+        #expect(response.isSuccess)
+        #expect(response.body == Array(json.utf8))
+        #expect(response.header("Cache-Control") == "max-age=300")
+        #expect(response.header("etag") == #""v1""#)
+        #expect(response.headers["content-type"] == "application/jwk-set+json")
+        #expect(response.headers["last-modified"] == "Wed, 21 Oct 2015 07:28:00 GMT")
+        #expect(response.headers.keys.allSatisfy { $0 == $0.lowercased() })
+        #expect(try await server.requestCount(path: "/jwks.json") == 1)
+    }
+
+    @Test func requestHeadersAreSent() async throws {
+        let server = try TestHTTPServer()
+        try await server.setRoute("/jwks.json", body: "{}")
+        let request = HTTPFetchRequest(url: server.url("/jwks.json"), headers: [
+            "If-Modified-Since": "Wed, 21 Oct 2015 07:28:00 GMT", "X-Probe": "1",
+        ])
+        _ = try await fetcher.fetch(request)
+        let seen = try await server.lastRequestHeaders(path: "/jwks.json")
+        #expect(seen?["if-modified-since"] == "Wed, 21 Oct 2015 07:28:00 GMT")
+        #expect(seen?["x-probe"] == "1")
+    }
+
+    @Test func notModifiedReachesTheCaller() async throws {
+        let server = try TestHTTPServer()
+        try await server.setRoute("/jwks.json", headers: ["Cache-Control": "max-age=60"],
+                                  body: #"{"keys":[]}"#, etag: #""abc""#)
+        let url = server.url("/jwks.json")
+
+        let first = try await fetcher.fetch(HTTPFetchRequest(url: url))
+        #expect(first.statusCode == 200)
+        let etag = try #require(first.header("ETag"))
+
+        let second = try await fetcher.fetch(HTTPFetchRequest(url: url, headers: ["If-None-Match": etag]))
+        #expect(second.statusCode == 304)
+        #expect(second.isNotModified)
+        #expect(second.body.isEmpty)
+        #expect(second.header("etag") == etag)
+
+        // No hidden cache: a plain request goes to the server again and gets the full body.
+        let third = try await fetcher.fetch(HTTPFetchRequest(url: url))
+        #expect(third.statusCode == 200)
+        #expect(third.body == Array(#"{"keys":[]}"#.utf8))
+        #expect(try await server.requestCount(path: "/jwks.json") == 3)
+    }
+
+    @Test(arguments: [404, 500, 503])
+    func errorStatusesAreReturned(status: Int) async throws {
+        let server = try TestHTTPServer()
+        try await server.setRoute("/jwks.json", status: status, headers: ["Retry-After": "5"], body: "nope")
+        let response = try await fetcher.fetch(HTTPFetchRequest(url: server.url("/jwks.json")))
+        #expect(response.statusCode == status)
+        #expect(!response.isSuccess)
+        #expect(response.body == Array("nope".utf8))
+        #expect(response.header("retry-after") == "5")
+    }
+
+    @Test func unconfiguredPathIs404() async throws {
+        let server = try TestHTTPServer()
+        let response = try await fetcher.fetch(HTTPFetchRequest(url: server.url("/missing")))
+        #expect(response.statusCode == 404)
+    }
+
+    @Test func bodyOverTheLimitWithContentLengthIsRejected() async throws {
+        let server = try TestHTTPServer()
+        try await server.setRoute("/big", bodySize: 5 * 1024 * 1024)
+        let error = await expectJOSEError(.jwksUnavailable) {
+            try await fetcher.fetch(HTTPFetchRequest(url: server.url("/big")))
+        }
+        #expect(error?.message.contains("/big") == true)
+        #expect(error?.message.contains("1048576") == true)
+    }
+
+    @Test func bodyOverTheLimitWithoutContentLengthIsRejected() async throws {
+        let server = try TestHTTPServer()
+        try await server.setRoute("/big", bodySize: 5 * 1024 * 1024, omitContentLength: true)
+        let error = await expectJOSEError(.jwksUnavailable) {
+            try await fetcher.fetch(HTTPFetchRequest(url: server.url("/big")))
+        }
+        #expect(error?.message.contains("exceeds") == true)
+    }
+
+    @Test func bodyExactlyAtTheLimitIsAccepted() async throws {
+        let server = try TestHTTPServer()
+        try await server.setRoute("/exact", bodySize: 4096, omitContentLength: true)
+        try await server.setRoute("/over", bodySize: 4097)
+        let ok = try await fetcher.fetch(HTTPFetchRequest(url: server.url("/exact"), maximumBodyBytes: 4096))
+        #expect(ok.body.count == 4096)
+        _ = await expectJOSEError(.jwksUnavailable) {
+            try await fetcher.fetch(HTTPFetchRequest(url: server.url("/over"), maximumBodyBytes: 4096))
+        }
+    }
+
+    @Test func stalledServerIsCutAtTheTimeout() async throws {
+        let server = try TestHTTPServer()
+        try await server.setRoute("/slow", body: "{}", delaySeconds: 20)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let error = await expectJOSEError(.jwksUnavailable) {
+            try await fetcher.fetch(HTTPFetchRequest(url: server.url("/slow"), timeout: .seconds(2)))
+        }
+        let elapsed = clock.now - start
+        #expect(elapsed < .seconds(5), "took \(elapsed)")
+        #expect(elapsed >= .seconds(1.5), "took \(elapsed)")
+        #expect(error?.message.contains("timed out") == true)
+        #expect(error?.message.contains("/slow") == true)
+    }
+
+    @Test func connectionRefusedIsUnavailable() async throws {
+        let server = try TestHTTPServer()
+        let url = server.url("/jwks.json")
+        server.stop()
+        let error = await expectJOSEError(.jwksUnavailable) {
+            try await fetcher.fetch(HTTPFetchRequest(url: url, timeout: .seconds(5)))
+        }
+        #expect(error?.message.contains("127.0.0.1") == true)
+    }
+
+    @Test(arguments: [
+        "http://example.com/jwks.json", "http://10.255.255.1/jwks.json", "http://[2001:db8::1]/jwks",
+        "ftp://127.0.0.1/jwks.json", "file:///etc/passwd",
+    ])
+    func disallowedURLIsRefusedWithoutConnecting(_ text: String) async throws {
+        let url = try #require(URL(string: text))
+        let clock = ContinuousClock()
+        let start = clock.now
+        let error = await expectJOSEError(.jwksUnavailable) {
+            try await fetcher.fetch(HTTPFetchRequest(url: url, timeout: .seconds(5)))
+        }
+        #expect(clock.now - start < .seconds(1))
+        #expect(error?.message.contains("refusing") == true)
+    }
+
+    @Test(arguments: [301, 302, 307, 308])
+    func redirectsAreNotFollowed(status: Int) async throws {
+        let server = try TestHTTPServer()
+        try await server.setRoute("/moved", status: status, headers: ["Location": server.url("/target").absoluteString])
+        try await server.setRoute("/target", body: "{}")
+        let error = await expectJOSEError(.jwksUnavailable) {
+            try await fetcher.fetch(HTTPFetchRequest(url: server.url("/moved")))
+        }
+        #expect(error?.message.contains("\(status)") == true)
+        #expect(error?.message.contains("redirect") == true)
+        #expect(try await server.requestCount(path: "/target") == 0)
+    }
+
+    @Test func headerWithLineBreakIsRefused() async throws {
+        let server = try TestHTTPServer()
+        try await server.setRoute("/jwks.json", body: "{}")
+        _ = await expectJOSEError(.jwksUnavailable) {
+            try await fetcher.fetch(HTTPFetchRequest(url: server.url("/jwks.json"),
+                                                     headers: ["If-None-Match": "\"a\"\r\nX-Evil: 1"]))
+        }
+        #expect(try await server.requestCount(path: "/jwks.json") == 0)
+    }
+
+    @Test func nonsensicalLimitsAreInvalidInput() async throws {
+        let url = try #require(URL(string: "http://127.0.0.1:1/"))
+        _ = await expectJOSEError(.invalidInput) {
+            try await fetcher.fetch(HTTPFetchRequest(url: url, timeout: .zero))
+        }
+        _ = await expectJOSEError(.invalidInput) {
+            try await fetcher.fetch(HTTPFetchRequest(url: url, maximumBodyBytes: -1))
+        }
+    }
+
+    @Test func cancellationEndsTheFetch() async throws {
+        let server = try TestHTTPServer()
+        try await server.setRoute("/slow", body: "{}", delaySeconds: 20)
+        let url = server.url("/slow")
+        let fetcher = self.fetcher
+        let clock = ContinuousClock()
+        let start = clock.now
+        let task = Task { try await fetcher.fetch(HTTPFetchRequest(url: url)) }
+        try await Task.sleep(for: .milliseconds(300))
+        task.cancel()
+        let result = await task.result
+        #expect(clock.now - start < .seconds(5))
+        #expect(throws: JOSEError.self) { try result.get() }
+    }
+
+    @Test func concurrentFetchesAreIndependent() async throws {
+        let server = try TestHTTPServer()
+        for index in 0..<8 { try await server.setRoute("/k\(index)", body: "body \(index)") }
+        let fetcher = self.fetcher
+        let bodies = try await withThrowingTaskGroup(of: (Int, [UInt8]).self) { group in
+            for index in 0..<8 {
+                group.addTask { (index, try await fetcher.fetch(HTTPFetchRequest(url: server.url("/k\(index)"))).body) }
+            }
+            var collected: [Int: [UInt8]] = [:]
+            for try await (index, body) in group { collected[index] = body }
+            return collected
+        }
+        for index in 0..<8 { #expect(bodies[index] == Array("body \(index)".utf8)) }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+@testable import JOSE
+
+/// The test HTTP server's control protocol, which every JWKS test relies on.
+@Suite struct JWKSTestServerTests {
+    let fetcher = URLSessionHTTPFetcher()
+
+    @Test func countsArePerPathAndResetClearsEverything() async throws {
+        let server = try TestHTTPServer()
+        try await server.setRoute("/a", body: "a")
+        for _ in 0..<3 { _ = try await fetcher.fetch(HTTPFetchRequest(url: server.url("/a"))) }
+        _ = try await fetcher.fetch(HTTPFetchRequest(url: server.url("/b?x=1")))
+        #expect(try await server.requestCount(path: "/a") == 3)
+        #expect(try await server.requestCount(path: "/b") == 1)
+        #expect(try await server.requestCount(path: "/c") == 0)
+
+        try await server.reset()
+        #expect(try await server.requestCount(path: "/a") == 0)
+        #expect(try await server.lastRequestHeaders(path: "/a") == nil)
+        let afterReset = try await fetcher.fetch(HTTPFetchRequest(url: server.url("/a")))
+        #expect(afterReset.statusCode == 404)
+    }
+
+    @Test func separateServersDoNotShareState() async throws {
+        let first = try TestHTTPServer()
+        let second = try TestHTTPServer()
+        #expect(first.port != second.port)
+        try await first.setRoute("/jwks.json", body: "one")
+        _ = try await fetcher.fetch(HTTPFetchRequest(url: first.url("/jwks.json")))
+        #expect(try await first.requestCount(path: "/jwks.json") == 1)
+        #expect(try await second.requestCount(path: "/jwks.json") == 0)
+    }
+
+    @Test(arguments: [#""v2""#, #""v1", "v2""#, "*"])
+    func ifNoneMatchListsAndWildcardGive304(_ header: String) async throws {
+        let server = try TestHTTPServer()
+        try await server.setRoute("/jwks.json", body: "{}", etag: #""v2""#)
+        let response = try await fetcher.fetch(HTTPFetchRequest(url: server.url("/jwks.json"),
+                                                                headers: ["If-None-Match": header]))
+        #expect(response.statusCode == 304)
+        let stale = try await fetcher.fetch(HTTPFetchRequest(url: server.url("/jwks.json"),
+                                                             headers: ["If-None-Match": #""v1""#]))
+        #expect(stale.statusCode == 200)
+    }
+
+    @Test func stopEndsTheProcessAndIsIdempotent() async throws {
+        let server = try TestHTTPServer()
+        server.stop()
+        server.stop()
+        _ = await expectJOSEError(.jwksUnavailable) {
+            try await fetcher.fetch(HTTPFetchRequest(url: server.url("/anything"), timeout: .seconds(3)))
+        }
+    }
+
+    @Test func serverExitsWhenItsStdinCloses() async throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", TestHTTPServer.scriptPath]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        let firstLine = output.fileHandleForReading.availableData
+        #expect(Int(String(decoding: firstLine, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) != nil)
+
+        try input.fileHandleForWriting.close()
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(5)
+        while process.isRunning, clock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(!process.isRunning)
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A real HTTP server on 127.0.0.1 for tests that exercise HTTP: `jwks_test_server.py`, run with
+/// `python3` from `PATH` as a child process.
+///
+/// Create one per test (it starts in well under a second) so request counts never mix between
+/// tests running in parallel. The process is stopped by ``stop()`` or when the instance is
+/// released; should the test process die instead, the server exits when its stdin closes.
+///
+/// ```swift
+/// let server = try TestHTTPServer()
+/// try await server.setRoute("/jwks.json", body: #"{"keys":[]}"#, etag: #""v1""#)
+/// let url = server.url("/jwks.json")
+/// #expect(try await server.requestCount(path: "/jwks.json") == 0)
+/// ```
+final class TestHTTPServer: Sendable {
+    /// Why the server could not be started or controlled.
+    struct Failure: Error, CustomStringConvertible {
+        /// What went wrong.
+        let description: String
+    }
+
+    /// The TCP port the server listens on.
+    let port: Int
+    /// `http://127.0.0.1:<port>`.
+    let baseURL: URL
+
+    /// The child process and the pipe whose closing tells it to exit.
+    private let process: Mutex<(process: Process, stdin: FileHandle)?>
+
+    /// The server script, found next to this file.
+    static let scriptPath: String = {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("jwks_test_server.py").path
+    }()
+
+    /// Starts a server and waits until it reports its port.
+    ///
+    /// - Throws: ``Failure`` when `python3` cannot be run or the server prints no port.
+    init() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Self.scriptPath]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.standardError
+        try process.run()
+
+        var line: [UInt8] = []
+        let reader = output.fileHandleForReading
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = reader.availableData
+            if chunk.isEmpty { break }
+            line.append(contentsOf: chunk)
+        }
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let port = Int(text), port > 0, let url = URL(string: "http://127.0.0.1:\(port)") else {
+            process.terminate()
+            throw Failure(description: "jwks_test_server.py did not report a port (got \(String(reflecting: text)))")
+        }
+        self.port = port
+        self.baseURL = url
+        self.process = Mutex((process, input.fileHandleForWriting))
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Stops the server and waits for the process to exit; later calls do nothing.
+    func stop() {
+        guard let running = process.withLock({ value -> (process: Process, stdin: FileHandle)? in
+            defer { value = nil }
+            return value
+        }) else { return }
+        try? running.stdin.close()
+        if running.process.isRunning { running.process.terminate() }
+        running.process.waitUntilExit()
+    }
+
+    /// The URL of `path` on this server.
+    ///
+    /// - Parameter path: An absolute path such as `/jwks.json`, optionally with a query.
+    func url(_ path: String) -> URL {
+        URL(string: baseURL.absoluteString + path) ?? baseURL
+    }
+
+    /// Configures what the server answers for `path` (replacing an earlier route for it).
+    ///
+    /// - Parameters:
+    ///   - path: The request path, starting with `/`.
+    ///   - status: The status code to answer with.
+    ///   - headers: Response headers to send.
+    ///   - body: The body text; ignored when `bodySize` is given.
+    ///   - bodySize: Send this many filler bytes instead of `body`.
+    ///   - delaySeconds: Stall this long after reading the request, before answering.
+    ///   - etag: Send this `ETag`, and answer `304` to an `If-None-Match` that names it.
+    ///   - omitContentLength: Send no `Content-Length`; the body ends when the connection closes.
+    func setRoute(
+        _ path: String,
+        status: Int = 200,
+        headers: [String: String] = [:],
+        body: String = "",
+        bodySize: Int? = nil,
+        delaySeconds: Double = 0,
+        etag: String? = nil,
+        omitContentLength: Bool = false
+    ) async throws {
+        var spec: [String: Any] = [
+            "path": path, "status": status, "headers": headers, "body": body,
+            "delay_seconds": delaySeconds, "omit_content_length": omitContentLength,
+        ]
+        if let bodySize { spec["body_size"] = bodySize }
+        if let etag { spec["etag"] = etag }
+        _ = try await control("/_control/route", method: "POST",
+                              body: try JSONSerialization.data(withJSONObject: spec))
+    }
+
+    /// How many requests the server has seen for `path` (configured or not) since the last reset.
+    func requestCount(path: String) async throws -> Int {
+        let object = try await control("/_control/count?path=" + Self.queryEscaped(path))
+        guard let count = object["count"] as? Int else {
+            throw Failure(description: "unexpected count answer: \(object)")
+        }
+        return count
+    }
+
+    /// The headers (names lowercased) of the last request for `path`, or `nil` if there was none.
+    func lastRequestHeaders(path: String) async throws -> [String: String]? {
+        let object = try await control("/_control/last_request?path=" + Self.queryEscaped(path),
+                                       acceptNotFound: true)
+        return object["headers"] as? [String: String]
+    }
+
+    /// Forgets every route, count and recorded request.
+    func reset() async throws {
+        _ = try await control("/_control/reset", method: "POST", body: Data())
+    }
+
+    /// Sends a control request and decodes its JSON object answer.
+    private func control(_ pathAndQuery: String, method: String = "GET", body: Data? = nil,
+                         acceptNotFound: Bool = false) async throws -> [String: Any] {
+        var request = URLRequest(url: url(pathAndQuery))
+        request.httpMethod = method
+        request.httpBody = body
+        if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        let (data, response) = try await session.data(for: request)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        guard status == 200 || (acceptNotFound && status == 404) else {
+            throw Failure(description: "control request \(pathAndQuery) answered \(status): "
+                          + String(decoding: data, as: UTF8.self))
+        }
+        guard status == 200 else { return [:] }
+        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw Failure(description: "control request \(pathAndQuery) answered non-object JSON")
+        }
+        return object
+    }
+
+    /// `text` percent-encoded for a query value.
+    private static func queryEscaped(_ text: String) -> String {
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.remove(charactersIn: "&=+?#")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+}
