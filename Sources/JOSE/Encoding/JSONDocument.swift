@@ -192,7 +192,7 @@ struct JSONParser {
                 skipWhitespace()
                 let closer = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
                 if position < end, buffer[position] == closer {
-                    close(&current, &depth)
+                    try close(&current, &depth)
                 } else if isObject {
                     try parseMemberName(object: current)
                     continue parsing
@@ -235,7 +235,7 @@ struct JSONParser {
                     continue parsing
                 }
                 if byte == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
-                    close(&current, &depth)
+                    try close(&current, &depth)
                     continue
                 }
                 let expected = isObject ? "',' or '}' after an object member" : "',' or ']' after an array element"
@@ -244,9 +244,46 @@ struct JSONParser {
         }
     }
 
+    /// Objects with at most this many members are checked for duplicate names as each name is
+    /// read (quadratic but tiny); larger objects are sorted once when they close.
+    static let linearDuplicateCheckLimit: Int32 = 16
+
+    /// The error for the duplicate member name at token `name`.
+    func duplicate(_ name: Int) -> JOSEError {
+        let text = String(decoding: JSONStrings.decode(tokens[name], in: buffer), as: UTF8.self)
+        return failure("duplicate member name \(text.debugDescription)", at: Int(tokens[name].start))
+    }
+
+    /// Rejects duplicate member names in a large object by sorting its names (O(n log n)
+    /// comparisons, so hostile wide objects cannot make parsing quadratic).
+    func checkDuplicatesBySorting(object: Int) throws {
+        var names: [Int] = []
+        names.reserveCapacity(Int(tokens[object].count))
+        var name = object + 1
+        let end = tokens.count
+        while name < end {
+            names.append(name)
+            name = Int(tokens[name + 1].next)
+        }
+        let tokens = self.tokens
+        let buffer = self.buffer
+        names.sort { JSONStrings.precedes(tokens[$0], tokens[$1], in: buffer) }
+        var index = 1
+        while index < names.count {
+            let (first, second) = (names[index - 1], names[index])
+            if JSONStrings.equal(tokens[first], tokens[second], in: buffer) {
+                throw duplicate(max(first, second))
+            }
+            index += 1
+        }
+    }
+
     /// Closes the container `current` (whose closing bracket is at `position`).
     @inline(__always)
-    mutating func close(_ current: inout Int, _ depth: inout Int) {
+    mutating func close(_ current: inout Int, _ depth: inout Int) throws {
+        if tokens[current].kind == .object, tokens[current].count > JSONParser.linearDuplicateCheckLimit {
+            try checkDuplicatesBySorting(object: current)
+        }
         let parent = Int(tokens[current].next)
         tokens[current].end = Int32(position + 1)
         tokens[current].next = Int32(tokens.count)
@@ -266,14 +303,17 @@ struct JSONParser {
             throw failure("object has more than \(limits.maxMembers) members", at: nameStart)
         }
         try parseString()
-        let name = tokens.count - 1
-        var other = object + 1
-        while other < name {
-            if JSONStrings.equal(tokens[other], tokens[name], in: buffer) {
-                let text = String(decoding: JSONStrings.decode(tokens[name], in: buffer), as: UTF8.self)
-                throw failure("duplicate member name \(text.debugDescription)", at: nameStart)
+        // Small objects (the JOSE common case) are checked here by comparing with each earlier
+        // name; larger ones are checked in one sort when they close (see `close`).
+        if tokens[object].count <= JSONParser.linearDuplicateCheckLimit {
+            let name = tokens.count - 1
+            var other = object + 1
+            while other < name {
+                if JSONStrings.equal(tokens[other], tokens[name], in: buffer) {
+                    throw duplicate(name)
+                }
+                other = Int(tokens[other + 1].next)
             }
-            other = Int(tokens[other + 1].next)
         }
         skipWhitespace()
         guard position < end, buffer[position] == UInt8(ascii: ":") else {

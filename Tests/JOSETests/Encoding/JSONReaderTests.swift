@@ -215,6 +215,31 @@ extension EncodingTests {
             expectMalformed(Array(object(1001).utf8), "more than 1000 members")
         }
 
+        @Test func duplicatesInWideObjectsAreFound() throws {
+            func object(_ names: [String]) -> [UInt8] {
+                Array(("{" + names.enumerated().map { "\"\($0.element)\":\($0.offset)" }.joined(separator: ",") + "}").utf8)
+            }
+            let distinct = (0..<40).map { "name\($0)" }
+            _ = try JSONDocument(bytes: object(distinct))
+            _ = try JSONDocument(bytes: Array(("[" + String(decoding: object(distinct), as: UTF8.self) + "]").utf8))
+            expectMalformed(object(distinct + ["name3"]), "duplicate member name \"name3\"")
+            expectMalformed(object(distinct + ["\\u006eame39"]), "duplicate member name \"name39\"")
+            expectMalformed(object(["\\u006eame0"] + distinct), "duplicate member name \"name0\" at byte offset 16")
+            let nested = "{\"outer\":" + String(decoding: object(distinct + ["name20"]), as: UTF8.self) + "}"
+            expectMalformed(Array(nested.utf8), "duplicate member name \"name20\"")
+        }
+
+        @Test func wideHostileObjectsParseQuickly() throws {
+            // 1000 long names sharing a prefix, all escaped: must not be quadratic in practice.
+            let prefix = String(repeating: "\\u0061", count: 150)
+            let names = (0..<1000).map { prefix + String($0) }
+            let text = "{" + names.map { "\"\($0)\":0" }.joined(separator: ",") + "}"
+            let clock = ContinuousClock()
+            let elapsed = try clock.measure { _ = try parse(text) }
+            #expect(elapsed < .seconds(1))
+            expectMalformed(Array(("{" + (names.dropLast() + [names[500]]).map { "\"\($0)\":0" }.joined(separator: ",") + "}").utf8), "duplicate member name")
+        }
+
         @Test func rangeIsRespectedAndOffsetsAreRelative() throws {
             let bytes = Array("xx{\"a\":1}yy".utf8)
             let document = try JSONDocument(bytes: bytes, range: 2..<9)
@@ -301,7 +326,7 @@ extension EncodingTests {
             ("1516239022", 1516239022), ("1.5", 1.5), ("-0", -0.0), ("0", 0), ("1e3", 1000), ("1E+3", 1000),
             ("2.5e-3", 0.0025), ("-12.75", -12.75), ("0.1", 0.1), ("9007199254740993", 9007199254740992),
             ("123456789012345678901234567890", 1.2345678901234568e29), ("1e999", .infinity),
-            ("-1e999", -.infinity), ("1e-999", 0), ("4.9e-324", 4.9e-324), ("1.7976931348623157e308", .greatestFiniteMagnitude),
+            ("-1e999", -.infinity), ("1e-999", 0), ("4.9e-324", .leastNonzeroMagnitude), ("1.7976931348623157e308", .greatestFiniteMagnitude),
         ]
 
         @Test(arguments: numbers)
