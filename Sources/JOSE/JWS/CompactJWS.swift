@@ -37,7 +37,6 @@ struct CompactJWS {
             throw JOSEError.malformed("a compact JWS has three base64url parts separated by dots")
         }
         guard firstDot > 0 else { throw JOSEError.malformed("the JWS header part is empty") }
-        guard secondDot + 1 < token.count else { throw JOSEError.malformed("the JWS signature part is empty") }
 
         let headerText = UnsafeRawBufferPointer(rebasing: token[0..<firstDot])
         let payloadText = UnsafeRawBufferPointer(rebasing: token[(firstDot + 1)..<secondDot])
@@ -60,6 +59,7 @@ struct CompactJWS {
             bytes: decoded, range: 0..<signatureStart,
             limits: JSONLimits(maxBytes: limits.maximumHeaderBytes, maxDepth: limits.maximumNestingDepth))
         self.header = try JWSHeader(json: json.root, understood: understoodCritical)
+        guard payloadStart > signatureStart else { throw JOSEError.malformed("the JWS signature part is empty") }
         self.decoded = decoded
         self.signatureRange = signatureStart..<payloadStart
         self.payloadRange = payloadStart..<decoded.count

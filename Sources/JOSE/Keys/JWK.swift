@@ -53,6 +53,10 @@ public struct JWK: Sendable {
         algorithm: JWSAlgorithm?
     ) throws {
         let natural = JWK.naturalAlgorithms(of: material)
+        guard !natural.isEmpty else {
+            throw JOSEError.invalidKey(
+                "the \(JWK.describe(material)) secret is shorter than any HMAC hash; RFC 7518 §3.2 requires at least 32 bytes")
+        }
         if let algorithm {
             guard natural.contains(algorithm) else {
                 throw JOSEError.invalidKey(
