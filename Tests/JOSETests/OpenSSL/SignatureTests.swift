@@ -129,6 +129,10 @@ struct OpenSSLHMACAndUtilityTests {
         for hash in HashAlgorithm.allCases {
             let tag = message.withUnsafeBytes { key.authenticationCode(hash, message: $0) }
             #expect(tag == hexBytes(expected[hash] ?? ""))
+            // Pooled contexts are re-initialised correctly on reuse.
+            for _ in 0 ..< 20 {
+                #expect(message.withUnsafeBytes { key.authenticationCode(hash, message: $0) } == tag)
+            }
             let valid = message.withUnsafeBytes { m in
                 tag.withUnsafeBytes { key.isValidAuthenticationCode($0, hash: hash, message: m) }
             }
