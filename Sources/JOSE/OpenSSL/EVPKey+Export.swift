@@ -56,6 +56,7 @@ extension EVPKey {
     func ecComponents() throws -> ECComponents {
         guard case .ec(let curve) = kind else { throw JOSEError(.invalidInput, "not an EC key") }
         let width = curve.coordinateByteCount
+        /// Reads one big-number parameter, left-padded to the coordinate width.
         func read(_ name: StaticString, secret: Bool) -> [UInt8]? {
             var bignum: OpaquePointer? = nil
             guard EVP_PKEY_get_bn_param(pointer, name.cString, &bignum) == 1, let bignum else { return nil }
@@ -79,6 +80,7 @@ extension EVPKey {
     /// - Throws: ``JOSEError/Code/invalidInput`` when the key is not OKP or cannot be read.
     func okpComponents() throws -> OKPComponents {
         guard case .okp(let curve) = kind else { throw JOSEError(.invalidInput, "not an OKP key") }
+        /// Reads one raw key with `getter` (`EVP_PKEY_get_raw_public_key` or `..._private_key`).
         func read(_ getter: (OpaquePointer, UnsafeMutablePointer<UInt8>?, UnsafeMutablePointer<Int>) -> Int32) -> [UInt8]? {
             var failed = false
             let bytes = [UInt8](unsafeUninitializedCapacity: curve.keyByteCount) { buffer, count in

@@ -35,6 +35,7 @@ final class EVPKey: @unchecked Sendable {
         self.hasPrivateKey = hasPrivateKey
     }
 
+    /// Frees the key.
     deinit {
         EVP_PKEY_free(pointer)
     }

@@ -22,6 +22,7 @@ final class OSSLParameterBuilder {
         self.builder = builder
     }
 
+    /// Frees the builder and the big numbers it holds.
     deinit {
         OSSL_PARAM_BLD_free(builder)
         for (bignum, secret) in numbers {

@@ -8,7 +8,7 @@ import Testing
 /// tcId 8 of the RSA PKCS#1 files (DigestInfo without the NULL parameter); see
 /// `Vectors/wycheproof/README.md` for what we do with them.
 @Suite("Wycheproof vectors")
-struct WycheproofTests {
+struct OpenSSLWycheproofTests {
     /// Outcome counts for one file.
     struct Tally: CustomStringConvertible {
         /// Cases run.
