@@ -64,25 +64,29 @@ struct JWSRejectionTests {
         ]
     }
 
-    static let confusionCases: [RejectionCase] = [
-        RejectionCase("HS256 keyed with the RSA public key PEM", .algorithmNotAllowed) {
-            let pem = try rsaPublicPEM()
-            return (F.hmacToken(header: #"{"alg":"HS256"}"#, secret: Array(pem.utf8)), verifier(F.rsa.publicKey!))
-        },
-        RejectionCase("HS256 keyed with the RSA public key DER", .algorithmNotAllowed) {
-            let der = try rsaPublicDER()
-            return (F.hmacToken(header: #"{"alg":"HS256"}"#, secret: der), verifier(F.rsa.publicKey!))
-        },
-        RejectionCase("HS256 keyed with the RSA public JWK text", .algorithmNotAllowed) {
-            let jwk = try F.rsa.publicKey!.jsonString()
-            return (F.hmacToken(header: #"{"alg":"HS256"}"#, secret: Array(jwk.utf8)), verifier(F.rsa.publicKey!))
-        },
-        RejectionCase("HS256 keyed with the PEM, HS256 in the allow-list", .algorithmNotAllowed) {
-            let pem = try rsaPublicPEM()
-            return (F.hmacToken(header: #"{"alg":"HS256"}"#, secret: Array(pem.utf8)),
-                    verifier(F.rsa.publicKey!, algorithms: [.rs256, .hs256]))
-        },
+    /// The RS256→HS256 confusion attack: the attacker MACs with the verifier's public key bytes
+    /// and names that key's kid. The RSA key never verifies HS*, whatever the allow-list says.
+    static let publicKeyForms: [(String, @Sendable () throws -> [UInt8])] = [
+        ("PEM", { try Array(rsaPublicPEM().utf8) }),
+        ("DER", { try rsaPublicDER() }),
+        ("JWK text", { try Array(F.rsa.publicKey!.jsonString().utf8) }),
     ]
+
+    static let confusionCases: [RejectionCase] = publicKeyForms.flatMap { form, secret in
+        [
+            RejectionCase("HS256 keyed with the RSA public key \(form), kid of the RSA key", .algorithmNotAllowed) {
+                (F.hmacToken(header: #"{"alg":"HS256","kid":"rsa"}"#, secret: try secret()),
+                 verifier(try withKeyID(F.rsa.publicKey!, "rsa")))
+            },
+            RejectionCase("HS256 keyed with the RSA public key \(form), HS256 allowed", .algorithmNotAllowed) {
+                (F.hmacToken(header: #"{"alg":"HS256","kid":"rsa"}"#, secret: try secret()),
+                 verifier(try withKeyID(F.rsa.publicKey!, "rsa"), algorithms: [.rs256, .hs256]))
+            },
+            RejectionCase("HS256 keyed with the RSA public key \(form), no kid", .keyNotFound) {
+                (F.hmacToken(header: #"{"alg":"HS256"}"#, secret: try secret()), verifier(F.rsa.publicKey!))
+            },
+        ]
+    }
 
     static let headerKeyCases: [RejectionCase] = [
         RejectionCase("embedded jwk of the attacker's key", .invalidSignature) {
@@ -170,14 +174,14 @@ struct JWSRejectionTests {
         ]
     } + [
         RejectionCase("header with non-canonical trailing bits", .malformed) {
-            // {"alg":"ES256"} encodes to 20 characters (length 0 mod 4), so add a member to get spare bits.
-            let token = F.token(header: #"{"alg":"ES256","a":1}"#, key: F.ec256, alg: .es256)
+            // A 22-byte header encodes to 30 characters, the last one carrying 4 unused bits.
+            let token = F.token(header: #"{"alg":"ES256","ab":1}"#, key: F.ec256, alg: .es256)
             let header = String(token.split(separator: ".")[0])
             #expect(header.count % 4 != 0)
             return (replacingPart(token, 0, with: nonCanonical(header)), verifier(F.ec256.publicKey!))
         },
         RejectionCase("payload with non-canonical trailing bits", .malformed) {
-            let payload = F.b64(#"{"sub":"alice"}"#)
+            let payload = F.b64(#"{"sub":"alice1"}"#)
             #expect(payload.count % 4 != 0)
             return (replacingPart(es256Token, 1, with: nonCanonical(payload)), verifier(F.ec256.publicKey!))
         },
