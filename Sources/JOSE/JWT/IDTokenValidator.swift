@@ -34,9 +34,7 @@ public struct IDTokenValidator<Source: JWKSetSource>: Sendable {
         issuer: String, clientID: String, keySource: Source, algorithms: Set<JWSAlgorithm>? = nil,
         leeway: Double = 60, maximumTokenAge: Double? = nil, clock: JOSEClock = .system
     ) {
-        var rules = JWTValidator(issuer: issuer, audiences: [clientID], leeway: leeway, clock: clock)
-        rules.authorizedParty = clientID
-        rules.requiredClaims = ["iss", "sub", "aud", "exp", "iat"]
+        var rules = JWTValidator.idToken(issuer: issuer, clientID: clientID, leeway: leeway, clock: clock)
         rules.maximumTokenAge = maximumTokenAge
         self.issuer = issuer
         self.clientID = clientID

@@ -47,6 +47,22 @@ public struct JWTValidator: Sendable {
         self.clock = clock
     }
 
+    /// The OpenID Connect ID-token rules (Core 1.0 §3.1.3.7): `iss` equals `issuer`, `aud`
+    /// contains `clientID`, `azp` equals `clientID` when present and is required with several
+    /// audiences, and `iss`, `sub`, `aud`, `exp`, `iat` are required.
+    ///
+    /// - Parameters:
+    ///   - issuer: the OpenID Provider's issuer identifier.
+    ///   - clientID: this client's id.
+    ///   - leeway: allowed clock skew in seconds; 60 by default.
+    ///   - clock: the time source.
+    public static func idToken(issuer: String, clientID: String, leeway: Double = 60, clock: JOSEClock = .system) -> JWTValidator {
+        var rules = JWTValidator(issuer: issuer, audiences: [clientID], leeway: leeway, clock: clock)
+        rules.authorizedParty = clientID
+        rules.requiredClaims = ["iss", "sub", "aud", "exp", "iat"]
+        return rules
+    }
+
     /// Checks the claims and header of a verified token.
     ///
     /// - Throws: ``JOSEError`` naming the first rule that failed: `invalid_type`,
