@@ -1,0 +1,101 @@
+import Testing
+@testable import JOSE
+
+@Suite("JWS sign and verify")
+struct JWSRoundTripTests {
+    static let algorithms: [JWSAlgorithm] = JWSAlgorithm.all
+
+    @Test(arguments: algorithms)
+    func signsAndVerifiesEveryAlgorithm(_ alg: JWSAlgorithm) throws {
+        let key = try JWK.generate(for: alg, keyID: "k-\(alg)")
+        let token = try JWSSigner(key: key, algorithm: alg).sign(Array(#"{"sub":"alice"}"#.utf8))
+        let verificationKey = key.publicKey ?? key
+        let jws = try JWSVerifier(key: verificationKey).verify(token)
+        #expect(Array(jws.payload) == Array(#"{"sub":"alice"}"#.utf8))
+        #expect(jws.header.algorithm == alg)
+        #expect(jws.header.keyID == "k-\(alg)")
+        #expect(jws.header.type == "JWT")
+        #expect(jws.key.keyID == "k-\(alg)")
+    }
+
+    @Test func signerRefusesKeysThatDoNotFit() throws {
+        #expect(errorCode { try JWSSigner(key: TokenForge.ec256, algorithm: .es384) } == .algorithmNotAllowed)
+        #expect(errorCode { try JWSSigner(key: TokenForge.rsa, algorithm: .hs256) } == .algorithmNotAllowed)
+        #expect(errorCode { try JWSSigner(key: TokenForge.hmac, algorithm: .hs512) } == .algorithmNotAllowed)
+        #expect(errorCode { try JWSSigner(key: TokenForge.ec256.publicKey!, algorithm: .es256) } == .invalidKey)
+        let verifyOnly = try JWK(material: TokenForge.ec256.material, keyID: nil, use: nil, keyOperations: ["verify"], algorithm: nil)
+        #expect(errorCode { try JWSSigner(key: verifyOnly, algorithm: .es256) } == .invalidKey)
+    }
+
+    @Test func keyIDSelectsAmongSeveralKeys() throws {
+        let first = try JWK.generate(for: .es256, keyID: "first")
+        let second = try JWK.generate(for: .es256, keyID: "second")
+        let verifier = JWSVerifier(keySet: JWKSet(keys: [first.publicKey!, second.publicKey!]))
+        let token = try JWSSigner(key: second, algorithm: .es256).sign(Array("{}".utf8))
+        #expect(try verifier.verify(token).key.keyID == "second")
+    }
+
+    @Test func withoutKeyIDEveryFittingKeyIsTried() throws {
+        let first = try JWK.generate(for: .es256)
+        let second = try JWK.generate(for: .es256)
+        let verifier = JWSVerifier(keySet: JWKSet(keys: [TokenForge.rsa.publicKey!, first.publicKey!, second.publicKey!]))
+        let token = try JWSSigner(key: second, algorithm: .es256).sign(Array("{}".utf8))
+        #expect(try verifier.verify(token).key.thumbprint() == second.thumbprint())
+        let stranger = try JWSSigner(key: TokenForge.attackerEC, algorithm: .es256).sign(Array("{}".utf8))
+        #expect(errorCode { try verifier.verify(stranger) } == .invalidSignature)
+    }
+
+    @Test func rfc9864NamesAndEdDSAAreDistinctAlgorithms() throws {
+        let key = try JWK.generate(for: .ed25519)
+        #expect(key.verificationAlgorithms == [.ed25519])
+        let token = try JWSSigner(key: key, algorithm: .ed25519).sign(Array("{}".utf8))
+        #expect(try JWSVerifier(key: key.publicKey!).verify(token).header.algorithm == .ed25519)
+        let unbound = try JWK(json: key.publicKey!.jsonString().replacingOccurrences(of: #","alg":"Ed25519""#, with: ""))
+        #expect(unbound.verificationAlgorithms == [.eddsa, .ed25519])
+    }
+
+    @Test func understoodCriticalParameterIsAccepted() throws {
+        let token = TokenForge.token(header: #"{"alg":"ES256","crit":["ext"],"ext":true}"#, key: TokenForge.ec256, alg: .es256)
+        let verifier = JWSVerifier(key: TokenForge.ec256.publicKey!, understoodCriticalParameters: ["ext"])
+        #expect(try verifier.verify(token).header.criticalParameters == ["ext"])
+    }
+
+    @Test func headerKeyParametersAreIgnoredForKeySelection() throws {
+        let jwk = try TokenForge.attackerEC.publicKey!.jsonString()
+        let token = TokenForge.token(
+            header: #"{"alg":"ES256","jwk":\#(jwk),"jku":"https://attacker.example","x5u":"https://attacker.example"}"#,
+            key: TokenForge.ec256, alg: .es256)
+        let jws = try JWSVerifier(key: TokenForge.ec256.publicKey!).verify(token)
+        #expect(try jws.key.thumbprint() == TokenForge.ec256.thumbprint())
+    }
+
+    @Test func acceptedAlgorithmsAreTheAllowListNarrowedByTheKeys() {
+        let verifier = JWSVerifier(keySet: JWKSet(keys: [TokenForge.ec256.publicKey!, TokenForge.hmac]), algorithms: [.es256, .rs256])
+        #expect(verifier.acceptedAlgorithms == [.es256])
+    }
+
+    /// One shared key set, many tasks verifying at once: results must all be right.
+    @Test func sharedKeySetVerifiesConcurrently() async throws {
+        let keys = try [JWSAlgorithm.rs256, .ps256, .es256, .eddsa, .hs256].map { try JWK.generate(for: $0, keyID: "k-\($0)") }
+        let verifier = JWSVerifier(keySet: JWKSet(keys: keys.map { $0.publicKey ?? $0 }))
+        let tokens = try keys.map { key in try JWSSigner(key: key, algorithm: key.algorithm!).sign(Array(#"{"n":1}"#.utf8)) }
+        let forged = TokenForge.withSignature(tokens[2], [UInt8](repeating: 1, count: 64))
+        let results = await withTaskGroup(of: (Int, Bool).self) { group in
+            for task in 0..<16 {
+                group.addTask {
+                    var good = 0
+                    var rejected = 0
+                    for round in 0..<50 {
+                        let token = tokens[(task + round) % tokens.count]
+                        if (try? verifier.verify(token)) != nil { good += 1 }
+                        if errorCode({ try verifier.verify(forged) }) == .invalidSignature { rejected += 1 }
+                    }
+                    return (good, rejected == 50)
+                }
+            }
+            return await group.reduce(into: [(Int, Bool)]()) { $0.append($1) }
+        }
+        #expect(results.count == 16)
+        #expect(results.allSatisfy { $0.0 == 50 && $0.1 })
+    }
+}
