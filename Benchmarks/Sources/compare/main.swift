@@ -1,0 +1,2 @@
+import VerifierKit
+print("stub")
