@@ -22,6 +22,7 @@ let package = Package(
         .package(name: "swift-jose", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
+        .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
     ],
     targets: [
         // The raw OpenSSL floor: the least work a verifier must do, in C.
@@ -56,7 +57,11 @@ let package = Package(
         // `swift run -c release --package-path Benchmarks compare`
         .executableTarget(
             name: "compare",
-            dependencies: ["VerifierKit", "TokenFactory"]
+            dependencies: [
+                "VerifierKit",
+                "TokenFactory",
+                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+            ]
         ),
         // `swift package --package-path Benchmarks benchmark`
         .executableTarget(
