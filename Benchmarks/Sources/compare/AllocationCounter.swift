@@ -20,7 +20,8 @@ enum AllocationCounter {
         MallocInterposerSwift.initialize()
         MallocInterposerSwift.reset()
         MallocInterposerSwift.hook()
-        let probe = malloc(24)
+        // A heap copy of a runtime string: unlike a bare malloc/free pair it cannot be elided.
+        let probe = strdup(CommandLine.arguments[0])
         free(probe)
         MallocInterposerSwift.unhook()
         return MallocInterposerSwift.getStatistics().mallocCount > 0
