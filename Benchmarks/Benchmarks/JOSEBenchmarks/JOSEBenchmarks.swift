@@ -1,2 +1,62 @@
+// package-benchmark suite: `swift package --package-path Benchmarks benchmark`.
+// Per algorithm: the raw OpenSSL floor and vapor/jwt-kit verifying the same typical ID token,
+// plus swift-jose ("ours") once `OursVerifier.make(for:)` is wired (see OursBenchmarks.swift).
 import Benchmark
-let benchmarks: @Sendable () -> Void = { }
+import TokenFactory
+import VerifierKit
+
+/// Metrics for every verify benchmark: time, rate, allocations and (where perf events are
+/// available) retired instructions, the deterministic one to compare across runs.
+let verifyMetrics: [BenchmarkMetric] = [.wallClock, .throughput, .mallocCountTotal, .instructions]
+
+/// The configuration for one algorithm: cheap HMAC verifies are batched by 1000 so the
+/// framework's per-iteration overhead does not dominate.
+func verifyConfiguration(_ algorithm: BenchAlgorithm) -> Benchmark.Configuration {
+    .init(
+        metrics: verifyMetrics,
+        scalingFactor: algorithm == .hs256 ? .kilo : .one,
+        maxDuration: .seconds(1),
+        maxIterations: 100_000
+    )
+}
+
+/// One token per algorithm, made once when the suite registers its benchmarks.
+func makeTokens() -> [BenchToken] {
+    do {
+        return try BenchAlgorithm.allCases.map { try TokenFactory.make($0) }
+    } catch {
+        fatalError("benchmark setup failed: \(error)")
+    }
+}
+
+let benchmarks: @Sendable () -> Void = {
+    let tokens = makeTokens()
+
+    for token in tokens {
+        let algorithm = token.algorithm
+        let floor: FloorVerifier
+        do {
+            floor = try FloorVerifier(token: token)
+        } catch {
+            fatalError("floor setup failed: \(error)")
+        }
+
+        Benchmark("Floor.verify.\(algorithm)", configuration: verifyConfiguration(algorithm)) { benchmark in
+            let thread = try floor.makeThreadVerifier()
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(thread.verify(token.token))
+            }
+        }
+
+        Benchmark("JWTKit.verify.\(algorithm)", configuration: verifyConfiguration(algorithm)) { benchmark in
+            let verifier = try await JWTKitVerifier(token: token)
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(await verifier.verify(token.token))
+            }
+        }
+    }
+
+    registerOursBenchmarks(tokens: tokens)
+}
