@@ -1,0 +1,65 @@
+import OursVerifier
+import TokenFactory
+
+/// One thread's way to verify a token: a plain call, or an `async` one (jwt-kit's API is async).
+public enum ThreadVerifier {
+    /// A synchronous verify function owned by the calling thread.
+    case sync((_ token: [UInt8]) -> Bool)
+    /// An asynchronous verify function.
+    case async(@Sendable (_ token: [UInt8]) async -> Bool)
+
+    /// Verifies once, whichever kind this is.
+    public func callAsFunction(_ token: [UInt8]) async -> Bool {
+        switch self {
+        case .sync(let verify): verify(token)
+        case .async(let verify): await verify(token)
+        }
+    }
+}
+
+/// One of the three verifiers compared, prepared for one token.
+public struct Contender: Sendable {
+    /// Which verifier this is.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// swift-jose (see ``OursVerifier``).
+        case ours
+        /// The raw OpenSSL floor in C.
+        case floor
+        /// vapor/jwt-kit.
+        case jwtKit = "jwt-kit"
+    }
+
+    /// Which verifier this is.
+    public let kind: Kind
+    /// Makes the verify function for the calling thread (per-thread contexts for the floor).
+    public let makeThreadVerifier: @Sendable () throws -> ThreadVerifier
+
+    /// Prepares a contender of each kind for `token`; ours is absent while not wired.
+    /// - Throws: ``BenchSetupError`` or jwt-kit's error when a key cannot be loaded.
+    public static func all(for token: BenchToken) async throws -> [Contender] {
+        var contenders: [Contender] = []
+        if let ours = OursVerifier.make(for: token) {
+            contenders.append(Contender(kind: .ours) { .sync(ours) })
+        }
+        let floor = try FloorVerifier(token: token)
+        contenders.append(Contender(kind: .floor) {
+            let thread = try floor.makeThreadVerifier()
+            return .sync { thread.verify($0) }
+        })
+        let jwtKit = try await JWTKitVerifier(token: token)
+        contenders.append(Contender(kind: .jwtKit) { .async { await jwtKit.verify($0) } })
+        return contenders
+    }
+
+    /// Checks that this contender accepts `token.token` and rejects `token.tampered`.
+    /// - Throws: ``BenchSetupError`` naming the failure; the run must then stop.
+    public func checkCorrectness(on token: BenchToken) async throws {
+        let verify = try makeThreadVerifier()
+        guard await verify(token.token) else {
+            throw BenchSetupError("\(kind.rawValue) rejects the valid \(token.algorithm) token")
+        }
+        guard await !verify(token.tampered) else {
+            throw BenchSetupError("\(kind.rawValue) accepts a tampered \(token.algorithm) token")
+        }
+    }
+}

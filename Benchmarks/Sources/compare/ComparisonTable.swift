@@ -1,0 +1,89 @@
+import Foundation
+import TokenFactory
+import VerifierKit
+
+/// The measured figures for one algorithm.
+struct ComparisonRow {
+    /// The algorithm measured.
+    var algorithm: BenchAlgorithm
+    /// Length of the compact token in bytes.
+    var tokenBytes: Int
+    /// Single-thread median ops/s per verifier.
+    var opsPerSecond: [Contender.Kind: Double] = [:]
+    /// `malloc` calls per verify per verifier (absent when not counted).
+    var allocations: [Contender.Kind: Double] = [:]
+    /// N-thread ops/s divided by single-thread ops/s per verifier.
+    var scaling: [Contender.Kind: Double] = [:]
+}
+
+/// Prints the comparison table row by row as algorithms finish.
+struct ComparisonTable {
+    /// Worker count of the scaling run, for the header.
+    var threads: Int
+
+    /// Column titles and widths.
+    private var columns: [(String, Int)] {
+        [("alg", 6), ("bytes", 5), ("ours ops/s", 11), ("floor ops/s", 11), ("jwt-kit ops/s", 13),
+         ("ours/floor", 10), ("ours/jwt-kit", 12),
+         ("allocs ours|floor|jwt-kit", 26), ("\(threads)T scaling ours|floor|jwt-kit", 29)]
+    }
+
+    /// Prints the header line and a rule.
+    func printHeader() {
+        let cells = columns.map { pad($0.0, $0.1) }
+        print(cells.joined(separator: "  "))
+        print(columns.map { String(repeating: "-", count: $0.1) }.joined(separator: "  "))
+    }
+
+    /// Prints one algorithm's row.
+    func printRow(_ row: ComparisonRow) {
+        let ours = row.opsPerSecond[.ours]
+        let floor = row.opsPerSecond[.floor]
+        let jwtKit = row.opsPerSecond[.jwtKit]
+        let kinds: [Contender.Kind] = [.ours, .floor, .jwtKit]
+        let values = [
+            row.algorithm.rawValue,
+            String(row.tokenBytes),
+            rate(ours), rate(floor), rate(jwtKit),
+            ratio(ours, floor), ratio(ours, jwtKit),
+            kinds.map { count(row.allocations[$0]) }.joined(separator: " | "),
+            kinds.map { factor(row.scaling[$0]) }.joined(separator: " | "),
+        ]
+        print(zip(values, columns).map { pad($0, $1.1) }.joined(separator: "  "))
+        fflush(nil)
+    }
+
+    /// Right-aligns `text` in `width` columns.
+    private func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
+    }
+
+    /// Ops/s as a short figure: `47.1k`, `1.06M`; `—` when missing.
+    private func rate(_ value: Double?) -> String {
+        guard let value else { return "—" }
+        switch value {
+        case 1e6...: return String(format: "%.2fM", value / 1e6)
+        case 1e5...: return String(format: "%.0fk", value / 1e3)
+        case 1e3...: return String(format: "%.1fk", value / 1e3)
+        default: return String(format: "%.0f", value)
+        }
+    }
+
+    /// `a / b` as `0.85x`; `—` when either is missing.
+    private func ratio(_ a: Double?, _ b: Double?) -> String {
+        guard let a, let b, b > 0 else { return "—" }
+        return String(format: "%.2fx", a / b)
+    }
+
+    /// Allocations per verify with one decimal; `—`/`n/a` when missing.
+    private func count(_ value: Double?) -> String {
+        guard let value else { return "—" }
+        return String(format: "%.1f", value)
+    }
+
+    /// A scaling factor as `1.93`; `—` when missing.
+    private func factor(_ value: Double?) -> String {
+        guard let value else { return "—" }
+        return String(format: "%.2f", value)
+    }
+}
