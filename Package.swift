@@ -19,7 +19,8 @@ let package = Package(
         ),
         .testTarget(
             name: "JOSETests",
-            dependencies: ["JOSE"]
+            dependencies: ["JOSE"],
+            exclude: ["Support/jwks_test_server.py"]
         ),
     ]
 )
