@@ -7,6 +7,9 @@ let package = Package(
     products: [
         .library(name: "JOSE", targets: ["JOSE"]),
     ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
     targets: [
         .systemLibrary(
             name: "COpenSSL",
@@ -15,7 +18,10 @@ let package = Package(
         ),
         .target(
             name: "JOSE",
-            dependencies: ["COpenSSL"]
+            dependencies: [
+                "COpenSSL",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "JOSETests",
