@@ -25,7 +25,10 @@ let package = Package(
         ),
         .testTarget(
             name: "JOSETests",
-            dependencies: ["JOSE"]
+            dependencies: [
+                "JOSE",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
     ]
 )

@@ -71,8 +71,8 @@ public final class JWKSCache: JWKSetSource, Sendable {
 
     /// What a lookup does after looking at the state.
     private enum Plan {
-        /// Answer with this set now.
-        case serve(JWKSet)
+        /// Answer with this set now; `stale` when it is past its freshness.
+        case serve(JWKSet, stale: Bool = false)
         /// Wait for this fetch, then answer.
         case wait(Task<JWKSet, any Error>)
     }
@@ -201,14 +201,18 @@ public final class JWKSCache: JWKSetSource, Sendable {
             if let keySet = state.keySet, now < state.staleUntil,
                let failed = state.lastFailure, now - failed < retryInterval {
                 state.statistics.staleServes += 1
-                return .serve(keySet)
+                return .serve(keySet, stale: true)
             }
             return .wait(startFetch(&state, now: now))
         }
 
         let task: Task<JWKSet, any Error>
         switch plan {
-        case .serve(let keySet):
+        case .serve(let keySet, let stale):
+            if stale {
+                configuration.logger?.debug("serving the stale key set; the last fetch failed recently",
+                                            metadata: ["url": "\(describe(url))"])
+            }
             return keySet
         case .wait(let shared):
             task = shared
@@ -231,8 +235,8 @@ public final class JWKSCache: JWKSetSource, Sendable {
             }
             guard let fallback else { throw error }
             if fallback.stale {
-                configuration.logger?.warning("serving the stale key set of \(describe(url)) after a failed fetch",
-                                              metadata: ["error": "\(error)"])
+                configuration.logger?.debug("serving the stale key set after a failed fetch",
+                                            metadata: ["url": "\(describe(url))"])
             }
             return fallback.0
         }
@@ -293,7 +297,7 @@ public final class JWKSCache: JWKSetSource, Sendable {
 
         let now = configuration.clock.now
         let staleness = configuration.maximumStaleness
-        let applied: Result<JWKSet, JOSEError> = state.withLock { state in
+        let applied: (result: Result<JWKSet, JOSEError>, staleUsable: Bool) = state.withLock { state in
             state.inFlight = nil
             switch outcome {
             case .success(.replaced(let keySet, let freshness, let entityTag, let lastModified)):
@@ -304,13 +308,14 @@ public final class JWKSCache: JWKSetSource, Sendable {
                 state.staleUntil = now + freshness + staleness
                 state.lastFailure = nil
                 state.unknownKeyIDs.removeAll()
-                return .success(keySet)
+                return (.success(keySet), false)
             case .success(.notModified(let freshness, let entityTag, let lastModified)):
                 guard let keySet = state.keySet else {
                     state.statistics.failures += 1
                     state.lastFailure = now
-                    return .failure(JOSEError(.jwksUnavailable,
-                                              "fetching \(describe(url)) failed: 304 Not Modified with nothing cached"))
+                    return (.failure(JOSEError(.jwksUnavailable,
+                                               "fetching \(describe(url)) failed: 304 Not Modified with nothing cached")),
+                            false)
                 }
                 state.statistics.notModified += 1
                 if let entityTag { state.entityTag = entityTag }
@@ -319,17 +324,19 @@ public final class JWKSCache: JWKSetSource, Sendable {
                 state.staleUntil = now + freshness + staleness
                 state.lastFailure = nil
                 state.unknownKeyIDs.removeAll()
-                return .success(keySet)
+                return (.success(keySet), false)
             case .failure(let error):
                 state.statistics.failures += 1
                 state.lastFailure = now
-                return .failure(error)
+                return (.failure(error), state.keySet != nil && now >= state.freshUntil && now < state.staleUntil)
             }
         }
 
-        switch (outcome, applied) {
+        switch (outcome, applied.result) {
         case (_, .failure(let error)):
-            logger?.warning("key set fetch failed", metadata: ["url": "\(describe(url))", "error": "\(error.message)"])
+            logger?.warning(applied.staleUsable ? "key set fetch failed; serving the last good (stale) set"
+                                                : "key set fetch failed",
+                            metadata: ["url": "\(describe(url))", "error": "\(error.message)"])
             throw error
         case (.success(.notModified(let freshness, _, _)), .success):
             logger?.debug("key set not modified (304)",
@@ -340,7 +347,7 @@ public final class JWKSCache: JWKSetSource, Sendable {
                 "skippedKeys": "\(keySet.skippedKeys.count)",
             ])
         }
-        return try applied.get()
+        return try applied.result.get()
     }
 
     /// What a response means: a new set, a confirmed cached set, or a failure.
