@@ -4,8 +4,26 @@ import Testing
 
 /// One way the key-set server can misbehave.
 enum ServerBreakage: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case stopped, status500, status404, badJSON, notAJWKS, keysNotAnArray, tooManyKeys, hugeBody, emptyBody,
-         unexpected304
+    /// The server process is gone (connection refused).
+    case stopped
+    /// `500 Internal Server Error`.
+    case status500
+    /// `404 Not Found`.
+    case status404
+    /// A body that is not JSON (a trailing comma).
+    case badJSON
+    /// A JSON object without `keys`.
+    case notAJWKS
+    /// `keys` is an object, not an array.
+    case keysNotAnArray
+    /// Three keys where the test allows two.
+    case tooManyKeys
+    /// A 5 MB body (the limit is 1 MiB).
+    case hugeBody
+    /// `200` with an empty body.
+    case emptyBody
+    /// `304` to a request that sent no validators.
+    case unexpected304
 
     /// The name shown in test results.
     var testDescription: String { rawValue }
