@@ -7,6 +7,9 @@ let package = Package(
     products: [
         .library(name: "JOSE", targets: ["JOSE"]),
     ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
     targets: [
         .systemLibrary(
             name: "COpenSSL",
@@ -15,11 +18,17 @@ let package = Package(
         ),
         .target(
             name: "JOSE",
-            dependencies: ["COpenSSL"]
+            dependencies: [
+                "COpenSSL",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "JOSETests",
-            dependencies: ["JOSE"],
+            dependencies: [
+                "JOSE",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             exclude: ["Support/jwks_test_server.py"]
         ),
     ]

@@ -45,7 +45,8 @@ public enum OpenIDDiscovery {
     /// `expectedIssuer`.
     ///
     /// - Parameters:
-    ///   - body: The configuration document, a JSON object.
+    ///   - body: The configuration document, a JSON object, read strictly: invalid UTF-8, duplicate
+    ///     member names, and over-deep or oversized input are refused.
     ///   - expectedIssuer: The issuer the document must name, compared exactly (code unit for
     ///     code unit: no case folding, no trailing-slash or Unicode normalisation).
     /// - Returns: The key-set URL.
@@ -54,19 +55,22 @@ public enum OpenIDDiscovery {
     ///   is missing, not a string, not an absolute URL, or refused by
     ///   ``TransportPolicy/isAllowed(_:)``.
     public static func jwksURI(fromDiscoveryDocument body: [UInt8], expectedIssuer: String) throws -> URL {
-        // INTEGRATION: switch to the library's strict JSON reader (duplicate members rejected,
-        // size and nesting limits) once it lands; JSONSerialization keeps the last duplicate.
-        let parsed: Any
+        // The strict reader rejects duplicate members (so a second "issuer" or "jwks_uri" cannot
+        // override the first), invalid UTF-8, and deep or oversized input.
+        let limits = JSONLimits(maxBytes: Swift.max(JSONLimits.default.maxBytes, body.count))
+        let document: JSONDocument
         do {
-            parsed = try JSONSerialization.jsonObject(with: Data(body), options: [])
-        } catch {
-            throw JOSEError(.jwksUnavailable, "the discovery document for \(quoted(expectedIssuer)) is not valid JSON")
+            document = try JSONDocument(bytes: body, limits: limits)
+        } catch let error as JOSEError {
+            throw JOSEError(.jwksUnavailable,
+                            "the discovery document for \(quoted(expectedIssuer)) is not valid JSON: \(error.message)")
         }
-        guard let document = parsed as? [String: Any] else {
+        let root = document.root
+        guard root.kind == .object else {
             throw JOSEError(.jwksUnavailable,
                             "the discovery document for \(quoted(expectedIssuer)) is not a JSON object")
         }
-        guard let issuer = document["issuer"] as? String else {
+        guard let issuer = root["issuer"]?.string else {
             throw JOSEError(.jwksUnavailable,
                             "the discovery document for \(quoted(expectedIssuer)) has no string \"issuer\"")
         }
@@ -74,10 +78,10 @@ public enum OpenIDDiscovery {
             throw JOSEError(.jwksUnavailable,
                             "the discovery document names issuer \(quoted(issuer)), expected \(quoted(expectedIssuer))")
         }
-        guard let value = document["jwks_uri"] else {
+        guard let value = root["jwks_uri"] else {
             throw JOSEError(.jwksUnavailable, "the discovery document for \(quoted(expectedIssuer)) has no \"jwks_uri\"")
         }
-        guard let text = value as? String else {
+        guard let text = value.string else {
             throw JOSEError(.jwksUnavailable,
                             "the discovery document for \(quoted(expectedIssuer)) has a \"jwks_uri\" that is not a string")
         }
