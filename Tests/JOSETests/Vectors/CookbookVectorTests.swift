@@ -71,6 +71,13 @@ extension Vectors {
             let privateFragment = try Self.jwk(c.privateKeyFile)
             #expect(v.input.key == privateFragment)
             let privateKey = try JWK(json: privateFragment.json)
+            let exported = try JSONDecoder().decode(
+                JSONFragment.self, from: Data(privateKey.jsonString(includingPrivateMembers: true).utf8))
+            #expect(exported == privateFragment, "\(c.section): private JWK export differs from the §3 key")
+            if let publicKeyFile = c.publicKeyFile, let publicKey = privateKey.publicKey {
+                let exportedPublic = try JSONDecoder().decode(JSONFragment.self, from: Data(publicKey.jsonString().utf8))
+                #expect(try exportedPublic == Self.jwk(publicKeyFile), "\(c.section): public JWK export differs from the §3 key")
+            }
 
             // The verification key set: the §3 public key, or the secret for HMAC.
             let keySet = try c.publicKeyFile.map { try JWKSet(json: #"{"keys":["# + Self.jwk($0).json + "]}") }

@@ -38,9 +38,21 @@ extension Vectors {
             try VectorSupport.verifySignature(
                 verificationKey, alg, message: example.signingInputOctets, signature: example.signatureOctets)
 
+            // The key survives a private export and re-import.
+            let reimported = try JWK(json: key.jsonString(includingPrivateMembers: true))
+            #expect(try reimported.thumbprint() == key.thumbprint())
+            #expect(reimported.isPrivate)
+            // ... and exports exactly the RFC's members and values (RFC 7518 §6: fixed-width EC
+            // coordinates, minimal-length RSA integers).
+            let exported = try JSONDecoder().decode(
+                JSONFragment.self, from: Data(key.jsonString(includingPrivateMembers: true).utf8))
+            #expect(exported == example.key, "\(example.section): private JWK export differs from the RFC key")
+
             if example.deterministic {
                 #expect(try VectorSupport.sign(key, alg, signingInput: example.signingInputOctets) == example.signatureOctets,
                         "\(example.section): re-signing must reproduce the RFC signature")
+                #expect(try VectorSupport.sign(reimported, alg, signingInput: example.signingInputOctets) == example.signatureOctets,
+                        "\(example.section): the re-imported key must sign identically")
             } else {
                 // Randomised: a fresh signature over the same octets verifies and differs.
                 let fresh = try VectorSupport.sign(key, alg, signingInput: example.signingInputOctets)
@@ -106,6 +118,10 @@ extension Vectors {
             #expect(try privateKey.publicKey?.jsonString() == publicKey.jsonString())
             #expect(try publicKey.jsonString() == #"{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}"#)
             #expect(Set(publicKey.verificationAlgorithms) == [.eddsa, .ed25519])
+            // The private export has exactly the RFC's members and values.
+            let exported = try JSONDecoder().decode(
+                JSONFragment.self, from: Data(privateKey.jsonString(includingPrivateMembers: true).utf8))
+            #expect(exported == v.privateKey)
 
             // A.3
             #expect(v.thumbprint == "kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k")
