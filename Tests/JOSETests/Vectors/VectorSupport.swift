@@ -1,0 +1,142 @@
+import Foundation
+@testable import JOSE
+
+/// Namespace of the vector suites, so that `swift test --filter Vectors` selects them.
+enum Vectors {}
+
+/// Loading of the vector files under `Vectors/` (RFC examples, the JOSE Cookbook).
+enum VectorFile {
+    /// Decodes `Vectors/<path>` as `type`.
+    static func load<T: Decodable>(_ path: String, as type: T.Type) throws -> T {
+        let url = Wycheproof.packageRoot.appendingPathComponent("Vectors/\(path)")
+        return try JSONDecoder().decode(T.self, from: Data(contentsOf: url))
+    }
+}
+
+/// Any JSON value from a vector file, kept so that it can be handed back to the library as JSON
+/// text (a JWK, a JWK Set) exactly as the file states it, member order aside.
+indirect enum JSONFragment: Decodable, Equatable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONFragment])
+    case object([String: JSONFragment])
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONFragment].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONFragment].self))
+        }
+    }
+
+    /// Compact JSON text (members sorted by name).
+    var json: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let value): return value ? "true" : "false"
+        case .number(let value):
+            return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+        case .string(let value): return JSONFragment.quoted(value)
+        case .array(let values): return "[" + values.map(\.json).joined(separator: ",") + "]"
+        case .object(let members):
+            return "{" + members.keys.sorted().map { JSONFragment.quoted($0) + ":" + members[$0]!.json }
+                .joined(separator: ",") + "}"
+        }
+    }
+
+    /// The member `name` of an object.
+    subscript(name: String) -> JSONFragment? {
+        if case .object(let members) = self { return members[name] }
+        return nil
+    }
+
+    /// The value of a string.
+    var string: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    /// The elements of an array.
+    var elements: [JSONFragment] {
+        if case .array(let values) = self { return values }
+        return []
+    }
+
+    /// A copy of an object with member `name` set (or removed, for `nil`).
+    func setting(_ name: String, _ value: JSONFragment?) -> JSONFragment {
+        guard case .object(var members) = self else { return self }
+        members[name] = value
+        return .object(members)
+    }
+
+    private static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}
+
+/// Vector-test helpers over library internals.
+enum VectorSupport {
+    /// A validated protected header `{"alg":"<alg>"}`, as a token verify would produce it.
+    static func header(_ alg: JWSAlgorithm) throws -> JWSHeader {
+        try JWSHeader(json: JSONDocument(bytes: Array(#"{"alg":"\#(alg.rawValue)"}"#.utf8)).root, understood: [])
+    }
+
+    /// Runs `JWKSet.verifySignature` (key selection, alg/key binding, signature check) for one key.
+    @discardableResult
+    static func verifySignature(_ key: JWK, _ alg: JWSAlgorithm, message: [UInt8], signature: [UInt8]) throws -> JWK {
+        let header = try header(alg)
+        return try message.withUnsafeBytes { m in
+            try signature.withUnsafeBytes { s in
+                try JWKSet(keys: [key]).verifySignature(header: header, signingInput: m, signature: s)
+            }
+        }
+    }
+
+    /// Signs exact signing-input octets with a private JWK, through the same primitives
+    /// `JWSSigner` uses (for headers `JWSSigner` would not write byte for byte).
+    static func sign(_ key: JWK, _ alg: JWSAlgorithm, signingInput: [UInt8]) throws -> [UInt8] {
+        try signingInput.withUnsafeBytes { input in
+            switch key.material {
+            case .symmetric(let secret):
+                return secret.authenticationCode(alg.hash ?? .sha256, message: input)
+            case .asymmetric(let evpKey):
+                return try OpenSSLSignature.sign(alg, key: evpKey, message: input)
+            }
+        }
+    }
+
+    /// The error code a throwing expression fails with, or `nil` when it does not throw.
+    static func errorCode(_ body: () throws -> Void) -> JOSEError.Code? {
+        do {
+            try body()
+            return nil
+        } catch let error as JOSEError {
+            return error.code
+        } catch {
+            return JOSEError.Code(rawValue: "non-JOSE error: \(error)")
+        }
+    }
+}
