@@ -6,6 +6,10 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "JOSE", targets: ["JOSE"]),
+        .executable(name: "jose", targets: ["JOSECLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         .systemLibrary(
@@ -17,9 +21,20 @@ let package = Package(
             name: "JOSE",
             dependencies: ["COpenSSL"]
         ),
+        .executableTarget(
+            name: "JOSECLI",
+            dependencies: [
+                "JOSE",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .testTarget(
             name: "JOSETests",
             dependencies: ["JOSE"]
+        ),
+        .testTarget(
+            name: "JOSECLITests",
+            dependencies: ["JOSECLI"]
         ),
     ]
 )
