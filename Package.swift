@@ -6,6 +6,10 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "JOSE", targets: ["JOSE"]),
+        .executable(name: "jose", targets: ["JOSECLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -23,6 +27,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .executableTarget(
+            name: "JOSECLI",
+            dependencies: [
+                "JOSE",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .testTarget(
             name: "JOSETests",
             dependencies: [
@@ -30,6 +41,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Support/jwks_test_server.py"]
+        ),
+        .testTarget(
+            name: "JOSECLITests",
+            dependencies: ["JOSECLI"]
         ),
     ]
 )

@@ -1,0 +1,69 @@
+import Foundation
+
+/// Standard streams for the CLI: unbuffered writes (so stdout and stderr never reorder and
+/// every `--batch` line leaves at once), stdin reading, and colour only on terminals.
+enum Console {
+    /// Writes `text` and a newline to standard output.
+    static func out(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    /// Writes `text` and a newline to standard error.
+    static func err(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// Whether to colour output: only when stdout (and stderr, where status lines go) is a
+    /// terminal, `NO_COLOR` is unset and `TERM` is not `dumb`.
+    static let usesColour: Bool = {
+        let environment = ProcessInfo.processInfo.environment
+        return isatty(STDOUT_FILENO) == 1 && isatty(STDERR_FILENO) == 1
+            && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+    }()
+
+    /// An ANSI colour for status words.
+    enum Colour: String {
+        /// Success.
+        case green = "32"
+        /// Rejection.
+        case red = "31"
+        /// Warnings.
+        case yellow = "33"
+    }
+
+    /// `text` in `colour` when ``usesColour``, else unchanged.
+    static func paint(_ text: String, _ colour: Colour) -> String {
+        usesColour ? "\u{1B}[\(colour.rawValue)m\(text)\u{1B}[0m" : text
+    }
+
+    /// Whether standard input is a terminal (nothing piped in).
+    static var stdinIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
+
+    /// Reads all of standard input.
+    static func readAllInput() -> [UInt8] {
+        [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+    }
+
+    /// Calls `body` with each line of standard input as it arrives (without its `\n` or a `\r`
+    /// before it), so `--batch` answers a token before the next one is read.
+    static func forEachInputLine(_ body: ([UInt8]) async -> Void) async {
+        var pending: [UInt8] = []
+        let input = FileHandle.standardInput
+        while true {
+            let chunk = input.availableData
+            if chunk.isEmpty { break }
+            pending.append(contentsOf: chunk)
+            var start = 0
+            while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                await body(stripCarriageReturn(Array(pending[start..<newline])))
+                start = newline + 1
+            }
+            pending.removeFirst(start)
+        }
+        if !pending.isEmpty { await body(stripCarriageReturn(pending)) }
+    }
+
+    private static func stripCarriageReturn(_ line: [UInt8]) -> [UInt8] {
+        line.last == UInt8(ascii: "\r") ? Array(line.dropLast()) : line
+    }
+}

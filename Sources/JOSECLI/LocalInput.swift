@@ -1,0 +1,85 @@
+import Foundation
+import JOSE
+
+/// Reading the files and standard input a command names.
+enum LocalInput {
+    /// The bytes of `path`, or of standard input when `path` is `-`.
+    ///
+    /// - Parameter what: names the file in messages, e.g. `key file`.
+    /// - Throws: ``CLIFailure`` (exit 2) when the file cannot be read.
+    static func bytes(at path: String, what: String) throws -> [UInt8] {
+        if path == "-" { return Console.readAllInput() }
+        do {
+            return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch {
+            throw CLIFailure.input("cannot read \(what) '\(path)': \(reason(of: error))")
+        }
+    }
+
+    /// A token from an argument, or from standard input for `-` or no argument, with one
+    /// trailing newline (`\n` or `\r\n`) removed.
+    ///
+    /// - Throws: ``CLIFailure`` (exit 2) when no token is given and stdin is a terminal.
+    static func token(_ argument: String?) throws -> String {
+        if let argument, argument != "-" { return argument }
+        if argument == nil, Console.stdinIsTerminal {
+            throw CLIFailure.usage("no token given", hint: "pass the token as an argument, or '-' to read it from stdin")
+        }
+        var bytes = Console.readAllInput()
+        if bytes.last == UInt8(ascii: "\n") {
+            bytes.removeLast()
+            if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Writes `text` to `path`, replacing the file.
+    ///
+    /// - Throws: ``CLIFailure`` (exit 2) when the file cannot be written.
+    static func write(_ text: String, to path: String, what: String) throws {
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw CLIFailure.input("cannot write \(what) '\(path)': \(reason(of: error))")
+        }
+    }
+
+    /// A short reason for a Foundation file error.
+    private static func reason(of error: Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
+           underlying.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(underlying.code)) {
+            return String(cString: strerror(code.rawValue))
+        }
+        switch nsError.code {
+        case NSFileReadNoSuchFileError, NSFileNoSuchFileError: return "no such file"
+        case NSFileReadNoPermissionError, NSFileWriteNoPermissionError: return "permission denied"
+        default: return nsError.localizedDescription
+        }
+    }
+}
+
+/// Loading one key from a file: PEM, a single JWK, or DER.
+enum KeyFile {
+    /// Loads the key in `path` (or stdin for `-`).
+    ///
+    /// Text starting with `-----BEGIN` is PEM, text starting with `{` one JWK (a JWK Set is
+    /// refused with a pointer to `--jwks`), anything else DER.
+    ///
+    /// - Throws: ``CLIFailure`` (exit 2) when the file cannot be read or holds no usable key.
+    static func load(_ path: String) throws -> JWK {
+        let bytes = try LocalInput.bytes(at: path, what: "key file")
+        let context = "cannot use key file '\(path)'"
+        let leading = bytes.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        if leading.starts(with: Array("-----BEGIN".utf8)) {
+            return try withContext(context) { try JWK(pem: String(decoding: bytes, as: UTF8.self)) }
+        }
+        if leading.first == UInt8(ascii: "{") {
+            if (try? JWKSet(json: bytes, allowPrivateKeys: true)) != nil {
+                throw CLIFailure.input("\(context): it is a JWK Set; pass it with --jwks, or one key from it")
+            }
+            return try withContext(context) { try JWK(json: bytes) }
+        }
+        return try withContext(context) { try JWK(der: bytes) }
+    }
+}

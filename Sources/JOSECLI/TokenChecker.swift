@@ -1,0 +1,152 @@
+import JOSE
+
+/// Verifies tokens with the library, configured once from `verify`'s options: a
+/// ``JWTVerifier`` for JWTs and plain JWS, an ``IDTokenValidator`` for `--id-token`.
+struct TokenChecker<Source: JWKSetSource>: Sendable {
+    /// What verified.
+    enum Verified {
+        /// A JWT, claims checked.
+        case jwt(VerifiedJWT)
+        /// A plain JWS, signature checked.
+        case jws(VerifiedJWS)
+    }
+
+    /// The result for one token.
+    enum Outcome {
+        /// The token is valid.
+        case verified(Verified)
+        /// The token was rejected, or the keys could not be had.
+        case failure(JOSEError)
+    }
+
+    private let verifier: JWTVerifier<Source>
+    private let idToken: IDTokenValidator<Source>?
+    private let idTokenExtraRules: JWTValidator?
+    private let nonce: String?
+    private let maxAge: Double?
+    private let signatureOnly: Bool
+
+    /// Builds the library verifiers once, for every token to come.
+    ///
+    /// - Parameters:
+    ///   - source: the keys.
+    ///   - keys: the key-source options (`--alg`, `--discover`).
+    ///   - rules: the claim options.
+    ///   - signatureOnly: `--jws`.
+    init(source: Source, keys: KeySourceOptions, rules: ClaimRuleOptions, signatureOnly: Bool) {
+        let issuer = rules.iss ?? keys.discover
+        verifier = JWTVerifier(keySource: source, algorithms: keys.allowList, claims: rules.jwtRules(issuer: issuer))
+        if rules.idToken, let issuer, let clientID = rules.aud.first {
+            idToken = IDTokenValidator(
+                issuer: issuer, clientID: clientID, keySource: source, algorithms: keys.allowList,
+                leeway: rules.leeway, clock: rules.clock)
+        } else {
+            idToken = nil
+        }
+        idTokenExtraRules = rules.idTokenExtraRules
+        nonce = rules.nonce
+        maxAge = rules.maxAge
+        self.signatureOnly = signatureOnly
+    }
+
+    /// Verifies one token; never throws, so a batch goes on after any line.
+    func check(_ token: String) async -> Outcome {
+        do {
+            if signatureOnly {
+                return .verified(.jws(try await verifier.verifySignature(token)))
+            }
+            if let idToken {
+                let jwt = try await idToken.validate(token, nonce: nonce, maxAge: maxAge)
+                try idTokenExtraRules?.validate(jwt.claims, header: jwt.header)
+                return .verified(.jwt(jwt))
+            }
+            return .verified(.jwt(try await verifier.verify(token)))
+        } catch let error as JOSEError {
+            return .failure(error)
+        } catch {
+            return .failure(JOSEError(.malformed, String(describing: error)))
+        }
+    }
+}
+
+/// How one token's outcome is printed and what exit code it leads to.
+struct VerificationReport<Source: JWKSetSource> {
+    /// The outcome.
+    let outcome: TokenChecker<Source>.Outcome
+
+    /// Success, rejected (exit 1) or remote keys unusable (exit 3).
+    var status: CLIFailure.Status {
+        switch outcome {
+        case .verified: .success
+        case .failure(let error): error.code == .jwksUnavailable ? .remote : .rejected
+        }
+    }
+
+    /// The `--json` object, with `"line"` first when given (`--batch`).
+    func json(line: Int?) -> JSONOutput {
+        var members: [(String, JSONOutput)] = line.map { [("line", .integer(Int64($0)))] } ?? []
+        switch outcome {
+        case .verified(.jwt(let jwt)):
+            members += [("valid", .bool(true)), ("header", JSONRendering.value(ofJSONText: jwt.header.jsonString)),
+                        ("claims", JSONRendering.value(ofJSONText: jwt.claims.jsonString))]
+        case .verified(.jws(let jws)):
+            members += [("valid", .bool(true)), ("header", JSONRendering.value(ofJSONText: jws.header.jsonString)),
+                        ("payload", .string(Base64URL.encode(jws.payload)))]
+        case .failure(let error):
+            members += [("valid", .bool(false)), ("error", JSONRendering.error(error))]
+        }
+        return .object(members)
+    }
+
+    /// The human output: the claims (or payload) on stdout and a status line on stderr, or
+    /// `invalid: <code>: <message>` on stderr.
+    func printHuman() {
+        switch outcome {
+        case .verified(.jwt(let jwt)):
+            Console.out(JSONRendering.value(ofJSONText: jwt.claims.jsonString).serialized(pretty: true))
+            Console.err(statusLine(header: jwt.header, key: jwt.key, what: "JWT"))
+        case .verified(.jws(let jws)):
+            let payload = Array(jws.payload)
+            Console.out(JSONRendering.value(ofJSONBytes: payload)?.serialized(pretty: true) ?? Base64URL.encode(payload))
+            Console.err(statusLine(header: jws.header, key: jws.key, what: "JWS signature (claims not checked)"))
+        case .failure(let error) where error.code == .jwksUnavailable:
+            Console.err("jose: error: " + error.description)
+        case .failure(let error):
+            Console.err(Console.paint("invalid", .red) + ": " + error.description)
+        }
+    }
+
+    private func statusLine(header: JWSHeader, key: JWK, what: String) -> String {
+        let keyName = key.keyID.map { "key kid \"\($0)\"" } ?? "the \(key.keyType.rawValue) key (no kid)"
+        return Console.paint("valid", .green) + ": \(what), \(header.algorithm) by \(keyName)"
+    }
+}
+
+/// `verify --batch`: one token per stdin line, one JSON line each, in order.
+struct BatchVerification<Source: JWKSetSource> {
+    /// The verifier, built once.
+    let checker: TokenChecker<Source>
+
+    /// Verifies every non-empty line.
+    ///
+    /// - Throws: ``CLIFailure``: exit 3 if the keys could not be had for some token, else exit 1
+    ///   if any token was rejected.
+    func run() async throws {
+        var lineNumber = 0
+        var anyRejected = false
+        var anyRemoteFailure = false
+        await Console.forEachInputLine { bytes in
+            lineNumber += 1
+            guard !bytes.isEmpty else { return }
+            let report = VerificationReport<Source>(outcome: await checker.check(String(decoding: bytes, as: UTF8.self)))
+            Console.out(report.json(line: lineNumber).serialized())
+            switch report.status {
+            case .success, .usage: break
+            case .rejected: anyRejected = true
+            case .remote: anyRemoteFailure = true
+            }
+        }
+        if anyRemoteFailure { throw CLIFailure.remoteReported }
+        if anyRejected { throw CLIFailure.rejected }
+    }
+}

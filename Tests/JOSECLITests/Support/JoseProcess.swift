@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+
+/// Runs the built `jose` binary as a child process, as a user would.
+///
+/// The binary sits next to the test bundle in the build folder (the test target depends on the
+/// `JOSECLI` executable target, so it is built first); `JOSE_BINARY` overrides the path.
+struct JoseProcess {
+    /// What one run produced.
+    struct Result: CustomStringConvertible {
+        /// The exit status.
+        let status: Int32
+        /// Everything written to stdout.
+        let stdout: String
+        /// Everything written to stderr.
+        let stderr: String
+
+        /// Standard output parsed as one JSON object.
+        func jsonObject() throws -> [String: Any] {
+            try JoseProcess.object(stdout)
+        }
+
+        /// Standard output split into non-empty lines.
+        var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+
+        /// For failure messages.
+        var description: String { "status \(status)\n--- stdout\n\(stdout)\n--- stderr\n\(stderr)" }
+    }
+
+    /// A failure of the test harness itself.
+    struct Failure: Error, CustomStringConvertible {
+        /// What went wrong.
+        let description: String
+    }
+
+    /// The path of the `jose` binary.
+    static let binary: URL = {
+        if let path = ProcessInfo.processInfo.environment["JOSE_BINARY"] { return URL(fileURLWithPath: path) }
+        let testExecutable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var directory = testExecutable.deletingLastPathComponent()
+        // On macOS the runner is inside a .xctest bundle: climb out of it.
+        while directory.pathComponents.count > 1,
+              directory.pathComponents.contains(where: { $0.hasSuffix(".xctest") }) {
+            directory.deleteLastPathComponent()
+        }
+        return directory.appendingPathComponent("jose")
+    }()
+
+    /// The package's `Vectors/examples` folder.
+    static let examples: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Vectors/examples")
+
+    /// The path of a file in `Vectors/examples`.
+    static func example(_ name: String) -> String { examples.appendingPathComponent(name).path }
+
+    /// The contents of a file in `Vectors/examples`, without the trailing newline.
+    static func exampleText(_ name: String) throws -> String {
+        let text = try String(contentsOfFile: example(name), encoding: .utf8)
+        return text.hasSuffix("\n") ? String(text.dropLast()) : text
+    }
+
+    /// Runs `jose` with `arguments`, feeding `stdin` (or nothing: /dev/null).
+    ///
+    /// - Parameters:
+    ///   - arguments: the command line after `jose`.
+    ///   - stdin: bytes for standard input; `nil` connects /dev/null.
+    ///   - directory: the working directory.
+    static func run(_ arguments: [String], stdin: String? = nil, in directory: URL? = nil) throws -> Result {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("jose-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let outURL = scratch.appendingPathComponent("stdout")
+        let errURL = scratch.appendingPathComponent("stderr")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
+        defer { try? out.close(); try? err.close() }
+
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.standardOutput = out
+        process.standardError = err
+        if let directory { process.currentDirectoryURL = directory }
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        process.environment = environment
+        if let stdin {
+            let inURL = scratch.appendingPathComponent("stdin")
+            try Data(stdin.utf8).write(to: inURL)
+            process.standardInput = try FileHandle(forReadingFrom: inURL)
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
+        guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+            throw Failure(description: "no jose binary at \(binary.path); run swift build first or set JOSE_BINARY")
+        }
+        try process.run()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus,
+            stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+    }
+
+    /// Parses `text` as one JSON object.
+    static func object(_ text: String) throws -> [String: Any] {
+        guard let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+            throw Failure(description: "not a JSON object: \(text)")
+        }
+        return object
+    }
+
+    /// A fresh folder for files a test writes; removed by the caller with ``removeScratch(_:)``.
+    static func makeScratch() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("jose-cli-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Removes a folder made by ``makeScratch()``.
+    static func removeScratch(_ url: URL) {
+        try? FileManager.default.removeItem(at: url)
+    }
+}
+
+/// Arguments that verify the bundled ID token against the bundled key set.
+let idTokenArguments = [
+    "verify", "--jwks", JoseProcess.example("jwks.json"), "--id-token",
+    "--iss", "https://issuer.example", "--aud", "example-client",
+]
