@@ -268,15 +268,13 @@ struct VerifyOutputOptions: ParsableArguments {
 /// - Returns: a key source that fetches and caches the remote set.
 /// - Throws: ``JOSEError`` `jwks_unavailable` when the source cannot be used.
 func makeRemoteSource(_ remote: KeySourceOptions.Remote, options: RemoteOptions) async throws -> any JWKSetSource {
-    // INTEGRATION: JWKSCache lands on another branch. Replace the throw below with:
-    //   let configuration = JWKSCache.Configuration(
-    //       timeout: .milliseconds(Int64(options.timeout * 1000)),
-    //       unknownKeyIDCooldown: options.cooldown)
-    //   switch remote {
-    //   case .jwks(let url): return JWKSCache(url: url, configuration: configuration)
-    //   case .discovery(let issuer): return try await JWKSCache.discover(issuer: issuer, configuration: configuration)
-    //   }
-    // and enable the tests marked .disabled("needs JWKSCache") in Tests/JOSECLITests.
-    _ = (remote, options)
-    throw JOSEError(.jwksUnavailable, "remote key sets are not wired yet")
+    var configuration = JWKSCache.Configuration()
+    configuration.timeout = .milliseconds(Int64((options.timeout * 1000).rounded()))
+    configuration.unknownKeyIDCooldown = options.cooldown
+    switch remote {
+    case .jwks(let url):
+        return try JWKSCache(url: url, configuration: configuration)
+    case .discovery(let issuer):
+        return try await JWKSCache.discover(issuer: issuer, configuration: configuration)
+    }
 }

@@ -30,7 +30,7 @@ struct RemoteSourceTests {
     }
 
     // Enable at integration: needs JWKSCache behind makeRemoteSource (Sources/JOSECLI/VerifyCommand.swift).
-    @Test("--jwks URL verifies against a served key set, fetched once for a batch", .disabled("needs JWKSCache"))
+    @Test("--jwks URL verifies against a served key set, fetched once for a batch")
     func servedJWKS() async throws {
         let server = try LoopbackServer()
         defer { server.stop() }
@@ -51,7 +51,7 @@ struct RemoteSourceTests {
     }
 
     // Enable at integration: needs JWKSCache.discover behind makeRemoteSource.
-    @Test("--discover fetches the configuration, checks its issuer and uses jwks_uri", .disabled("needs JWKSCache"))
+    @Test("--discover fetches the configuration, checks its issuer and uses jwks_uri")
     func discovery() async throws {
         let server = try LoopbackServer()
         defer { server.stop() }
@@ -76,7 +76,7 @@ struct RemoteSourceTests {
     }
 
     // Enable at integration: a slow server hits --timeout and exits 3.
-    @Test("--timeout bounds a slow key-set fetch", .disabled("needs JWKSCache"))
+    @Test("--timeout bounds a slow key-set fetch")
     func timeout() async throws {
         let server = try LoopbackServer()
         defer { server.stop() }
