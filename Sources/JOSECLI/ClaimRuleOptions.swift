@@ -1,8 +1,7 @@
 import ArgumentParser
 import JOSE
 
-/// The claim options of `verify`, turned into the library's ``JWTValidator`` and
-/// ``IDTokenValidator`` rules.
+/// The claim options of `verify`, turned into the library's ``JWTValidator`` rules.
 struct ClaimRuleOptions: ParsableArguments {
     /// `--iss`.
     @Option(help: ArgumentHelp("Require this exact issuer (iss).", valueName: "ISS"))
@@ -85,23 +84,20 @@ struct ClaimRuleOptions: ParsableArguments {
     /// The clock `--now` asks for.
     var clock: JOSEClock { now.map(JOSEClock.fixed) ?? .system }
 
-    /// The rules for a plain JWT.
+    /// The claim rules: the OpenID Connect ID-token rules with `--id-token`, else those of a plain
+    /// JWT; the other options add to them.
     func jwtRules(issuer: String?) -> JWTValidator {
-        var rules = JWTValidator(issuer: issuer, audiences: aud.isEmpty ? nil : Set(aud), leeway: leeway, clock: clock)
-        rules.authorizedParty = azp
+        var rules: JWTValidator
+        if idToken, let issuer, let clientID = aud.first {
+            rules = .idToken(issuer: issuer, clientID: clientID, leeway: leeway, clock: clock)
+        } else {
+            rules = JWTValidator(issuer: issuer, audiences: aud.isEmpty ? nil : Set(aud), leeway: leeway, clock: clock)
+            rules.authorizedParty = azp
+        }
         rules.nonce = nonce
         rules.type = typ
-        rules.requiredClaims = require
+        rules.requiredClaims += require
         rules.maximumAuthenticationAge = maxAge
-        return rules
-    }
-
-    /// The rules an ID token needs beyond ``IDTokenValidator``: `--typ` and `--require`.
-    var idTokenExtraRules: JWTValidator? {
-        guard typ != nil || !require.isEmpty else { return nil }
-        var rules = JWTValidator(leeway: leeway, clock: clock)
-        rules.type = typ
-        rules.requiredClaims = require
         return rules
     }
 }

@@ -24,17 +24,12 @@ struct DecodeCommand: ParsableCommand {
         let text = try LocalInput.token(token)
         Console.err(Console.paint("warning", .yellow)
                     + ": decoded only; the signature and claims were NOT verified (use 'jose verify')")
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         do {
-            guard parts.count == 3 else {
-                throw JOSEError(.malformed, "a compact JWS has three base64url parts separated by dots; this has \(parts.count)")
-            }
-            let headerBytes = try Base64URL.decode(parts[0])
-            guard let header = JSONRendering.value(ofJSONBytes: headerBytes) else {
+            let parts = try UnverifiedJWS(unverified: text)
+            guard let header = JSONRendering.value(ofJSONBytes: parts.header) else {
                 throw JOSEError(.malformed, "the header is not strict JSON")
             }
-            let payloadBytes = try Base64URL.decode(parts[1])
-            let payload = JSONRendering.value(ofJSONBytes: payloadBytes) ?? .string(String(parts[1]))
+            let payload = JSONRendering.value(ofJSONBytes: parts.payload) ?? .string(Base64URL.encode(parts.payload))
             Console.out(JSONOutput.object([("header", header), ("payload", payload)]).serialized(pretty: true))
         } catch let error as JOSEError {
             Console.err(Console.paint("invalid", .red) + ": " + error.description)

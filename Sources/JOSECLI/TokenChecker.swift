@@ -1,7 +1,6 @@
 import JOSE
 
-/// Verifies tokens with the library, configured once from `verify`'s options: a
-/// ``JWTVerifier`` for JWTs and plain JWS, an ``IDTokenValidator`` for `--id-token`.
+/// Verifies tokens with the library's ``JWTVerifier``, configured once from `verify`'s options.
 struct TokenChecker<Source: JWKSetSource>: Sendable {
     /// What verified.
     enum Verified {
@@ -20,10 +19,6 @@ struct TokenChecker<Source: JWKSetSource>: Sendable {
     }
 
     private let verifier: JWTVerifier<Source>
-    private let idToken: IDTokenValidator<Source>?
-    private let idTokenExtraRules: JWTValidator?
-    private let nonce: String?
-    private let maxAge: Double?
     private let signatureOnly: Bool
 
     /// Builds the library verifiers once, for every token to come.
@@ -36,16 +31,6 @@ struct TokenChecker<Source: JWKSetSource>: Sendable {
     init(source: Source, keys: KeySourceOptions, rules: ClaimRuleOptions, signatureOnly: Bool) {
         let issuer = rules.iss ?? keys.discover
         verifier = JWTVerifier(keySource: source, algorithms: keys.allowList, claims: rules.jwtRules(issuer: issuer))
-        if rules.idToken, let issuer, let clientID = rules.aud.first {
-            idToken = IDTokenValidator(
-                issuer: issuer, clientID: clientID, keySource: source, algorithms: keys.allowList,
-                leeway: rules.leeway, clock: rules.clock)
-        } else {
-            idToken = nil
-        }
-        idTokenExtraRules = rules.idTokenExtraRules
-        nonce = rules.nonce
-        maxAge = rules.maxAge
         self.signatureOnly = signatureOnly
     }
 
@@ -54,11 +39,6 @@ struct TokenChecker<Source: JWKSetSource>: Sendable {
         do {
             if signatureOnly {
                 return .verified(.jws(try await verifier.verifySignature(token)))
-            }
-            if let idToken {
-                let jwt = try await idToken.validate(token, nonce: nonce, maxAge: maxAge)
-                try idTokenExtraRules?.validate(jwt.claims, header: jwt.header)
-                return .verified(.jwt(jwt))
             }
             return .verified(.jwt(try await verifier.verify(token)))
         } catch let error as JOSEError {

@@ -106,8 +106,9 @@ public struct JWSVerifier: Sendable {
 extension JWKSet {
     /// Selects the key for `header` and verifies `signature` over `signingInput` with it.
     ///
-    /// With a `kid`, only the key with exactly that `kid` is considered. Without one, every key
-    /// that can verify the algorithm is tried in order.
+    /// With a `kid`, only the key with exactly that `kid` is considered, except that a set of
+    /// one key without a `kid` (a key given explicitly) is used whatever the token's `kid`.
+    /// Without a `kid`, every key that can verify the algorithm is tried in order.
     ///
     /// - Returns: the key that verified the signature.
     func verifySignature(
@@ -118,7 +119,8 @@ extension JWKSet {
             for ambiguous in ambiguousKeyIDs where kid.isString(equalTo: ambiguous) {
                 throw JOSEError(.keyNotFound, "kid \"\(ambiguous)\" appears more than once in the key set")
             }
-            guard let key = keys.first(where: { $0.keyID.map(kid.isString(equalTo:)) ?? false }) else {
+            let named = keys.first { $0.keyID.map(kid.isString(equalTo:)) ?? false }
+            guard let key = named ?? soleKeyWithoutID else {
                 throw JOSEError(.keyNotFound, "no key in the set has kid \"\(kid.string ?? "")\"")
             }
             guard key.allowsVerification else {
@@ -141,6 +143,13 @@ extension JWKSet {
             throw JOSEError(.keyNotFound, "no key in the set verifies \(algorithm) (the token has no kid)")
         }
         throw JOSEError(.invalidSignature, "the \(algorithm) signature does not verify with any of \(candidates) candidate key(s)")
+    }
+}
+
+extension JWKSet {
+    /// The only key of a one-key set whose key has no `kid`: the key a caller gave explicitly.
+    var soleKeyWithoutID: JWK? {
+        keys.count == 1 && keys[0].keyID == nil ? keys[0] : nil
     }
 }
 

@@ -45,6 +45,25 @@ struct JWSRoundTripTests {
         #expect(errorCode { try verifier.verify(stranger) } == .invalidSignature)
     }
 
+    @Test func aSingleKeyWithoutKeyIDIgnoresTheTokensKeyID() throws {
+        let token = TokenForge.token(header: #"{"alg":"ES256","kid":"issuer-2024"}"#, key: TokenForge.ec256, alg: .es256)
+        #expect(try JWSVerifier(key: TokenForge.ec256.publicKey!).verify(token).header.keyID == "issuer-2024")
+        let named = try JWK(material: TokenForge.ec256.publicKey!.material, keyID: "other", use: nil, keyOperations: nil, algorithm: nil)
+        #expect(errorCode { try JWSVerifier(key: named).verify(token) } == .keyNotFound)
+        let two = JWKSet(keys: [TokenForge.ec256.publicKey!, TokenForge.attackerEC.publicKey!])
+        #expect(errorCode { try JWSVerifier(keySet: two).verify(token) } == .keyNotFound)
+    }
+
+    @Test func unverifiedDecodingChecksOnlyTheEncoding() throws {
+        let token = TokenForge.token(header: #"{"alg":"none"}"#, payload: "not json", key: TokenForge.hmac, alg: .hs256)
+        let parts = try UnverifiedJWS(unverified: token)
+        #expect(parts.header == Array(#"{"alg":"none"}"#.utf8))
+        #expect(parts.payload == Array("not json".utf8))
+        #expect(parts.signature.count == 32)
+        #expect(errorCode { try UnverifiedJWS(unverified: "a.b") } == .malformed)
+        #expect(errorCode { try UnverifiedJWS(unverified: "a=.b.c") } == .malformed)
+    }
+
     @Test func rfc9864NamesAndEdDSAAreDistinctAlgorithms() throws {
         let key = try JWK.generate(for: .ed25519)
         #expect(key.verificationAlgorithms == [.ed25519])
