@@ -32,17 +32,22 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .target(
+            name: "JOSETestSupport",
+            path: "Tests/JOSETestSupport",
+            exclude: ["jwks_test_server.py"]
+        ),
         .testTarget(
             name: "JOSETests",
             dependencies: [
                 "JOSE",
+                "JOSETestSupport",
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            exclude: ["Support/jwks_test_server.py"]
+            ]
         ),
         .testTarget(
             name: "JOSECLITests",
-            dependencies: ["JOSECLI"]
+            dependencies: ["JOSECLI", "JOSETestSupport"]
         ),
     ]
 )

@@ -5,11 +5,11 @@ import Testing
 @Suite("jose keygen, thumbprint and pkce")
 struct KeyCommandTests {
     @Test("keygen --jwks-out: private JWK on stdout, only public material in the file", arguments: ["ES256", "EdDSA", "RS256"])
-    func keygen(alg: String) throws {
+    func keygen(alg: String) async throws {
         let scratch = try JoseProcess.makeScratch()
         defer { JoseProcess.removeScratch(scratch) }
         let jwksPath = scratch.appendingPathComponent("jwks.json").path
-        let result = try JoseProcess.run(["keygen", "--alg", alg, "--kid", "new-key", "--jwks-out", jwksPath])
+        let result = try await JoseProcess.run(["keygen", "--alg", alg, "--kid", "new-key", "--jwks-out", jwksPath])
         #expect(result.status == 0, "\(result)")
         let privateKey = try result.jsonObject()
         #expect(privateKey["d"] is String)
@@ -27,53 +27,53 @@ struct KeyCommandTests {
         try result.stdout.write(toFile: privatePath, atomically: true, encoding: .utf8)
         let publicOnly = scratch.appendingPathComponent("public.jwk.json")
         try JSONSerialization.data(withJSONObject: keys[0]).write(to: publicOnly)
-        let first = try JoseProcess.run(["thumbprint", privatePath])
-        let second = try JoseProcess.run(["thumbprint", publicOnly.path])
+        let first = try await JoseProcess.run(["thumbprint", privatePath])
+        let second = try await JoseProcess.run(["thumbprint", publicOnly.path])
         #expect(first.status == 0 && first.stdout == second.stdout)
-        let signed = try JoseProcess.run(["sign", "--key", privatePath, "--alg", alg, JoseProcess.example("claims.json")])
-        #expect(try JoseProcess.run(["verify", "--jwks", jwksPath, "-"], stdin: signed.stdout).status == 0)
+        let signed = try await JoseProcess.run(["sign", "--key", privatePath, "--alg", alg, JoseProcess.example("claims.json")])
+        #expect(try await JoseProcess.run(["verify", "--jwks", jwksPath, "-"], stdin: signed.stdout).status == 0)
     }
 
     @Test("keygen HS256 prints an oct JWK; --jwks-out with HS* is a usage error")
-    func keygenSecret() throws {
-        let result = try JoseProcess.run(["keygen", "--alg", "HS256"])
+    func keygenSecret() async throws {
+        let result = try await JoseProcess.run(["keygen", "--alg", "HS256"])
         #expect(result.status == 0)
         let key = try result.jsonObject()
         #expect(key["kty"] as? String == "oct")
         #expect((key["k"] as? String)?.count == 43)
-        let refused = try JoseProcess.run(["keygen", "--alg", "HS256", "--jwks-out", "/tmp/never-written.json"])
+        let refused = try await JoseProcess.run(["keygen", "--alg", "HS256", "--jwks-out", "/tmp/never-written.json"])
         #expect(refused.status == 2)
         #expect(!FileManager.default.fileExists(atPath: "/tmp/never-written.json"))
-        #expect(try JoseProcess.run(["keygen"]).status == 2)
-        #expect(try JoseProcess.run(["keygen", "--alg", "RS1"]).status == 2)
+        #expect(try await JoseProcess.run(["keygen"]).status == 2)
+        #expect(try await JoseProcess.run(["keygen", "--alg", "RS1"]).status == 2)
     }
 
     @Test("thumbprint of the RFC 7638 §3.1 key")
-    func rfc7638Thumbprint() throws {
+    func rfc7638Thumbprint() async throws {
         let key = #"""
             {"kty":"RSA","n":"0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc_BJECPebWKRXjBZCiFV4n3oknjhMstn64tZ_2W-5JsGY4Hc5n9yBXArwl93lqt7_RN5w6Cf0h4QyQ5v-65YGjQR0_FDW2QvzqY368QQMicAtaSqzs8KJZgnYb9c7d0zgdAZHzu6qMQvRL5hajrn1n91CbOpbISD08qNLyrdkt-bFTWhAI4vMQFh6WeZu0fM4lFd2NcRwr3XPksINHaQ-G_xBniIqbw0Ls1jF44-csFCur-kEgU8awapJzKnqDKgw","e":"AQAB","alg":"RS256","kid":"2011-04-29"}
             """#
-        let result = try JoseProcess.run(["thumbprint", "-"], stdin: key)
+        let result = try await JoseProcess.run(["thumbprint", "-"], stdin: key)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs\n")
-        let sha512 = try JoseProcess.run(["thumbprint", "--hash", "sha512", "-"], stdin: key)
+        let sha512 = try await JoseProcess.run(["thumbprint", "--hash", "sha512", "-"], stdin: key)
         #expect(sha512.stdout.trimmingCharacters(in: .newlines).count == 86)
-        #expect(try JoseProcess.run(["thumbprint", "--hash", "md5", "-"], stdin: key).status == 2)
-        #expect(try JoseProcess.run(["thumbprint", "/nonexistent.json"]).status == 2)
-        #expect(try JoseProcess.run(["thumbprint", "-"], stdin: #"{"kty":"RSA"}"#).status == 2)
+        #expect(try await JoseProcess.run(["thumbprint", "--hash", "md5", "-"], stdin: key).status == 2)
+        #expect(try await JoseProcess.run(["thumbprint", "/nonexistent.json"]).status == 2)
+        #expect(try await JoseProcess.run(["thumbprint", "-"], stdin: #"{"kty":"RSA"}"#).status == 2)
     }
 
     @Test("pkce: the RFC 7636 Appendix B vector, as text and as JSON")
-    func pkceVector() throws {
+    func pkceVector() async throws {
         let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
-        let text = try JoseProcess.run(["pkce", "--verifier", verifier])
+        let text = try await JoseProcess.run(["pkce", "--verifier", verifier])
         #expect(text.status == 0)
         #expect(text.lines == [
             "code_verifier=\(verifier)",
             "code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
             "code_challenge_method=S256",
         ])
-        let json = try JoseProcess.run(["pkce", "--verifier", verifier, "--json"])
+        let json = try await JoseProcess.run(["pkce", "--verifier", verifier, "--json"])
         #expect(try json.jsonObject() as? [String: String] == [
             "code_verifier": verifier,
             "code_challenge": "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
@@ -82,14 +82,14 @@ struct KeyCommandTests {
     }
 
     @Test("pkce generates verifiers of the asked length")
-    func pkceGenerate() throws {
-        let standard = try JoseProcess.run(["pkce", "--json"])
+    func pkceGenerate() async throws {
+        let standard = try await JoseProcess.run(["pkce", "--json"])
         #expect((try standard.jsonObject()["code_verifier"] as? String)?.count == 64)
         for length in [43, 128] {
-            let result = try JoseProcess.run(["pkce", "--length", String(length), "--json"])
+            let result = try await JoseProcess.run(["pkce", "--length", String(length), "--json"])
             let object = try result.jsonObject()
             #expect((object["code_verifier"] as? String)?.count == length)
-            let check = try JoseProcess.run(["pkce", "--verifier", try #require(object["code_verifier"] as? String), "--json"])
+            let check = try await JoseProcess.run(["pkce", "--verifier", try #require(object["code_verifier"] as? String), "--json"])
             #expect(try check.jsonObject()["code_challenge"] as? String == object["code_challenge"] as? String)
         }
     }
@@ -101,8 +101,8 @@ struct KeyCommandTests {
         ["pkce", "--length", "129"],
         ["pkce", "--length", "50", "--verifier", String(repeating: "a", count: 50)],
     ])
-    func pkceRefusals(arguments: [String]) throws {
-        let result = try JoseProcess.run(arguments)
+    func pkceRefusals(arguments: [String]) async throws {
+        let result = try await JoseProcess.run(arguments)
         #expect(result.status == 2, "\(result)")
         #expect(result.stderr.hasPrefix("jose: error: "))
     }

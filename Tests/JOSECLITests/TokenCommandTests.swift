@@ -5,9 +5,9 @@ import Testing
 @Suite("jose decode and sign")
 struct TokenCommandTests {
     @Test("decode prints header and payload, and warns on stderr that nothing was verified")
-    func decode() throws {
+    func decode() async throws {
         let token = try JoseProcess.exampleText("id-token-expired.jwt")
-        let result = try JoseProcess.run(["decode", token])
+        let result = try await JoseProcess.run(["decode", token])
         #expect(result.status == 0, "\(result)")
         let object = try result.jsonObject()
         #expect(Set(object.keys) == ["header", "payload"])
@@ -18,30 +18,30 @@ struct TokenCommandTests {
     }
 
     @Test("decode reads '-' from stdin, and shows a non-JSON payload as base64url")
-    func decodeNonJSONPayload() throws {
+    func decodeNonJSONPayload() async throws {
         let header = "eyJhbGciOiJIUzI1NiJ9" // {"alg":"HS256"}
         let payload = "aGVsbG8gd29ybGQ" // "hello world"
-        let result = try JoseProcess.run(["decode", "-"], stdin: "\(header).\(payload).c2ln\n")
+        let result = try await JoseProcess.run(["decode", "-"], stdin: "\(header).\(payload).c2ln\n")
         #expect(result.status == 0, "\(result)")
         #expect(try result.jsonObject()["payload"] as? String == payload)
         #expect(result.stderr.contains("NOT verified"))
     }
 
     @Test("decode of something that is not a token exits 1")
-    func decodeGarbage() throws {
-        let result = try JoseProcess.run(["decode", "not-a-token"])
+    func decodeGarbage() async throws {
+        let result = try await JoseProcess.run(["decode", "not-a-token"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("invalid: malformed: "))
         #expect(result.stdout.isEmpty)
     }
 
     @Test("sign → verify round trip, claims in their own order")
-    func signVerify() throws {
-        let signed = try JoseProcess.run(["sign", "--key", JoseProcess.example("es256.private.jwk.json"), "--alg", "ES256",
+    func signVerify() async throws {
+        let signed = try await JoseProcess.run(["sign", "--key", JoseProcess.example("es256.private.jwk.json"), "--alg", "ES256",
                                           "--typ", "at+jwt", JoseProcess.example("claims.json")])
         #expect(signed.status == 0, "\(signed)")
         #expect(signed.lines.count == 1)
-        let verified = try JoseProcess.run(["verify", "--jwks", JoseProcess.example("es256.jwks.json"), "--aud", "orders-api",
+        let verified = try await JoseProcess.run(["verify", "--jwks", JoseProcess.example("es256.jwks.json"), "--aud", "orders-api",
                                             "--typ", "at+jwt", "--json", "-"], stdin: signed.stdout)
         #expect(verified.status == 0, "\(verified)")
         let object = try verified.jsonObject()
@@ -51,22 +51,22 @@ struct TokenCommandTests {
     }
 
     @Test("sign is deterministic for RS256 and HS256: the bundled tokens come back byte for byte")
-    func bundledTokensReproduce() throws {
+    func bundledTokensReproduce() async throws {
         let cases = [("issuer-rs256.private.jwk.json", "RS256", "id-token.claims.json", "id-token.jwt"),
                      ("hs256.jwk.json", "HS256", "claims.json", "hs256.jwt")]
         for (key, alg, claims, token) in cases {
-            let signed = try JoseProcess.run(["sign", "--key", JoseProcess.example(key), "--alg", alg, JoseProcess.example(claims)])
+            let signed = try await JoseProcess.run(["sign", "--key", JoseProcess.example(key), "--alg", alg, JoseProcess.example(claims)])
             #expect(signed.status == 0)
             #expect(signed.stdout == (try String(contentsOfFile: JoseProcess.example(token), encoding: .utf8)))
         }
     }
 
     @Test("sign: claims from stdin, --kid and --typ ''")
-    func signOptions() throws {
-        let signed = try JoseProcess.run(["sign", "--key", JoseProcess.example("hs256.jwk.json"), "--alg", "HS256",
+    func signOptions() async throws {
+        let signed = try await JoseProcess.run(["sign", "--key", JoseProcess.example("hs256.jwk.json"), "--alg", "HS256",
                                           "--kid", "k-9", "--typ", "", "-"], stdin: #"{"sub":"x","n":1.50}"#)
         #expect(signed.status == 0, "\(signed)")
-        let decoded = try JoseProcess.run(["decode", signed.stdout.trimmingCharacters(in: .newlines)])
+        let decoded = try await JoseProcess.run(["decode", signed.stdout.trimmingCharacters(in: .newlines)])
         let object = try decoded.jsonObject()
         #expect(object["header"] as? [String: String] == ["alg": "HS256", "kid": "k-9"])
         #expect(decoded.stdout.contains("1.50"))
@@ -81,25 +81,25 @@ struct TokenCommandTests {
         (["--key", "es256.private.jwk.json", "--alg", "ES256", "missing.json"], "cannot read"),
         (["--key", "es256.private.jwk.json", "--alg", "none", "claims.json"], "none"),
     ])
-    func signRefusals(arguments: [String], expected: String) throws {
+    func signRefusals(arguments: [String], expected: String) async throws {
         let resolved = arguments.map { $0.hasSuffix(".json") || $0.hasSuffix(".jwt") ? JoseProcess.example($0) : $0 }
-        let result = try JoseProcess.run(["sign"] + resolved)
+        let result = try await JoseProcess.run(["sign"] + resolved)
         #expect(result.status == 2, "\(result)")
         #expect(result.stderr.contains(expected), "\(result)")
         #expect(result.stdout.isEmpty)
     }
 
     @Test("sign refuses a public key and claims that are not an object")
-    func signPublicKeyAndArray() throws {
+    func signPublicKeyAndArray() async throws {
         let scratch = try JoseProcess.makeScratch()
         defer { JoseProcess.removeScratch(scratch) }
         let publicKey = scratch.appendingPathComponent("public.jwk.json")
         let jwks = try JoseProcess.object(try String(contentsOfFile: JoseProcess.example("es256.jwks.json"), encoding: .utf8))
         let key = try #require((jwks["keys"] as? [Any])?.first)
         try JSONSerialization.data(withJSONObject: key).write(to: publicKey)
-        let result = try JoseProcess.run(["sign", "--key", publicKey.path, "--alg", "ES256", JoseProcess.example("claims.json")])
+        let result = try await JoseProcess.run(["sign", "--key", publicKey.path, "--alg", "ES256", JoseProcess.example("claims.json")])
         #expect(result.status == 2, "\(result)")
-        let array = try JoseProcess.run(["sign", "--key", JoseProcess.example("hs256.jwk.json"), "--alg", "HS256", "-"], stdin: "[1]")
+        let array = try await JoseProcess.run(["sign", "--key", JoseProcess.example("hs256.jwk.json"), "--alg", "HS256", "-"], stdin: "[1]")
         #expect(array.status == 2)
         #expect(array.stderr.contains("JSON object"))
     }

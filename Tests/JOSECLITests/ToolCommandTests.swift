@@ -5,8 +5,8 @@ import Testing
 @Suite("jose bench and help")
 struct ToolCommandTests {
     @Test("bench --seconds 0.05 prints a table of rates and ratios")
-    func bench() throws {
-        let result = try JoseProcess.run(["bench", "--seconds", "0.05", "--alg", "HS256", "--alg", "ES256", "--threads", "2"])
+    func bench() async throws {
+        let result = try await JoseProcess.run(["bench", "--seconds", "0.05", "--alg", "HS256", "--alg", "ES256", "--threads", "2"])
         #expect(result.status == 0, "\(result)")
         let lines = result.lines
         #expect(lines.count == 4)
@@ -22,8 +22,8 @@ struct ToolCommandTests {
     }
 
     @Test("bench refuses bad ranges", arguments: [["--seconds", "0"], ["--threads", "0"], ["--alg", "none"]])
-    func benchRefusals(arguments: [String]) throws {
-        #expect(try JoseProcess.run(["bench"] + arguments).status == 2)
+    func benchRefusals(arguments: [String]) async throws {
+        #expect(try await JoseProcess.run(["bench"] + arguments).status == 2)
     }
 
     @Test("--help exits 0 and documents every option", arguments: [
@@ -38,11 +38,11 @@ struct ToolCommandTests {
         (["thumbprint"], ["JWK_FILE|-", "--hash", "sha256|sha384|sha512"]),
         (["bench"], ["--alg", "--seconds", "--threads"]),
     ])
-    func help(command: [String], mentions: [String]) throws {
-        let result = try JoseProcess.run(command + ["--help"])
+    func help(command: [String], mentions: [String]) async throws {
+        let result = try await JoseProcess.run(command + ["--help"])
         #expect(result.status == 0, "\(result)")
         for text in mentions { #expect(result.stdout.contains(text), "\(command) help lacks \(text)") }
-        let viaHelp = try JoseProcess.run(["help"] + command)
+        let viaHelp = try await JoseProcess.run(["help"] + command)
         #expect(viaHelp.status == 0)
         #expect(viaHelp.stdout == result.stdout)
     }

@@ -5,9 +5,9 @@ import Testing
 @Suite("jose verify")
 struct VerifyCommandTests {
     @Test("a valid ID token prints its claims and exits 0")
-    func validIDToken() throws {
+    func validIDToken() async throws {
         let token = try JoseProcess.exampleText("id-token.jwt")
-        let result = try JoseProcess.run(idTokenArguments + ["--nonce", "n-0S6_WzA2Mj", token])
+        let result = try await JoseProcess.run(idTokenArguments + ["--nonce", "n-0S6_WzA2Mj", token])
         #expect(result.status == 0, "\(result)")
         let claims = try result.jsonObject()
         #expect(claims["iss"] as? String == "https://issuer.example")
@@ -17,9 +17,9 @@ struct VerifyCommandTests {
     }
 
     @Test("--json: valid token gives {valid, header, claims} in the token's member order")
-    func jsonValidShape() throws {
+    func jsonValidShape() async throws {
         let token = try JoseProcess.exampleText("id-token.jwt")
-        let result = try JoseProcess.run(idTokenArguments + ["--json", token])
+        let result = try await JoseProcess.run(idTokenArguments + ["--json", token])
         #expect(result.status == 0, "\(result)")
         #expect(result.lines.count == 1)
         let object = try result.jsonObject()
@@ -35,14 +35,14 @@ struct VerifyCommandTests {
     }
 
     @Test("an expired token: exit 1, 'invalid: expired: ...' on stderr, and the --json error shape")
-    func expiredToken() throws {
+    func expiredToken() async throws {
         let token = try JoseProcess.exampleText("id-token-expired.jwt")
-        let human = try JoseProcess.run(idTokenArguments + [token])
+        let human = try await JoseProcess.run(idTokenArguments + [token])
         #expect(human.status == 1, "\(human)")
         #expect(human.stdout.isEmpty)
         #expect(human.stderr.hasPrefix("invalid: expired: "))
 
-        let json = try JoseProcess.run(idTokenArguments + ["--json", token])
+        let json = try await JoseProcess.run(idTokenArguments + ["--json", token])
         #expect(json.status == 1)
         let object = try json.jsonObject()
         #expect(Set(object.keys) == ["valid", "error"])
@@ -53,54 +53,54 @@ struct VerifyCommandTests {
     }
 
     @Test("--now evaluates time claims at a given instant")
-    func nowOption() throws {
+    func nowOption() async throws {
         let token = try JoseProcess.exampleText("id-token-expired.jwt")
-        #expect(try JoseProcess.run(idTokenArguments + ["--now", "1767226000", token]).status == 0)
-        let early = try JoseProcess.run(idTokenArguments + ["--now", "1767000000", "--json", token])
+        #expect(try await JoseProcess.run(idTokenArguments + ["--now", "1767226000", token]).status == 0)
+        let early = try await JoseProcess.run(idTokenArguments + ["--now", "1767000000", "--json", token])
         #expect(early.status == 1)
         #expect((try early.jsonObject()["error"] as? [String: Any])?["code"] as? String == "issued_in_future")
     }
 
     @Test("the token from stdin ('-' or nothing), one trailing newline trimmed")
-    func tokenFromStdin() throws {
+    func tokenFromStdin() async throws {
         let text = try String(contentsOfFile: JoseProcess.example("id-token.jwt"), encoding: .utf8)
         #expect(text.hasSuffix("\n"))
-        #expect(try JoseProcess.run(idTokenArguments + ["-"], stdin: text).status == 0)
-        #expect(try JoseProcess.run(idTokenArguments, stdin: text).status == 0)
+        #expect(try await JoseProcess.run(idTokenArguments + ["-"], stdin: text).status == 0)
+        #expect(try await JoseProcess.run(idTokenArguments, stdin: text).status == 0)
         let crlf = String(text.dropLast()) + "\r\n"
-        #expect(try JoseProcess.run(idTokenArguments + ["-"], stdin: crlf).status == 0)
+        #expect(try await JoseProcess.run(idTokenArguments + ["-"], stdin: crlf).status == 0)
         // Only one newline is trimmed: a second one is part of the token, which is then malformed.
-        let twice = try JoseProcess.run(idTokenArguments + ["--json", "-"], stdin: text + "\n")
+        let twice = try await JoseProcess.run(idTokenArguments + ["--json", "-"], stdin: text + "\n")
         #expect(twice.status == 1)
         #expect((try twice.jsonObject()["error"] as? [String: Any])?["code"] as? String == "malformed")
     }
 
     @Test("a token bigger than an argument list goes through stdin")
-    func hugeTokenFromStdin() throws {
+    func hugeTokenFromStdin() async throws {
         let huge = String(repeating: "A", count: 3 * 1024 * 1024)
-        let result = try JoseProcess.run(idTokenArguments + ["--json", "-"], stdin: "\(huge).\(huge).\(huge)\n")
+        let result = try await JoseProcess.run(idTokenArguments + ["--json", "-"], stdin: "\(huge).\(huge).\(huge)\n")
         #expect(result.status == 1)
         #expect((try result.jsonObject()["error"] as? [String: Any])?["code"] as? String == "malformed")
     }
 
     @Test("'--' ends the options, so a token may start with '-'")
-    func doubleDash() throws {
-        let result = try JoseProcess.run(idTokenArguments + ["--json", "--", "-eyJ.e30.abc"])
+    func doubleDash() async throws {
+        let result = try await JoseProcess.run(idTokenArguments + ["--json", "--", "-eyJ.e30.abc"])
         #expect(result.status == 1, "\(result)")
         #expect((try result.jsonObject()["error"] as? [String: Any])?["code"] as? String == "malformed")
 
-        let withoutDash = try JoseProcess.run(idTokenArguments + ["-eyJ.e30.abc"])
+        let withoutDash = try await JoseProcess.run(idTokenArguments + ["-eyJ.e30.abc"])
         #expect(withoutDash.status == 2)
         #expect(withoutDash.stderr.contains("hint:"))
         #expect(withoutDash.stderr.contains("--"))
     }
 
     @Test("--batch: one JSON line per token, in order, with 1-based line numbers; exit 1 if any is rejected")
-    func batch() throws {
+    func batch() async throws {
         let good = try JoseProcess.exampleText("id-token.jwt")
         let expired = try JoseProcess.exampleText("id-token-expired.jwt")
         let input = [good, expired, "garbage", "", "\u{1}\u{2}not.a.token", good + "x", good].joined(separator: "\n") + "\n"
-        let result = try JoseProcess.run(idTokenArguments + ["--batch"], stdin: input)
+        let result = try await JoseProcess.run(idTokenArguments + ["--batch"], stdin: input)
         #expect(result.status == 1, "\(result)")
         let objects = try result.lines.map(JoseProcess.object)
         #expect(objects.map { $0["line"] as? Int } == [1, 2, 3, 5, 6, 7])
@@ -110,29 +110,29 @@ struct VerifyCommandTests {
         #expect((objects[0]["claims"] as? [String: Any])?["sub"] as? String == "248289761001")
         #expect(result.stdout.hasPrefix(#"{"line":1,"valid":true,"header":"#))
 
-        let allGood = try JoseProcess.run(idTokenArguments + ["--batch"], stdin: "\(good)\n\(good)")
+        let allGood = try await JoseProcess.run(idTokenArguments + ["--batch"], stdin: "\(good)\n\(good)")
         #expect(allGood.status == 0, "\(allGood)")
         #expect(allGood.lines.count == 2)
 
-        let argument = try JoseProcess.run(idTokenArguments + ["--batch", good])
+        let argument = try await JoseProcess.run(idTokenArguments + ["--batch", good])
         #expect(argument.status == 2)
     }
 
     @Test("--jws checks only the signature and returns the payload as base64url")
-    func plainJWS() throws {
+    func plainJWS() async throws {
         let token = try JoseProcess.exampleText("id-token-expired.jwt")
-        let result = try JoseProcess.run(["verify", "--jwks", JoseProcess.example("jwks.json"), "--jws", "--json", token])
+        let result = try await JoseProcess.run(["verify", "--jwks", JoseProcess.example("jwks.json"), "--jws", "--json", token])
         #expect(result.status == 0, "\(result)")
         let object = try result.jsonObject()
         #expect(Set(object.keys) == ["valid", "header", "payload"])
         let payload = try #require(object["payload"] as? String)
         #expect(payload == String(token.split(separator: ".")[1]))
 
-        let human = try JoseProcess.run(["verify", "--jwks", JoseProcess.example("jwks.json"), "--jws", token])
+        let human = try await JoseProcess.run(["verify", "--jwks", JoseProcess.example("jwks.json"), "--jws", token])
         #expect(human.status == 0)
         #expect(try human.jsonObject()["exp"] as? Int == 1_767_229_200)
 
-        let withClaims = try JoseProcess.run(["verify", "--jwks", JoseProcess.example("jwks.json"), "--jws", "--iss", "x", token])
+        let withClaims = try await JoseProcess.run(["verify", "--jwks", JoseProcess.example("jwks.json"), "--jws", "--iss", "x", token])
         #expect(withClaims.status == 2)
     }
 
@@ -145,50 +145,50 @@ struct VerifyCommandTests {
         (["--now", "1767226000", "--max-age", "100"], "auth_time_too_old"),
         (["--alg", "ES256"], "algorithm_not_allowed"),
     ])
-    func claimRules(options: [String], code: String) throws {
+    func claimRules(options: [String], code: String) async throws {
         let token = try JoseProcess.exampleText("id-token.jwt")
-        let result = try JoseProcess.run(["verify", "--jwks", JoseProcess.example("jwks.json"), "--json"] + options + [token])
+        let result = try await JoseProcess.run(["verify", "--jwks", JoseProcess.example("jwks.json"), "--json"] + options + [token])
         #expect(result.status == 1, "\(result)")
         #expect((try result.jsonObject()["error"] as? [String: Any])?["code"] as? String == code)
     }
 
     @Test("passing rules exit 0")
-    func passingRules() throws {
+    func passingRules() async throws {
         let token = try JoseProcess.exampleText("id-token.jwt")
         let options = ["--typ", "JWT", "--require", "email", "--alg", "RS256", "--alg", "PS256",
                        "--max-age", "3600", "--now", "1767226000", "--leeway", "0", "--azp", "example-client"]
-        let result = try JoseProcess.run(idTokenArguments + options + [token])
+        let result = try await JoseProcess.run(idTokenArguments + options + [token])
         #expect(result.status == 0, "\(result)")
     }
 
     @Test("an HMAC secret from --secret or --secret-file")
-    func secrets() throws {
+    func secrets() async throws {
         let token = try JoseProcess.exampleText("hs256.jwt")
         let secret = try String(contentsOfFile: JoseProcess.example("hs256.secret"), encoding: .utf8)
-        #expect(try JoseProcess.run(["verify", "--secret-file", JoseProcess.example("hs256.secret"), token]).status == 0)
-        #expect(try JoseProcess.run(["verify", "--secret", secret, "--aud", "orders-api", token]).status == 0)
-        let wrong = try JoseProcess.run(["verify", "--secret", secret + "!", "--json", token])
+        #expect(try await JoseProcess.run(["verify", "--secret-file", JoseProcess.example("hs256.secret"), token]).status == 0)
+        #expect(try await JoseProcess.run(["verify", "--secret", secret, "--aud", "orders-api", token]).status == 0)
+        let wrong = try await JoseProcess.run(["verify", "--secret", secret + "!", "--json", token])
         #expect(wrong.status == 1)
         #expect((try wrong.jsonObject()["error"] as? [String: Any])?["code"] as? String == "invalid_signature")
-        let short = try JoseProcess.run(["verify", "--secret", "too short", token])
+        let short = try await JoseProcess.run(["verify", "--secret", "too short", token])
         #expect(short.status == 2)
         #expect(short.stderr.contains("invalid_key"))
     }
 
     @Test("--key takes one JWK (a private one's public half is used)")
-    func singleJWK() throws {
-        let signed = try JoseProcess.run(["sign", "--key", JoseProcess.example("es256.private.jwk.json"), "--alg", "ES256",
+    func singleJWK() async throws {
+        let signed = try await JoseProcess.run(["sign", "--key", JoseProcess.example("es256.private.jwk.json"), "--alg", "ES256",
                                           JoseProcess.example("claims.json")])
         #expect(signed.status == 0)
         let token = signed.stdout.trimmingCharacters(in: .newlines)
-        #expect(try JoseProcess.run(["verify", "--key", JoseProcess.example("es256.private.jwk.json"), token]).status == 0)
-        let set = try JoseProcess.run(["verify", "--key", JoseProcess.example("es256.jwks.json"), token])
+        #expect(try await JoseProcess.run(["verify", "--key", JoseProcess.example("es256.private.jwk.json"), token]).status == 0)
+        let set = try await JoseProcess.run(["verify", "--key", JoseProcess.example("es256.jwks.json"), token])
         #expect(set.status == 2)
         #expect(set.stderr.contains("--jwks"))
     }
 
     @Test("--key takes a PEM public key; sign takes a PEM private key (keys made by openssl)")
-    func pemKeys() throws {
+    func pemKeys() async throws {
         let scratch = try JoseProcess.makeScratch()
         defer { JoseProcess.removeScratch(scratch) }
         let privatePEM = scratch.appendingPathComponent("ec.pem").path
@@ -207,17 +207,17 @@ struct VerifyCommandTests {
                 return
             }
         }
-        let signed = try JoseProcess.run(["sign", "--key", privatePEM, "--alg", "ES256", "--kid", "pem-key",
+        let signed = try await JoseProcess.run(["sign", "--key", privatePEM, "--alg", "ES256", "--kid", "pem-key",
                                           JoseProcess.example("claims.json")])
         #expect(signed.status == 0, "\(signed)")
         let token = signed.stdout.trimmingCharacters(in: .newlines)
         // The one key given with --key has no kid, so it verifies whatever kid the token names.
-        let noKid = try JoseProcess.run(["sign", "--key", privatePEM, "--alg", "ES256", JoseProcess.example("claims.json")])
+        let noKid = try await JoseProcess.run(["sign", "--key", privatePEM, "--alg", "ES256", JoseProcess.example("claims.json")])
         let plain = noKid.stdout.trimmingCharacters(in: .newlines)
-        #expect(try JoseProcess.run(["verify", "--key", publicPEM, plain]).status == 0)
-        let withKid = try JoseProcess.run(["verify", "--key", publicPEM, "--json", token])
+        #expect(try await JoseProcess.run(["verify", "--key", publicPEM, plain]).status == 0)
+        let withKid = try await JoseProcess.run(["verify", "--key", publicPEM, "--json", token])
         #expect(try withKid.jsonObject()["valid"] as? Bool == true, "\(withKid)")
-        let otherSet = try JoseProcess.run(["verify", "--jwks", JoseProcess.example("es256.jwks.json"), "--json", token])
+        let otherSet = try await JoseProcess.run(["verify", "--jwks", JoseProcess.example("es256.jwks.json"), "--json", token])
         #expect(otherSet.status == 1)
         #expect((try otherSet.jsonObject()["error"] as? [String: Any])?["code"] as? String == "key_not_found")
     }
@@ -234,8 +234,8 @@ struct VerifyCommandTests {
         ["verify", "--discover", "https://a.example", "--iss", "https://b.example", "t"],
         ["frobnicate"],
     ])
-    func usageErrors(arguments: [String]) throws {
-        let result = try JoseProcess.run(arguments)
+    func usageErrors(arguments: [String]) async throws {
+        let result = try await JoseProcess.run(arguments)
         #expect(result.status == 2, "\(result)")
         #expect(result.stdout.isEmpty)
         let lines = result.stderr.split(separator: "\n")
@@ -251,16 +251,16 @@ struct VerifyCommandTests {
         ["--key", JoseProcess.example("claims.json")],
         ["--jwks", JoseProcess.example("id-token.jwt")],
     ])
-    func unusableKeys(options: [String]) throws {
+    func unusableKeys(options: [String]) async throws {
         let token = try JoseProcess.exampleText("id-token.jwt")
-        let result = try JoseProcess.run(["verify"] + options + [token])
+        let result = try await JoseProcess.run(["verify"] + options + [token])
         #expect(result.status == 2, "\(result)")
         #expect(result.stderr.hasPrefix("jose: error: "))
     }
 
     @Test("no token and stdin a terminal is not tested; an empty stdin is a malformed token")
-    func emptyStdin() throws {
-        let result = try JoseProcess.run(idTokenArguments + ["--json", "-"], stdin: "")
+    func emptyStdin() async throws {
+        let result = try await JoseProcess.run(idTokenArguments + ["--json", "-"], stdin: "")
         #expect(result.status == 1)
         #expect((try result.jsonObject()["error"] as? [String: Any])?["code"] as? String == "malformed")
     }

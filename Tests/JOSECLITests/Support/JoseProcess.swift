@@ -62,11 +62,25 @@ struct JoseProcess {
 
     /// Runs `jose` with `arguments`, feeding `stdin` (or nothing: /dev/null).
     ///
+    /// The wait happens on a Dispatch thread, not on one of Swift concurrency's few cooperative
+    /// threads: tests running in parallel (timeouts measured in other suites included) are not
+    /// starved while a process runs.
+    ///
     /// - Parameters:
     ///   - arguments: the command line after `jose`.
     ///   - stdin: bytes for standard input; `nil` connects /dev/null.
     ///   - directory: the working directory.
-    static func run(_ arguments: [String], stdin: String? = nil, in directory: URL? = nil) throws -> Result {
+    static func run(_ arguments: [String], stdin: String? = nil, in directory: URL? = nil) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Swift.Result<Result, any Error> {
+                    try runBlocking(arguments, stdin: stdin, in: directory)
+                })
+            }
+        }
+    }
+
+    private static func runBlocking(_ arguments: [String], stdin: String?, in directory: URL?) throws -> Result {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("jose-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JOSE
+import JOSETestSupport
 
 /// One way the key-set server can misbehave.
 enum ServerBreakage: String, CaseIterable, Sendable, CustomTestStringConvertible {

@@ -3,6 +3,7 @@ import Logging
 import Synchronization
 import Testing
 @testable import JOSE
+import JOSETestSupport
 
 /// A log handler that keeps every message, for asserting what was logged.
 final class CapturingLogHandler: LogHandler, Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import JOSE
+import JOSETestSupport
 
 /// A fetcher double that answers from a closure and records every request.
 final class ScriptedFetcher: HTTPFetcher {

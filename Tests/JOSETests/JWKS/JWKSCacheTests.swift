@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JOSE
+import JOSETestSupport
 
 /// The key-set cache against a real HTTP server: fetch counts, freshness, revalidation, rotation
 /// and concurrency. Time moves on a manual clock; nothing sleeps.

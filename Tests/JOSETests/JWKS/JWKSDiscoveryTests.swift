@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JOSE
+import JOSETestSupport
 
 /// OpenID Connect Discovery: the configuration URL and the trusted `jwks_uri`.
 @Suite struct JWKSDiscoveryTests {

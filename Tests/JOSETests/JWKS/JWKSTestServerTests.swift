@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JOSE
+import JOSETestSupport
 
 /// The test HTTP server's control protocol, which every JWKS test relies on.
 @Suite struct JWKSTestServerTests {

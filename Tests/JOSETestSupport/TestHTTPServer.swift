@@ -17,23 +17,26 @@ import FoundationNetworking
 /// let url = server.url("/jwks.json")
 /// #expect(try await server.requestCount(path: "/jwks.json") == 0)
 /// ```
-final class TestHTTPServer: Sendable {
+package final class TestHTTPServer: Sendable {
     /// Why the server could not be started or controlled.
-    struct Failure: Error, CustomStringConvertible {
+    package struct Failure: Error, CustomStringConvertible {
         /// What went wrong.
-        let description: String
+        package let description: String
+
+        /// A failure saying what went wrong.
+        package init(description: String) { self.description = description }
     }
 
     /// The TCP port the server listens on.
-    let port: Int
+    package let port: Int
     /// `http://127.0.0.1:<port>`.
-    let baseURL: URL
+    package let baseURL: URL
 
     /// The child process and the pipe whose closing tells it to exit.
     private let process: Mutex<(process: Process, stdin: FileHandle)?>
 
     /// The server script, found next to this file.
-    static let scriptPath: String = {
+    package static let scriptPath: String = {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("jwks_test_server.py").path
     }()
@@ -41,7 +44,7 @@ final class TestHTTPServer: Sendable {
     /// Starts a server and waits until it reports its port.
     ///
     /// - Throws: ``Failure`` when `python3` cannot be run or the server prints no port.
-    init() throws {
+    package init() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", Self.scriptPath]
@@ -74,7 +77,7 @@ final class TestHTTPServer: Sendable {
     }
 
     /// Stops the server and waits for the process to exit; later calls do nothing.
-    func stop() {
+    package func stop() {
         guard let running = process.withLock({ value -> (process: Process, stdin: FileHandle)? in
             defer { value = nil }
             return value
@@ -87,7 +90,7 @@ final class TestHTTPServer: Sendable {
     /// The URL of `path` on this server.
     ///
     /// - Parameter path: An absolute path such as `/jwks.json`, optionally with a query.
-    func url(_ path: String) -> URL {
+    package func url(_ path: String) -> URL {
         URL(string: baseURL.absoluteString + path) ?? baseURL
     }
 
@@ -102,7 +105,7 @@ final class TestHTTPServer: Sendable {
     ///   - delaySeconds: Stall this long after reading the request, before answering.
     ///   - etag: Send this `ETag`, and answer `304` to an `If-None-Match` that names it.
     ///   - omitContentLength: Send no `Content-Length`; the body ends when the connection closes.
-    func setRoute(
+    package func setRoute(
         _ path: String,
         status: Int = 200,
         headers: [String: String] = [:],
@@ -123,7 +126,7 @@ final class TestHTTPServer: Sendable {
     }
 
     /// How many requests the server has seen for `path` (configured or not) since the last reset.
-    func requestCount(path: String) async throws -> Int {
+    package func requestCount(path: String) async throws -> Int {
         let object = try await control("/_control/count?path=" + Self.queryEscaped(path))
         guard let count = object["count"] as? Int else {
             throw Failure(description: "unexpected count answer: \(object)")
@@ -132,14 +135,14 @@ final class TestHTTPServer: Sendable {
     }
 
     /// The headers (names lowercased) of the last request for `path`, or `nil` if there was none.
-    func lastRequestHeaders(path: String) async throws -> [String: String]? {
+    package func lastRequestHeaders(path: String) async throws -> [String: String]? {
         let object = try await control("/_control/last_request?path=" + Self.queryEscaped(path),
                                        acceptNotFound: true)
         return object["headers"] as? [String: String]
     }
 
     /// Forgets every route, count and recorded request.
-    func reset() async throws {
+    package func reset() async throws {
         _ = try await control("/_control/reset", method: "POST", body: Data())
     }
 
