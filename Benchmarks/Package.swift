@@ -75,6 +75,7 @@ let package = Package(
                 "VerifierKit",
                 "TokenFactory",
                 "OursVerifier",
+                .product(name: "JOSE", package: "swift-jose"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/JOSEBenchmarks",
