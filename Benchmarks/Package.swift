@@ -63,6 +63,11 @@ let package = Package(
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]
         ),
+        // A minimal verify loop for profilers (callgrind, perf).
+        .executableTarget(
+            name: "profile-verify",
+            dependencies: ["VerifierKit", "TokenFactory", "OursVerifier"]
+        ),
         // `swift package --package-path Benchmarks benchmark`
         .executableTarget(
             name: "JOSEBenchmarks",
@@ -70,6 +75,7 @@ let package = Package(
                 "VerifierKit",
                 "TokenFactory",
                 "OursVerifier",
+                .product(name: "JOSE", package: "swift-jose"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/JOSEBenchmarks",

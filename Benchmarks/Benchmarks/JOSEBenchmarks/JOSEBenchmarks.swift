@@ -9,6 +9,20 @@ import VerifierKit
 /// available) retired instructions, the deterministic one to compare across runs.
 let verifyMetrics: [BenchmarkMetric] = [.wallClock, .throughput, .mallocCountTotal, .instructions]
 
+/// Tolerances for `benchmark thresholds check` against the committed static thresholds
+/// (`Thresholds/`, raw per-sample values, i.e. per batch of 1000 verifies): instructions are
+/// repeatable, so 5% at p90; mallocs per verify must not grow
+/// by more than one (1000 per batch) at p90; wall time on the shared 2-core machine swings up to 2x between
+/// runs, so it only flags a regression beyond +100% at p90 (throughput: beyond 60%). Improvements beyond the tolerance
+/// also fail the check: then run `thresholds update` and commit the new files. (Never mutated,
+/// hence `nonisolated(unsafe)`: `BenchmarkThresholds` is not `Sendable` in 1.38.)
+nonisolated(unsafe) let verifyThresholds: [BenchmarkMetric: BenchmarkThresholds] = [
+    .instructions: .init(relative: [.p90: 5.0]),
+    .mallocCountTotal: .init(absolute: [.p90: 1_000]),
+    .wallClock: .init(relative: [.p90: 100.0]),
+    .throughput: .init(relative: [.p90: 60.0]),
+]
+
 /// The configuration for one algorithm. Every sample runs a batch of 1000 verifies so the
 /// framework's own per-sample work (about 16 mallocs and a few µs) is spread thin; the reported
 /// metrics are per verify. Slow curves get more time so that they still collect ~10 samples.
@@ -23,7 +37,8 @@ func verifyConfiguration(_ algorithm: BenchAlgorithm) -> Benchmark.Configuration
         metrics: verifyMetrics,
         scalingFactor: .kilo,
         maxDuration: .seconds(seconds),
-        maxIterations: 10_000
+        maxIterations: 10_000,
+        thresholds: verifyThresholds
     )
 }
 

@@ -1,4 +1,4 @@
-// The library under test; the dependency is declared so wiring needs no Package.swift change.
+// The library under test.
 import JOSE
 import TokenFactory
 
@@ -14,27 +14,36 @@ public typealias TokenVerifier = @Sendable (_ token: [UInt8]) -> Bool
 /// ========================================================================================
 ///
 /// `compare` and the `JOSEBenchmarks` suite call ``OursVerifier/make(for:)`` once per
-/// algorithm, outside any measurement, and then time only the returned closure. Everything the
-/// verifier may need is in `token`:
+/// algorithm, outside any measurement, and then time only the returned closure.
 ///
-/// - `token.jwkJSON`: the public key as one JWK (an `oct` JWK with `k` for HS256), with `kid`,
-///   `alg` and `use`; `token.hmacSecret` holds the raw HS256 secret as well;
-/// - `token.algorithm.rawValue`: the only algorithm to allow;
-/// - ``BenchClaims/issuer`` and ``BenchClaims/audience``: what to require.
-///
-/// Build the key set / verifier here (parse the JWK once), then return a closure that verifies
-/// the compact token bytes and validates `exp`, `aud` and `iss`, returning `false` on any error.
-/// Returning `nil` means "not wired yet": `compare` prints `—` and the suite skips ours.
+/// Ours is a ``JWTVerifier`` over a fixed ``JWKSet`` holding the token's one JWK (for HS256 the
+/// `oct` key, hence `allowPrivateKeys: true`), an allow-list of exactly the token's algorithm,
+/// and a ``JWTValidator`` requiring ``BenchClaims/issuer`` and ``BenchClaims/audience`` (`exp`,
+/// `nbf`, `iat` are checked whenever present, with the default 60 s leeway). The verify is the
+/// synchronous `[UInt8]` overload, so the token bytes are not copied.
 public enum OursVerifier {
-    /// Makes swift-jose's verifier for `token`'s key and algorithm, or `nil` while not wired.
+    /// Makes swift-jose's verifier for `token`'s key and algorithm.
     /// - Parameter token: the benchmark token with its public JWK.
-    /// - Returns: a thread-safe verify closure, or `nil`.
+    /// - Returns: a thread-safe verify closure, or `nil` if the key or algorithm is not accepted
+    ///   (which `compare` reports as "not wired").
     public static func make(for token: BenchToken) -> TokenVerifier? {
-        // TODO(ours): wire swift-jose here, e.g.
-        //   let keys = try JWKSet(json: "{\"keys\":[\(token.jwkJSON)]}")
-        //   let verifier = JWTVerifier(keys: keys, algorithms: [JWSAlgorithm(rawValue: ...)!],
-        //                              issuer: BenchClaims.issuer, audience: BenchClaims.audience)
-        //   return { bytes in (try? verifier.verify(bytes)) != nil }
-        return nil
+        guard let verifier = makeJWTVerifier(for: token) else { return nil }
+        return { bytes in (try? verifier.verify(bytes)) != nil }
+    }
+
+    /// The ``JWTVerifier`` behind ``make(for:)``, for benchmarks that need more than a `Bool`.
+    public static func makeJWTVerifier(for token: BenchToken) -> JWTVerifier<JWKSet>? {
+        guard let algorithm = JWSAlgorithm(rawValue: token.algorithm.rawValue),
+              let keys = try? JWKSet(json: "{\"keys\":[\(token.jwkJSON)]}", allowPrivateKeys: true),
+              keys.keys.count == 1
+        else { return nil }
+        return JWTVerifier(
+            keySource: keys, algorithms: [algorithm],
+            claims: JWTValidator(issuer: BenchClaims.issuer, audiences: [BenchClaims.audience]))
+    }
+
+    /// The token's key set, for benchmarks that build their own verifier (e.g. ID tokens).
+    public static func makeKeySet(for token: BenchToken) -> JWKSet? {
+        try? JWKSet(json: "{\"keys\":[\(token.jwkJSON)]}", allowPrivateKeys: true)
     }
 }

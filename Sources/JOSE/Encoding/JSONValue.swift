@@ -39,23 +39,40 @@ package struct JSONValue: Sendable {
     /// The value of the member named `key` (compared after unescaping), or nil when this is not
     /// an object or has no such member. Allocates nothing.
     package subscript(key: String) -> JSONValue? {
-        let token = self.token
-        guard token.kind == .object else { return nil }
-        var key = key
-        return key.withUTF8 { expected in
-            document.bytes.withUnsafeBufferPointer { buffer -> JSONValue? in
-                let tokens = document.tokens
+        guard let index = memberIndex(key) else { return nil }
+        return JSONValue(document: document, index: index)
+    }
+
+    /// The token index of the value of member `key`, or nil when this is not an object or has
+    /// no such member. Reads the document through borrowed buffers, so no reference counting
+    /// happens per member (the hot path looks up a dozen names per token).
+    func memberIndex(_ key: String) -> Int? {
+        if let found = key.utf8.withContiguousStorageIfAvailable({ memberIndex(utf8: $0) }) {
+            return found
+        }
+        return memberIndex(utf8: Array(key.utf8))
+    }
+
+    /// ``memberIndex(_:)`` for a name given as UTF-8 bytes.
+    func memberIndex(utf8 expected: UnsafeBufferPointer<UInt8>) -> Int? {
+        document.tokens.withUnsafeBufferPointer { tokens -> Int? in
+            let object = tokens[index]
+            guard object.kind == .object else { return nil }
+            return document.bytes.withUnsafeBufferPointer { buffer -> Int? in
                 var name = index + 1
-                let end = Int(token.next)
+                let end = Int(object.next)
                 while name < end {
-                    if JSONStrings.equal(tokens[name], expected, in: buffer) {
-                        return JSONValue(document: document, index: name + 1)
-                    }
+                    if JSONStrings.equal(tokens[name], expected, in: buffer) { return name + 1 }
                     name = Int(tokens[name + 1].next)
                 }
                 return nil
             }
         }
+    }
+
+    /// ``memberIndex(_:)`` for an array of UTF-8 bytes (the slow path of non-contiguous strings).
+    private func memberIndex(utf8 expected: [UInt8]) -> Int? {
+        expected.withUnsafeBufferPointer { memberIndex(utf8: $0) }
     }
 
     /// The element at `position` of an array, or nil when this is not an array or the position

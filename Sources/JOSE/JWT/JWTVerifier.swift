@@ -70,4 +70,12 @@ extension JWTVerifier where Source == JWKSet {
     public func verify(_ token: some StringProtocol) throws -> VerifiedJWT {
         try validate(signatures.verify(token))
     }
+
+    /// Verifies the signature and the claims of a compact JWT given as UTF-8 bytes, against the
+    /// fixed key set, without suspending or copying the token.
+    ///
+    /// - Throws: ``JOSEError`` as ``verify(_:)-(StringProtocol)``.
+    public func verify(_ token: [UInt8]) throws -> VerifiedJWT {
+        try validate(signatures.verify(token))
+    }
 }

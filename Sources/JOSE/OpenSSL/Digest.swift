@@ -18,25 +18,33 @@ enum Digest {
         data.withUnsafeBytes { self.hash(hash, $0) }
     }
 
+    /// Idle `EVP_MD_CTX`s shared by the whole process (a context is out of the pool while one
+    /// thread uses it), so that a digest does not allocate a context per call as `EVP_Digest`
+    /// does.
+    private static let contexts = OpenSSLContextPool(free: { EVP_MD_CTX_free($0) })
+
     /// Writes the `hash` digest of `data` into the start of `output`, which must hold at least
     /// `hash.byteCount` bytes; returns `false` on any failure.
     static func digest(
         _ hash: HashAlgorithm, _ data: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer
     ) -> Bool {
         guard output.count >= hash.byteCount, let out = output.baseAddress,
-              let md = OpenSSLAlgorithms.digest(hash)
+              let md = OpenSSLAlgorithms.digest(hash),
+              let context = contexts.take(tag: 0) ?? EVP_MD_CTX_new()
         else { return false }
         var length: UInt32 = 0
-        // EVP_Digest accepts a NULL data pointer only with a zero length; give it a valid one.
+        // EVP_DigestUpdate accepts a NULL data pointer only with a zero length; give it a valid one.
         let ok = withUnsafeBytes(of: UInt8(0)) { empty in
-            EVP_Digest(
-                data.baseAddress ?? empty.baseAddress, data.count,
-                out.assumingMemoryBound(to: UInt8.self), &length, md, nil)
+            EVP_DigestInit_ex2(context, md, nil) == 1
+                && EVP_DigestUpdate(context, data.baseAddress ?? empty.baseAddress, data.count) == 1
+                && EVP_DigestFinal_ex(context, out.assumingMemoryBound(to: UInt8.self), &length) == 1
         }
-        guard ok == 1, Int(length) == hash.byteCount else {
+        guard ok, Int(length) == hash.byteCount else {
+            contexts.discard(context)
             OpenSSLErrorQueue.clear()
             return false
         }
+        contexts.give(context, tag: 0)
         return true
     }
 }

@@ -6,10 +6,11 @@ internal import COpenSSL
 /// Keys are parsed and validated once, when created; signing and verification never re-parse
 /// key material.
 ///
-/// Thread safety: the `EVP_PKEY` is never mutated after construction (every operation creates
-/// its own short-lived `EVP_PKEY_CTX` / `EVP_MD_CTX`, which takes a reference on the key), and
-/// OpenSSL allows an immutable `EVP_PKEY` to be shared by many threads at once. That is why the
-/// class is `@unchecked Sendable`.
+/// Thread safety: the `EVP_PKEY` is never mutated after construction (every operation uses its
+/// own `EVP_PKEY_CTX` / `EVP_MD_CTX`, fresh or taken out of the key's lock-protected context
+/// pools, and each context takes a reference on the key), and OpenSSL allows an immutable
+/// `EVP_PKEY` to be shared by many threads at once. That is why the class is
+/// `@unchecked Sendable`.
 final class EVPKey: @unchecked Sendable {
     /// The key type and its size or curve.
     enum Kind: Sendable, Hashable {
@@ -27,6 +28,11 @@ final class EVPKey: @unchecked Sendable {
     let kind: Kind
     /// Whether the key holds private material and can sign.
     let hasPrivateKey: Bool
+    /// Idle `EVP_PKEY_CTX`s over this key, initialised for verification (RSA, ECDSA), tagged by
+    /// hash and padding.
+    let verifyContexts = OpenSSLContextPool(free: { EVP_PKEY_CTX_free($0) })
+    /// Idle `EVP_MD_CTX`s for EdDSA verification with this key.
+    let digestVerifyContexts = OpenSSLContextPool(free: { EVP_MD_CTX_free($0) })
 
     /// Takes ownership of `pointer`; use ``adopt(_:policy:)`` to classify and validate a key.
     private init(owning pointer: OpaquePointer, kind: Kind, hasPrivateKey: Bool) {

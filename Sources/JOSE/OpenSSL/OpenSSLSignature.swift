@@ -2,8 +2,9 @@ internal import COpenSSL
 
 /// JWS signature primitives (RS*, PS*, ES*, EdDSA) over ``EVPKey``.
 ///
-/// Each call creates its own `EVP_PKEY_CTX` (or `EVP_MD_CTX` for EdDSA), so one key can be used
-/// from many threads at once. RSA and ECDSA hash once with the process-wide `EVP_MD` and then
+/// Verification takes a prepared `EVP_PKEY_CTX` (or an `EVP_MD_CTX` for EdDSA) from the key's
+/// context pool, so one key can be used from many threads at once without creating a context
+/// per call; signing creates its own. RSA and ECDSA hash once with the process-wide `EVP_MD` and then
 /// run `EVP_PKEY_verify`/`EVP_PKEY_sign` on the digest, which avoids the digest-context set-up
 /// of `EVP_DigestVerifyInit`. Digests and DER signatures live in stack buffers.
 enum OpenSSLSignature {
@@ -147,24 +148,59 @@ enum OpenSSLSignature {
         }
     }
 
+    /// The pool tag of a verify context prepared for `hash` and `padding`.
+    private static func contextTag(_ hash: HashAlgorithm, _ padding: RSAPadding?) -> UInt8 {
+        let hashIndex: UInt8 = switch hash {
+        case .sha256: 0
+        case .sha384: 1
+        case .sha512: 2
+        }
+        let paddingIndex: UInt8 = switch padding {
+        case nil: 0
+        case .pkcs1: 1
+        case .pss: 2
+        }
+        return paddingIndex * 3 + hashIndex
+    }
+
+    /// A new `EVP_PKEY_CTX` over `key`, initialised for verification with `hash` and `padding`.
+    private static func preparedVerifyContext(_ hash: HashAlgorithm, padding: RSAPadding?, key: EVPKey) -> OpaquePointer? {
+        guard let context = EVP_PKEY_CTX_new_from_pkey(nil, key.pointer, nil) else { return nil }
+        let initialized = withSignatureParameters(hash, padding: padding) {
+            EVP_PKEY_verify_init_ex(context, $0) == 1
+        }
+        guard initialized else {
+            EVP_PKEY_CTX_free(context)
+            return nil
+        }
+        return context
+    }
+
     /// Hashes `message` and verifies `signature` over the digest with `EVP_PKEY_verify`.
+    ///
+    /// The `EVP_PKEY_CTX` comes from the key's pool of contexts already initialised for this
+    /// hash and padding (creating and initialising one costs more than an RSA-2048 verify's
+    /// JOSE overhead); it goes back after a successful verify and is freed after a failure.
     private static func verifyDigest(
         _ hash: HashAlgorithm, padding: RSAPadding?, key: EVPKey,
         message: UnsafeRawBufferPointer, signature: UnsafeRawBufferPointer
     ) -> Bool {
         withUnsafeTemporaryAllocation(byteCount: 64, alignment: 8) { digest -> Bool in
+            let tag = contextTag(hash, padding)
             guard Digest.digest(hash, message, into: digest), let digestStart = digest.baseAddress,
                   let signatureStart = signature.baseAddress,
-                  let context = EVP_PKEY_CTX_new_from_pkey(nil, key.pointer, nil)
+                  let context = key.verifyContexts.take(tag: tag)
+                    ?? preparedVerifyContext(hash, padding: padding, key: key)
             else { return false }
-            defer { EVP_PKEY_CTX_free(context) }
-            let initialized = withSignatureParameters(hash, padding: padding) {
-                EVP_PKEY_verify_init_ex(context, $0) == 1
-            }
-            guard initialized else { return false }
-            return EVP_PKEY_verify(
+            let ok = EVP_PKEY_verify(
                 context, signatureStart.assumingMemoryBound(to: UInt8.self), signature.count,
                 digestStart.assumingMemoryBound(to: UInt8.self), hash.byteCount) == 1
+            if ok {
+                key.verifyContexts.give(context, tag: tag)
+            } else {
+                key.verifyContexts.discard(context)
+            }
+            return ok
         }
     }
 
@@ -201,17 +237,24 @@ enum OpenSSLSignature {
     // MARK: - EdDSA
 
     /// Verifies a pure EdDSA signature with one-shot `EVP_DigestVerify` (no pre-hash).
+    ///
+    /// The `EVP_MD_CTX` is reused from the key's pool and re-initialised per call.
     private static func verifyEdDSA(key: EVPKey, message: UnsafeRawBufferPointer, signature: UnsafeRawBufferPointer) -> Bool {
-        guard let context = EVP_MD_CTX_new() else { return false }
-        defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestVerifyInit_ex(context, nil, nil, nil, nil, key.pointer, nil) == 1,
-              let signatureStart = signature.baseAddress
+        guard let signatureStart = signature.baseAddress,
+              let context = key.digestVerifyContexts.take(tag: 0) ?? EVP_MD_CTX_new()
         else { return false }
-        return withUnsafeBytes(of: UInt8(0)) { empty in
-            EVP_DigestVerify(
-                context, signatureStart.assumingMemoryBound(to: UInt8.self), signature.count,
-                (message.baseAddress ?? empty.baseAddress)?.assumingMemoryBound(to: UInt8.self), message.count) == 1
+        let ok = EVP_DigestVerifyInit_ex(context, nil, nil, nil, nil, key.pointer, nil) == 1
+            && withUnsafeBytes(of: UInt8(0)) { empty in
+                EVP_DigestVerify(
+                    context, signatureStart.assumingMemoryBound(to: UInt8.self), signature.count,
+                    (message.baseAddress ?? empty.baseAddress)?.assumingMemoryBound(to: UInt8.self), message.count) == 1
+            }
+        if ok {
+            key.digestVerifyContexts.give(context, tag: 0)
+        } else {
+            key.digestVerifyContexts.discard(context)
         }
+        return ok
     }
 
     /// Signs with pure EdDSA via one-shot `EVP_DigestSign`.

@@ -1,0 +1,51 @@
+// A tiny driver for profilers (callgrind, perf): verifies one algorithm's token N times with
+// swift-jose, or with the floor (`--floor`), and nothing else.
+//
+//   swift build -c release --package-path Benchmarks --product profile-verify
+//   valgrind --tool=callgrind Benchmarks/.build/release/profile-verify HS256 20000
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Turns the counters of `perf stat` on or off for this process (PR_TASK_PERF_EVENTS_ENABLE /
+/// _DISABLE), so that only the verify loop is counted, not key generation.
+func perfCounters(_ on: Bool) {
+    #if os(Linux)
+    // prctl is variadic in C, so Swift does not import it; call it through its address.
+    typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "prctl") else { return }
+    _ = unsafeBitCast(symbol, to: Prctl.self)(on ? 32 : 31, 0, 0, 0, 0)
+    #endif
+}
+perfCounters(false)
+import OursVerifier
+import TokenFactory
+import VerifierKit
+
+let arguments = CommandLine.arguments.dropFirst()
+let useFloor = arguments.contains("--floor")
+let positional = arguments.filter { !$0.hasPrefix("--") }
+guard let name = positional.first, let algorithm = BenchAlgorithm(name: name) else {
+    FileHandle.standardError.write(Data("usage: profile-verify ALG [COUNT] [--floor]\n".utf8))
+    exit(2)
+}
+let count = positional.dropFirst().first.flatMap { Int($0) } ?? 100_000
+let token = try TokenFactory.make(algorithm)
+let verify: (_ token: [UInt8]) -> Bool
+if useFloor {
+    let thread = try FloorVerifier(token: token).makeThreadVerifier()
+    verify = { thread.verify($0) }
+} else {
+    guard let ours = OursVerifier.make(for: token) else { fatalError("ours is not wired") }
+    verify = ours
+}
+var accepted = 0
+let start = ContinuousClock.now
+perfCounters(true)
+for _ in 0..<count where verify(token.token) { accepted += 1 }
+perfCounters(false)
+let elapsed = ContinuousClock.now - start
+guard accepted == count else { fatalError("\(count - accepted) of \(count) verifies failed") }
+let nanoseconds = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
+print("\(algorithm)\(useFloor ? " floor" : ""): \(count) verifies, \(Int(nanoseconds / Double(count))) ns/verify")
