@@ -3,24 +3,47 @@
 /// `none` is deliberately not representable: a header carrying it is rejected with
 /// ``JOSEError/Code/unsupportedAlgorithm``.
 public struct JWSAlgorithm: RawRepresentable, Hashable, Sendable, CustomStringConvertible, Comparable {
+    /// The position in ``all``. An algorithm is only this byte, so copying one costs nothing
+    /// and equality and algorithm sets are integer operations.
+    let ordinal: UInt8
+
     /// The registered `alg` name, e.g. `RS256`.
-    public let rawValue: String
+    public var rawValue: String { JWSAlgorithm.descriptors[Int(ordinal)].name }
 
     /// Returns the algorithm with this registered name, or `nil` for unknown names and `none`.
     public init?(rawValue: String) {
-        guard let known = JWSAlgorithm.all.first(where: { $0.rawValue == rawValue }) else { return nil }
-        self = known
+        guard let ordinal = JWSAlgorithm.descriptors.firstIndex(where: { $0.name == rawValue }) else { return nil }
+        self.ordinal = UInt8(ordinal)
     }
 
-    private init(_ name: String, _ ordinal: UInt8, family: Family, hash: HashAlgorithm?) {
-        self.rawValue = name
-        self.ordinal = ordinal
-        self.family = family
-        self.hash = hash
+    private init(_ ordinal: UInt8) { self.ordinal = ordinal }
+
+    /// What the registry says of one algorithm.
+    private struct Descriptor {
+        let name: String
+        let family: Family
+        let hash: HashAlgorithm?
     }
 
-    /// The position in ``all``; gives cheap equality and compact algorithm sets.
-    let ordinal: UInt8
+    /// The registry, in ``all`` order.
+    private static let descriptors: [Descriptor] = [
+        Descriptor(name: "HS256", family: .hmac, hash: .sha256),
+        Descriptor(name: "HS384", family: .hmac, hash: .sha384),
+        Descriptor(name: "HS512", family: .hmac, hash: .sha512),
+        Descriptor(name: "RS256", family: .rsaPKCS1, hash: .sha256),
+        Descriptor(name: "RS384", family: .rsaPKCS1, hash: .sha384),
+        Descriptor(name: "RS512", family: .rsaPKCS1, hash: .sha512),
+        Descriptor(name: "PS256", family: .rsaPSS, hash: .sha256),
+        Descriptor(name: "PS384", family: .rsaPSS, hash: .sha384),
+        Descriptor(name: "PS512", family: .rsaPSS, hash: .sha512),
+        Descriptor(name: "ES256", family: .ecdsa(.p256), hash: .sha256),
+        Descriptor(name: "ES384", family: .ecdsa(.p384), hash: .sha384),
+        Descriptor(name: "ES512", family: .ecdsa(.p521), hash: .sha512),
+        Descriptor(name: "ES256K", family: .ecdsa(.secp256k1), hash: .sha256),
+        Descriptor(name: "EdDSA", family: .eddsa(nil), hash: nil),
+        Descriptor(name: "Ed25519", family: .eddsa(.ed25519), hash: nil),
+        Descriptor(name: "Ed448", family: .eddsa(.ed448), hash: nil),
+    ]
 
     /// The key family and signature scheme an algorithm belongs to.
     public enum Family: Sendable, Hashable {
@@ -37,9 +60,9 @@ public struct JWSAlgorithm: RawRepresentable, Hashable, Sendable, CustomStringCo
     }
 
     /// The family of this algorithm.
-    public let family: Family
+    public var family: Family { JWSAlgorithm.descriptors[Int(ordinal)].family }
     /// The hash used by the algorithm; `nil` for EdDSA, which hashes internally.
-    public let hash: HashAlgorithm?
+    public var hash: HashAlgorithm? { JWSAlgorithm.descriptors[Int(ordinal)].hash }
 
     /// The registered name.
     public var description: String { rawValue }
@@ -54,37 +77,37 @@ public struct JWSAlgorithm: RawRepresentable, Hashable, Sendable, CustomStringCo
     public func hash(into hasher: inout Hasher) { hasher.combine(ordinal) }
 
     /// HMAC using SHA-256.
-    public static let hs256 = JWSAlgorithm("HS256", 0, family: .hmac, hash: .sha256)
+    public static let hs256 = JWSAlgorithm(0)
     /// HMAC using SHA-384.
-    public static let hs384 = JWSAlgorithm("HS384", 1, family: .hmac, hash: .sha384)
+    public static let hs384 = JWSAlgorithm(1)
     /// HMAC using SHA-512.
-    public static let hs512 = JWSAlgorithm("HS512", 2, family: .hmac, hash: .sha512)
+    public static let hs512 = JWSAlgorithm(2)
     /// RSASSA-PKCS1-v1_5 using SHA-256.
-    public static let rs256 = JWSAlgorithm("RS256", 3, family: .rsaPKCS1, hash: .sha256)
+    public static let rs256 = JWSAlgorithm(3)
     /// RSASSA-PKCS1-v1_5 using SHA-384.
-    public static let rs384 = JWSAlgorithm("RS384", 4, family: .rsaPKCS1, hash: .sha384)
+    public static let rs384 = JWSAlgorithm(4)
     /// RSASSA-PKCS1-v1_5 using SHA-512.
-    public static let rs512 = JWSAlgorithm("RS512", 5, family: .rsaPKCS1, hash: .sha512)
+    public static let rs512 = JWSAlgorithm(5)
     /// RSASSA-PSS using SHA-256 and MGF1 with SHA-256.
-    public static let ps256 = JWSAlgorithm("PS256", 6, family: .rsaPSS, hash: .sha256)
+    public static let ps256 = JWSAlgorithm(6)
     /// RSASSA-PSS using SHA-384 and MGF1 with SHA-384.
-    public static let ps384 = JWSAlgorithm("PS384", 7, family: .rsaPSS, hash: .sha384)
+    public static let ps384 = JWSAlgorithm(7)
     /// RSASSA-PSS using SHA-512 and MGF1 with SHA-512.
-    public static let ps512 = JWSAlgorithm("PS512", 8, family: .rsaPSS, hash: .sha512)
+    public static let ps512 = JWSAlgorithm(8)
     /// ECDSA using P-256 and SHA-256.
-    public static let es256 = JWSAlgorithm("ES256", 9, family: .ecdsa(.p256), hash: .sha256)
+    public static let es256 = JWSAlgorithm(9)
     /// ECDSA using P-384 and SHA-384.
-    public static let es384 = JWSAlgorithm("ES384", 10, family: .ecdsa(.p384), hash: .sha384)
+    public static let es384 = JWSAlgorithm(10)
     /// ECDSA using P-521 and SHA-512.
-    public static let es512 = JWSAlgorithm("ES512", 11, family: .ecdsa(.p521), hash: .sha512)
+    public static let es512 = JWSAlgorithm(11)
     /// ECDSA using secp256k1 and SHA-256 (RFC 8812).
-    public static let es256k = JWSAlgorithm("ES256K", 12, family: .ecdsa(.secp256k1), hash: .sha256)
+    public static let es256k = JWSAlgorithm(12)
     /// EdDSA with the key's curve (RFC 8037; deprecated by RFC 9864 but still the common name).
-    public static let eddsa = JWSAlgorithm("EdDSA", 13, family: .eddsa(nil), hash: nil)
+    public static let eddsa = JWSAlgorithm(13)
     /// EdDSA with Ed25519 only (RFC 9864).
-    public static let ed25519 = JWSAlgorithm("Ed25519", 14, family: .eddsa(.ed25519), hash: nil)
+    public static let ed25519 = JWSAlgorithm(14)
     /// EdDSA with Ed448 only (RFC 9864).
-    public static let ed448 = JWSAlgorithm("Ed448", 15, family: .eddsa(.ed448), hash: nil)
+    public static let ed448 = JWSAlgorithm(15)
 
     /// Every supported algorithm.
     public static let all: [JWSAlgorithm] = [

@@ -29,25 +29,58 @@ public struct JWK: Sendable {
         case symmetric(HMACKey)
     }
 
+    /// Everything a key holds, behind one reference: copying a `JWK` (as every verification
+    /// result does) is a single retain.
+    private final class Storage: Sendable {
+        let keyType: KeyType
+        let keyID: String?
+        let use: String?
+        let keyOperations: [String]?
+        let algorithm: JWSAlgorithm?
+        let isPrivate: Bool
+        let material: Material
+        let supportedAlgorithms: AlgorithmSet
+        let allowsVerification: Bool
+
+        init(
+            keyType: KeyType, keyID: String?, use: String?, keyOperations: [String]?, algorithm: JWSAlgorithm?,
+            isPrivate: Bool, material: Material, supportedAlgorithms: AlgorithmSet, allowsVerification: Bool
+        ) {
+            self.keyType = keyType
+            self.keyID = keyID
+            self.use = use
+            self.keyOperations = keyOperations
+            self.algorithm = algorithm
+            self.isPrivate = isPrivate
+            self.material = material
+            self.supportedAlgorithms = supportedAlgorithms
+            self.allowsVerification = allowsVerification
+        }
+    }
+
+    private let storage: Storage
+
     /// The key's family.
-    public let keyType: KeyType
+    public var keyType: KeyType { storage.keyType }
     /// The key identifier (`kid`), compared as an exact, opaque string.
-    public let keyID: String?
+    public var keyID: String? { storage.keyID }
     /// The intended use (`use`), e.g. `sig`.
-    public let use: String?
+    public var use: String? { storage.use }
     /// The permitted operations (`key_ops`), e.g. `["verify"]`.
-    public let keyOperations: [String]?
+    public var keyOperations: [String]? { storage.keyOperations }
     /// The one algorithm this key is meant for (`alg`), when the JWK names it.
-    public let algorithm: JWSAlgorithm?
+    public var algorithm: JWSAlgorithm? { storage.algorithm }
     /// Whether private material (or, for `oct`, the secret) is present.
-    public let isPrivate: Bool
+    public var isPrivate: Bool { storage.isPrivate }
 
-    let material: Material
+    /// The OpenSSL key or HMAC secret.
+    var material: Material { storage.material }
     /// The algorithms the material supports, narrowed by `alg`.
-    let supportedAlgorithms: AlgorithmSet
+    var supportedAlgorithms: AlgorithmSet { storage.supportedAlgorithms }
     /// Whether `use` and `key_ops` allow verification.
-    let allowsVerification: Bool
+    var allowsVerification: Bool { storage.allowsVerification }
 
+    /// Validates the metadata against the material and builds the key.
     init(
         material: Material, keyID: String?, use: String?, keyOperations: [String]?,
         algorithm: JWSAlgorithm?
@@ -57,20 +90,18 @@ public struct JWK: Sendable {
             throw JOSEError.invalidKey(
                 "the \(JWK.describe(material)) secret is shorter than any HMAC hash; RFC 7518 §3.2 requires at least 32 bytes")
         }
+        let supported: AlgorithmSet
         if let algorithm {
             guard natural.contains(algorithm) else {
                 throw JOSEError.invalidKey(
                     "the JWK names alg \(algorithm), which its \(JWK.describe(material)) key cannot use")
             }
-            supportedAlgorithms = AlgorithmSet([algorithm])
+            supported = AlgorithmSet([algorithm])
         } else {
-            supportedAlgorithms = natural
+            supported = natural
         }
-        self.material = material
-        self.keyID = keyID
-        self.use = use
-        self.keyOperations = keyOperations
-        self.algorithm = algorithm
+        let keyType: KeyType
+        let isPrivate: Bool
         switch material {
         case .asymmetric(let key):
             keyType = switch key.kind {
@@ -83,7 +114,10 @@ public struct JWK: Sendable {
             keyType = .octetSequence
             isPrivate = true
         }
-        allowsVerification = (use == nil || use == "sig") && (keyOperations?.contains("verify") ?? true)
+        storage = Storage(
+            keyType: keyType, keyID: keyID, use: use, keyOperations: keyOperations, algorithm: algorithm,
+            isPrivate: isPrivate, material: material, supportedAlgorithms: supported,
+            allowsVerification: (use == nil || use == "sig") && (keyOperations?.contains("verify") ?? true))
     }
 
     /// The algorithms this key will verify: those its material supports, narrowed by the JWK's
