@@ -26,10 +26,10 @@ struct JSONToken: Sendable {
 
 /// A strictly parsed JSON text (RFC 8259, with the RFC 7515 §5.2 ban on duplicate member names).
 ///
-/// Parsing validates the whole text once and records a flat index of tokens (a single
-/// allocation); values are read lazily through ``root`` by comparing bytes, so looking up a
-/// member or comparing a string allocates nothing. The document keeps the caller's byte array
-/// without copying it.
+/// Parsing validates the whole text once and records a flat index of tokens; values are read
+/// lazily through ``root`` by comparing bytes, so looking up a member or comparing a string
+/// allocates nothing. The document is one allocation (``JSONStorage``): a copy of the text and
+/// the token index.
 ///
 /// Rejected with ``JOSEError/Code/malformed``: anything outside the RFC 8259 grammar (trailing
 /// commas, comments, leading zeros, `+1`, `.5`, `1.`, `NaN`, capitalised literals, whitespace
@@ -42,15 +42,16 @@ struct JSONToken: Sendable {
 /// let document = try JSONDocument(bytes: Array(#"{"alg":"RS256","kid":"k1"}"#.utf8))
 /// if document.root["alg"]?.isString(equalTo: "RS256") == true { ... }
 /// ```
-package struct JSONDocument: Sendable {
-    /// The bytes the document was parsed from (the caller's array, not a copy).
-    let bytes: [UInt8]
-    /// The flat token index; token 0 is the root value.
-    let tokens: ContiguousArray<JSONToken>
-    /// Offset of the JSON text within ``bytes`` (used to report offsets relative to the text).
-    let base: Int
+///
+/// `@unchecked Sendable`: the only stored property is a ``JSONStorage`` that is never written
+/// after parsing.
+package struct JSONDocument: @unchecked Sendable {
+    /// A copy of the JSON text and its flat token index (token 0 is the root value), in one
+    /// allocation.
+    let storage: JSONStorage
 
-    /// Parses `bytes[range]` (the whole array when `range` is nil). The array is kept, not copied.
+    /// Parses `bytes[range]` (the whole array when `range` is nil). The document keeps its own
+    /// copy of the text, in the same allocation as its token index.
     ///
     /// - Parameters:
     ///   - bytes: The bytes holding the JSON text.
@@ -69,12 +70,10 @@ package struct JSONDocument: Sendable {
         guard range.upperBound < Int(Int32.max) else {
             throw JOSEError.malformed("JSON input of \(bytes.count) bytes is too large")
         }
-        self.bytes = bytes
-        self.base = range.lowerBound
-        self.tokens = try bytes.withUnsafeBufferPointer { buffer in
-            var parser = JSONParser(buffer: buffer, range: range, limits: limits)
+        self.storage = try bytes.withUnsafeBufferPointer { buffer in
+            var parser = JSONParser(text: UnsafeBufferPointer(rebasing: buffer[range]), limits: limits)
             try parser.parse()
-            return parser.tokens
+            return parser.tokens.finish()
         }
     }
 
@@ -88,6 +87,9 @@ package struct JSONDocument: Sendable {
     package init(text: some StringProtocol, limits: JSONLimits = .default) throws {
         try self.init(bytes: Array(text.utf8), limits: limits)
     }
+
+    /// A copy of the JSON text the document was parsed from.
+    var bytes: [UInt8] { storage.withBuffers { _, text in Array(text) } }
 
     /// The top-level value.
     package var root: JSONValue { JSONValue(document: self, index: 0) }

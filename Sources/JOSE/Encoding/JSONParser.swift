@@ -5,7 +5,7 @@
 struct JSONParser {
     /// The caller's bytes.
     let buffer: UnsafeBufferPointer<UInt8>
-    /// Offset of the first byte of the JSON text.
+    /// Offset of the first byte of the JSON text (0: the parser reads the text alone).
     let base: Int
     /// Offset just past the JSON text.
     let end: Int
@@ -14,15 +14,17 @@ struct JSONParser {
     /// The current read position.
     var position: Int
     /// The tokens produced so far.
-    var tokens: ContiguousArray<JSONToken> = []
+    var tokens: JSONTokenWriter
 
-    /// Prepares to parse `buffer[range]`.
-    init(buffer: UnsafeBufferPointer<UInt8>, range: Range<Int>, limits: JSONLimits) {
-        self.buffer = buffer
-        self.base = range.lowerBound
-        self.end = range.upperBound
+    /// Prepares to parse `text`; token offsets are relative to its start, and the tokens are
+    /// written to a ``JSONStorage`` holding a copy of it.
+    init(text: UnsafeBufferPointer<UInt8>, limits: JSONLimits) {
+        self.buffer = text
+        self.tokens = JSONTokenWriter(text: text, capacity: text.count / 8 + 8)
+        self.base = 0
+        self.end = text.count
         self.limits = limits
-        self.position = range.lowerBound
+        self.position = 0
     }
 
     // MARK: Errors
@@ -42,13 +44,6 @@ struct JSONParser {
 
     // MARK: Driver
 
-    /// A first guess at the number of tokens, from the text's length alone (JOSE headers and
-    /// claims average well over eight bytes per token); the array grows past it if needed, so
-    /// no separate counting pass over the text is made.
-    func initialTokenCapacity() -> Int {
-        (end - base) / 8 + 8
-    }
-
     /// Advances over insignificant whitespace (space, tab, CR, LF).
     @inline(__always)
     mutating func skipWhitespace() {
@@ -61,8 +56,10 @@ struct JSONParser {
     }
 
     /// Parses the whole text into ``tokens``.
+    ///
+    /// The token index starts with room for one token per eight bytes of text (JOSE headers and
+    /// claims average well over that), and grows if needed: there is no counting pass.
     mutating func parse() throws {
-        tokens.reserveCapacity(initialTokenCapacity())
         var current = -1  // index of the innermost open container
         var depth = 0
         skipWhitespace()
