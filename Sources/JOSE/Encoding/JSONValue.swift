@@ -69,6 +69,37 @@ package struct JSONValue: Sendable {
         }
     }
 
+    /// Calls `body` with each member's decoded name and the token index of its value, in source
+    /// order; nothing happens when this is not an object. Names without escapes are passed
+    /// straight from the text, so one pass over an object's members allocates nothing and
+    /// costs no reference counting per member.
+    ///
+    /// - Parameter body: Receives the name's UTF-8 bytes (valid only during the call) and the
+    ///   value's token index.
+    func forEachMember(_ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: Int) throws -> Void) rethrows {
+        try document.storage.withBuffers { tokens, text in
+            let object = tokens[index]
+            guard object.kind == .object else { return }
+            var name = index + 1
+            let end = Int(object.next)
+            while name < end {
+                let token = tokens[name]
+                if token.flags & JSONToken.hasEscapes == 0 {
+                    try body(JSONStrings.contents(token, in: text), name + 1)
+                } else {
+                    try JSONStrings.decode(token, in: text).withUnsafeBufferPointer { try body($0, name + 1) }
+                }
+                name = Int(tokens[name + 1].next)
+            }
+        }
+    }
+
+    /// The value at token `index` of the same document (an index from ``forEachMember(_:)``),
+    /// or nil when `index` is negative (the convention for "absent").
+    func value(at index: Int) -> JSONValue? {
+        index < 0 ? nil : JSONValue(document: document, index: index)
+    }
+
     /// ``memberIndex(_:)`` for an array of UTF-8 bytes (the slow path of non-contiguous strings).
     private func memberIndex(utf8 expected: [UInt8]) -> Int? {
         expected.withUnsafeBufferPointer { memberIndex(utf8: $0) }
