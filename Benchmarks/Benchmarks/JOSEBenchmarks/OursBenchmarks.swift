@@ -1,7 +1,7 @@
-// swift-jose ("ours") benchmarks: full verify per algorithm, ID-token validation, base64url
-// decode, header parsing and PKCE. The JWKS cache hit is still a TODO (the cache lands on
-// another branch).
+// swift-jose ("ours") benchmarks: full verify per algorithm, ID-token validation, the JWKS
+// cache hit, base64url decode, header parsing and PKCE.
 import Benchmark
+import Foundation
 import JOSE
 import OursVerifier
 import TokenFactory
@@ -36,12 +36,26 @@ func registerOursBenchmarks(tokens: [BenchToken]) {
         }
     }
 
-    // --- Ours.jwksCache.hit: key lookup by kid in a warm JWKS cache (no fetch, no parse; the
-    //     design expects zero allocations beyond the lookup).
-    // TODO(ours): the cache is written on another branch. Once `JWKSCache(url:configuration:)`
-    //     (a JWKSetSource) lands: warm it once against a loopback server serving
-    //     `{"keys":[rs256.jwkJSON]}`, then time `try await cache.keySet(for: header)` with the
-    //     RS256 token's header (from `JWSVerifier.verify`'s result) and blackHole the set.
+    // --- Ours.jwksCache.hit: `JWKSCache.keySet(for:)` on a warm cache (no fetch, no parse).
+    //     The cache is filled once from an in-process fetcher serving `{"keys":[rs256.jwkJSON]}`
+    //     (only the hit path is timed, so no HTTP is involved); the header is the RS256 token's,
+    //     taken from a verified token through the public API (`VerifiedJWS.header`).
+    if let keys = OursVerifier.makeKeySet(for: rs256),
+       let header = try? JWSVerifier(keySet: keys, algorithms: [.rs256]).verify(rs256.token).header,
+       let url = URL(string: "https://issuer.example/jwks") {
+        var configuration = JWKSCache.Configuration()
+        configuration.fetcher = FixedDocumentFetcher(body: Array("{\"keys\":[\(rs256.jwkJSON)]}".utf8))
+        if let cache = try? JWKSCache(url: url, configuration: configuration) {
+            Benchmark("Ours.jwksCache.hit", configuration: verifyConfiguration(.hs256)) { benchmark async in
+                if cache.cachedKeySet == nil { _ = try? await cache.refresh() }
+                guard cache.cachedKeySet != nil else { return }
+                benchmark.startMeasurement()
+                for _ in benchmark.scaledIterations {
+                    blackHole(try? await cache.keySet(for: header))
+                }
+            }
+        }
+    }
 
     // --- Ours.base64url.decode: the strict table decoder alone, over the RS256 token's payload
     //     (public `Base64URL.decode`, which returns a new [UInt8]: one allocation per call).
@@ -76,5 +90,17 @@ func registerOursBenchmarks(tokens: [BenchToken]) {
                 blackHole(verifier.challenge)
             }
         }
+    }
+}
+
+/// A key-set "server" inside the process: answers every request with the same `200` document.
+/// Only for warming a cache before timing its hit path.
+struct FixedDocumentFetcher: HTTPFetcher {
+    /// The JWK Set document served.
+    let body: [UInt8]
+
+    /// Returns the document with status 200 and no caching headers.
+    func fetch(_ request: HTTPFetchRequest) async throws -> HTTPFetchResponse {
+        HTTPFetchResponse(statusCode: 200, headers: ["Content-Type": "application/json"], body: body)
     }
 }

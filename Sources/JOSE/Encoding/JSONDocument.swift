@@ -26,10 +26,10 @@ struct JSONToken: Sendable {
 
 /// A strictly parsed JSON text (RFC 8259, with the RFC 7515 §5.2 ban on duplicate member names).
 ///
-/// Parsing validates the whole text once and records a flat index of tokens (a single
-/// allocation); values are read lazily through ``root`` by comparing bytes, so looking up a
-/// member or comparing a string allocates nothing. The document keeps the caller's byte array
-/// without copying it.
+/// Parsing validates the whole text once and records a flat index of tokens; values are read
+/// lazily through ``root`` by comparing bytes, so looking up a member or comparing a string
+/// allocates nothing. The document is one allocation (``JSONStorage``): a copy of the text and
+/// the token index.
 ///
 /// Rejected with ``JOSEError/Code/malformed``: anything outside the RFC 8259 grammar (trailing
 /// commas, comments, leading zeros, `+1`, `.5`, `1.`, `NaN`, capitalised literals, whitespace
@@ -42,15 +42,16 @@ struct JSONToken: Sendable {
 /// let document = try JSONDocument(bytes: Array(#"{"alg":"RS256","kid":"k1"}"#.utf8))
 /// if document.root["alg"]?.isString(equalTo: "RS256") == true { ... }
 /// ```
-package struct JSONDocument: Sendable {
-    /// The bytes the document was parsed from (the caller's array, not a copy).
-    let bytes: [UInt8]
-    /// The flat token index; token 0 is the root value.
-    let tokens: ContiguousArray<JSONToken>
-    /// Offset of the JSON text within ``bytes`` (used to report offsets relative to the text).
-    let base: Int
+///
+/// `@unchecked Sendable`: the only stored property is a ``JSONStorage`` that is never written
+/// after parsing.
+package struct JSONDocument: @unchecked Sendable {
+    /// A copy of the JSON text and its flat token index (token 0 is the root value), in one
+    /// allocation.
+    let storage: JSONStorage
 
-    /// Parses `bytes[range]` (the whole array when `range` is nil). The array is kept, not copied.
+    /// Parses `bytes[range]` (the whole array when `range` is nil). The document keeps its own
+    /// copy of the text, in the same allocation as its token index.
     ///
     /// - Parameters:
     ///   - bytes: The bytes holding the JSON text.
@@ -69,12 +70,10 @@ package struct JSONDocument: Sendable {
         guard range.upperBound < Int(Int32.max) else {
             throw JOSEError.malformed("JSON input of \(bytes.count) bytes is too large")
         }
-        self.bytes = bytes
-        self.base = range.lowerBound
-        self.tokens = try bytes.withUnsafeBufferPointer { buffer in
-            var parser = JSONParser(buffer: buffer, range: range, limits: limits)
+        self.storage = try bytes.withUnsafeBufferPointer { buffer in
+            var parser = JSONParser(text: UnsafeBufferPointer(rebasing: buffer[range]), limits: limits)
             try parser.parse()
-            return parser.tokens
+            return parser.tokens.finish()
         }
     }
 
@@ -89,396 +88,9 @@ package struct JSONDocument: Sendable {
         try self.init(bytes: Array(text.utf8), limits: limits)
     }
 
+    /// A copy of the JSON text the document was parsed from.
+    var bytes: [UInt8] { storage.withBuffers { _, text in Array(text) } }
+
     /// The top-level value.
     package var root: JSONValue { JSONValue(document: self, index: 0) }
-}
-
-/// The single-pass, iterative parser behind ``JSONDocument``.
-///
-/// Nesting is tracked through the tokens themselves (an open container's ``JSONToken/next``
-/// points to its parent), so there is no recursion and no separate stack.
-struct JSONParser {
-    /// The caller's bytes.
-    let buffer: UnsafeBufferPointer<UInt8>
-    /// Offset of the first byte of the JSON text.
-    let base: Int
-    /// Offset just past the JSON text.
-    let end: Int
-    /// The bounds being enforced.
-    let limits: JSONLimits
-    /// The current read position.
-    var position: Int
-    /// The tokens produced so far.
-    var tokens: ContiguousArray<JSONToken> = []
-
-    /// Prepares to parse `buffer[range]`.
-    init(buffer: UnsafeBufferPointer<UInt8>, range: Range<Int>, limits: JSONLimits) {
-        self.buffer = buffer
-        self.base = range.lowerBound
-        self.end = range.upperBound
-        self.limits = limits
-        self.position = range.lowerBound
-    }
-
-    // MARK: Errors
-
-    /// An error about the text at `offset` (absolute), reported relative to the JSON text.
-    func failure(_ message: String, at offset: Int) -> JOSEError {
-        JOSEError.malformed("invalid JSON: \(message) at byte offset \(offset - base)")
-    }
-
-    /// A readable description of the byte at `offset`, or "end of input".
-    func describe(at offset: Int) -> String {
-        guard offset < end else { return "end of input" }
-        let byte = buffer[offset]
-        if byte > 0x20, byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
-        return "byte 0x" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true)
-    }
-
-    // MARK: Driver
-
-    /// An upper bound on the number of tokens: every value or name after the first is preceded
-    /// by one of `{ [ , :`.
-    func estimatedTokenCount() -> Int {
-        var count = 1
-        var index = base
-        while index < end {
-            switch buffer[index] {
-            case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: ","), UInt8(ascii: ":"): count += 1
-            default: break
-            }
-            index += 1
-        }
-        return count
-    }
-
-    /// Advances over insignificant whitespace (space, tab, CR, LF).
-    @inline(__always)
-    mutating func skipWhitespace() {
-        while position < end {
-            switch buffer[position] {
-            case 0x20, 0x09, 0x0A, 0x0D: position += 1
-            default: return
-            }
-        }
-    }
-
-    /// Parses the whole text into ``tokens``.
-    mutating func parse() throws {
-        tokens.reserveCapacity(estimatedTokenCount())
-        var current = -1  // index of the innermost open container
-        var depth = 0
-        skipWhitespace()
-
-        parsing: while true {
-            // A value starts at `position`.
-            guard position < end else {
-                throw failure(tokens.isEmpty ? "empty input, expected a value" : "unexpected end of input, expected a value", at: position)
-            }
-            if current >= 0, tokens[current].kind == .array { tokens[current].count += 1 }
-            let byte = buffer[position]
-            switch byte {
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                let isObject = byte == UInt8(ascii: "{")
-                depth += 1
-                guard depth <= limits.maxDepth else {
-                    throw failure("nesting deeper than the limit of \(limits.maxDepth)", at: position)
-                }
-                tokens.append(JSONToken(
-                    start: Int32(position), end: 0, next: Int32(current), count: 0,
-                    kind: isObject ? .object : .array, flags: 0))
-                current = tokens.count - 1
-                position += 1
-                skipWhitespace()
-                let closer = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
-                if position < end, buffer[position] == closer {
-                    try close(&current, &depth)
-                } else if isObject {
-                    try parseMemberName(object: current)
-                    continue parsing
-                } else {
-                    continue parsing
-                }
-            case UInt8(ascii: "\""):
-                try parseString()
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                try parseNumber()
-            case UInt8(ascii: "t"):
-                try parseLiteral("true", kind: .bool)
-            case UInt8(ascii: "f"):
-                try parseLiteral("false", kind: .bool)
-            case UInt8(ascii: "n"):
-                try parseLiteral("null", kind: .null)
-            default:
-                throw failure("expected a value, found \(describe(at: position))", at: position)
-            }
-
-            // A value is complete: continue the enclosing container, or finish.
-            while true {
-                skipWhitespace()
-                guard current >= 0 else {
-                    guard position == end else {
-                        throw failure("unexpected \(describe(at: position)) after the top-level value", at: position)
-                    }
-                    return
-                }
-                let isObject = tokens[current].kind == .object
-                guard position < end else {
-                    let opened = Int(tokens[current].start)
-                    throw failure("unexpected end of input in the \(isObject ? "object" : "array") opened at byte offset \(opened - base)", at: position)
-                }
-                let byte = buffer[position]
-                if byte == UInt8(ascii: ",") {
-                    position += 1
-                    skipWhitespace()
-                    if isObject { try parseMemberName(object: current) }
-                    continue parsing
-                }
-                if byte == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
-                    try close(&current, &depth)
-                    continue
-                }
-                let expected = isObject ? "',' or '}' after an object member" : "',' or ']' after an array element"
-                throw failure("expected \(expected), found \(describe(at: position))", at: position)
-            }
-        }
-    }
-
-    /// Objects with at most this many members are checked for duplicate names as each name is
-    /// read (quadratic but tiny); larger objects are sorted once when they close.
-    static let linearDuplicateCheckLimit: Int32 = 16
-
-    /// The error for the duplicate member name at token `name`.
-    func duplicate(_ name: Int) -> JOSEError {
-        let text = String(decoding: JSONStrings.decode(tokens[name], in: buffer), as: UTF8.self)
-        return failure("duplicate member name \(text.debugDescription)", at: Int(tokens[name].start))
-    }
-
-    /// Rejects duplicate member names in a large object by sorting its names (O(n log n)
-    /// comparisons, so hostile wide objects cannot make parsing quadratic).
-    func checkDuplicatesBySorting(object: Int) throws {
-        var names: [Int] = []
-        names.reserveCapacity(Int(tokens[object].count))
-        var name = object + 1
-        let end = tokens.count
-        while name < end {
-            names.append(name)
-            name = Int(tokens[name + 1].next)
-        }
-        let tokens = self.tokens
-        let buffer = self.buffer
-        names.sort { JSONStrings.precedes(tokens[$0], tokens[$1], in: buffer) }
-        var index = 1
-        while index < names.count {
-            let (first, second) = (names[index - 1], names[index])
-            if JSONStrings.equal(tokens[first], tokens[second], in: buffer) {
-                throw duplicate(max(first, second))
-            }
-            index += 1
-        }
-    }
-
-    /// Closes the container `current` (whose closing bracket is at `position`).
-    @inline(__always)
-    mutating func close(_ current: inout Int, _ depth: inout Int) throws {
-        if tokens[current].kind == .object, tokens[current].count > JSONParser.linearDuplicateCheckLimit {
-            try checkDuplicatesBySorting(object: current)
-        }
-        let parent = Int(tokens[current].next)
-        tokens[current].end = Int32(position + 1)
-        tokens[current].next = Int32(tokens.count)
-        current = parent
-        depth -= 1
-        position += 1
-    }
-
-    /// Parses a member name, rejects duplicates, and consumes the `:` and whitespace after it.
-    mutating func parseMemberName(object: Int) throws {
-        guard position < end, buffer[position] == UInt8(ascii: "\"") else {
-            throw failure("expected a member name (a string), found \(describe(at: position))", at: position)
-        }
-        let nameStart = position
-        tokens[object].count += 1
-        guard tokens[object].count <= limits.maxMembers else {
-            throw failure("object has more than \(limits.maxMembers) members", at: nameStart)
-        }
-        try parseString()
-        // Small objects (the JOSE common case) are checked here by comparing with each earlier
-        // name; larger ones are checked in one sort when they close (see `close`).
-        if tokens[object].count <= JSONParser.linearDuplicateCheckLimit {
-            let name = tokens.count - 1
-            var other = object + 1
-            while other < name {
-                if JSONStrings.equal(tokens[other], tokens[name], in: buffer) {
-                    throw duplicate(name)
-                }
-                other = Int(tokens[other + 1].next)
-            }
-        }
-        skipWhitespace()
-        guard position < end, buffer[position] == UInt8(ascii: ":") else {
-            throw failure("expected ':' after a member name, found \(describe(at: position))", at: position)
-        }
-        position += 1
-        skipWhitespace()
-    }
-
-    /// Parses `true`, `false` or `null` (exact lowercase spelling).
-    mutating func parseLiteral(_ literal: StaticString, kind: JSONValue.Kind) throws {
-        let start = position
-        let count = literal.utf8CodeUnitCount
-        guard end - start >= count else {
-            throw failure("invalid literal, expected '\(literal)'", at: start)
-        }
-        let matches = literal.withUTF8Buffer { expected in
-            for index in 0..<count where buffer[start + index] != expected[index] { return false }
-            return true
-        }
-        guard matches else { throw failure("invalid literal, expected '\(literal)'", at: start) }
-        position += count
-        tokens.append(JSONToken(start: Int32(start), end: Int32(position), next: Int32(tokens.count + 1), count: 0, kind: kind, flags: 0))
-    }
-
-    /// Whether `position` is at an ASCII digit.
-    @inline(__always)
-    func atDigit() -> Bool {
-        position < end && buffer[position] &- UInt8(ascii: "0") < 10
-    }
-
-    /// Parses a number: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
-    mutating func parseNumber() throws {
-        let start = position
-        var flags = JSONToken.isInteger
-        if buffer[position] == UInt8(ascii: "-") {
-            position += 1
-            guard atDigit() else { throw failure("expected a digit after '-'", at: position) }
-        }
-        if buffer[position] == UInt8(ascii: "0") {
-            position += 1
-            if atDigit() { throw failure("leading zeros are not allowed in numbers", at: position - 1) }
-        } else {
-            while atDigit() { position += 1 }
-        }
-        if position < end, buffer[position] == UInt8(ascii: ".") {
-            flags = 0
-            position += 1
-            guard atDigit() else { throw failure("expected a digit after the decimal point", at: position) }
-            while atDigit() { position += 1 }
-        }
-        if position < end, buffer[position] | 0x20 == UInt8(ascii: "e") {
-            flags = 0
-            position += 1
-            if position < end, buffer[position] == UInt8(ascii: "+") || buffer[position] == UInt8(ascii: "-") {
-                position += 1
-            }
-            guard atDigit() else { throw failure("expected a digit in the exponent", at: position) }
-            while atDigit() { position += 1 }
-        }
-        tokens.append(JSONToken(start: Int32(start), end: Int32(position), next: Int32(tokens.count + 1), count: 0, kind: .number, flags: flags))
-    }
-
-    /// Reads four hexadecimal digits at `offset`, or returns nil.
-    func hex4(at offset: Int) -> UInt32? {
-        guard end - offset >= 4 else { return nil }
-        var value: UInt32 = 0
-        for index in offset..<offset + 4 {
-            guard let digit = JSONStrings.hexValue(buffer[index]) else { return nil }
-            value = value << 4 | UInt32(digit)
-        }
-        return value
-    }
-
-    /// Parses a string, validating escapes and UTF-8.
-    mutating func parseString() throws {
-        let start = position
-        position += 1
-        var flags: UInt8 = 0
-        while true {
-            // Fast path: plain printable ASCII.
-            while position < end {
-                let byte = buffer[position]
-                guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { break }
-                position += 1
-            }
-            guard position < end else {
-                throw failure("unterminated string starting at byte offset \(start - base)", at: position)
-            }
-            let byte = buffer[position]
-            if byte == UInt8(ascii: "\"") {
-                position += 1
-                break
-            }
-            if byte == UInt8(ascii: "\\") {
-                flags = JSONToken.hasEscapes
-                try parseEscape()
-            } else if byte < 0x20 {
-                throw failure("unescaped control character \(describe(at: position)) in a string", at: position)
-            } else {
-                try validateUTF8Sequence()
-            }
-        }
-        tokens.append(JSONToken(start: Int32(start), end: Int32(position), next: Int32(tokens.count + 1), count: 0, kind: .string, flags: flags))
-    }
-
-    /// Validates the escape sequence at `position` (a backslash) and advances past it.
-    mutating func parseEscape() throws {
-        let escapeStart = position
-        guard position + 1 < end else {
-            throw failure("unterminated escape sequence", at: escapeStart)
-        }
-        switch buffer[position + 1] {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
-             UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-            position += 2
-        case UInt8(ascii: "u"):
-            guard let unit = hex4(at: position + 2) else {
-                throw failure("invalid \\u escape: expected four hexadecimal digits", at: escapeStart)
-            }
-            position += 6
-            if unit >= 0xDC00, unit <= 0xDFFF {
-                throw failure("unpaired low surrogate escape \\u\(String(unit, radix: 16, uppercase: true))", at: escapeStart)
-            }
-            if unit >= 0xD800, unit <= 0xDBFF {
-                guard end - position >= 6, buffer[position] == UInt8(ascii: "\\"), buffer[position + 1] == UInt8(ascii: "u"),
-                      let low = hex4(at: position + 2), low >= 0xDC00, low <= 0xDFFF
-                else {
-                    throw failure("high surrogate escape \\u\(String(unit, radix: 16, uppercase: true)) is not followed by a low surrogate escape", at: escapeStart)
-                }
-                position += 6
-            }
-        default:
-            throw failure("invalid escape sequence '\\' followed by \(describe(at: position + 1))", at: escapeStart)
-        }
-    }
-
-    /// Validates one multi-byte UTF-8 sequence at `position` (RFC 3629: no overlong forms, no
-    /// encoded surrogates, nothing above U+10FFFF) and advances past it.
-    mutating func validateUTF8Sequence() throws {
-        let lead = buffer[position]
-        let length: Int
-        var low: UInt8 = 0x80
-        var high: UInt8 = 0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; low = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; high = 0x9F
-        case 0xF0: length = 4; low = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; high = 0x8F
-        default:
-            throw failure("invalid UTF-8 byte \(describe(at: position)) in a string", at: position)
-        }
-        guard end - position >= length else {
-            throw failure("truncated UTF-8 sequence in a string", at: position)
-        }
-        let second = buffer[position + 1]
-        guard second >= low, second <= high else {
-            throw failure("invalid UTF-8 sequence (overlong, surrogate or bad continuation byte) in a string", at: position)
-        }
-        for index in 2..<length where buffer[position + index] & 0xC0 != 0x80 {
-            throw failure("invalid UTF-8 continuation byte in a string", at: position + index)
-        }
-        position += length
-    }
 }

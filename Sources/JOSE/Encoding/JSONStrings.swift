@@ -40,6 +40,12 @@ enum JSONStrings {
         return true
     }
 
+    /// Whether `name` holds exactly the bytes of `literal` (for dispatching on member names).
+    @inline(__always)
+    static func isName(_ name: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+        literal.withUTF8Buffer { bytesEqual(name, $0) }
+    }
+
     /// Whether the decoded text of `lhs` sorts before that of `rhs` (bytewise).
     static func precedes(_ lhs: JSONToken, _ rhs: JSONToken, in buffer: UnsafeBufferPointer<UInt8>) -> Bool {
         let left = contents(lhs, in: buffer)

@@ -1,4 +1,5 @@
-/// A cheap view of one value in a ``JSONDocument``: the document's storage plus a token index.
+/// A cheap view of one value in a ``JSONDocument``: the document's storage (one reference) plus
+/// a token index.
 ///
 /// Reading never fails: an accessor of the wrong type returns `nil` (or `false`, or 0).
 package struct JSONValue: Sendable {
@@ -31,7 +32,7 @@ package struct JSONValue: Sendable {
 
     /// This value's token.
     @inline(__always)
-    var token: JSONToken { document.tokens[index] }
+    var token: JSONToken { document.storage.token(index) }
 
     /// The JSON type of the value.
     package var kind: Kind { token.kind }
@@ -55,19 +56,48 @@ package struct JSONValue: Sendable {
 
     /// ``memberIndex(_:)`` for a name given as UTF-8 bytes.
     func memberIndex(utf8 expected: UnsafeBufferPointer<UInt8>) -> Int? {
-        document.tokens.withUnsafeBufferPointer { tokens -> Int? in
+        document.storage.withBuffers { tokens, buffer -> Int? in
             let object = tokens[index]
             guard object.kind == .object else { return nil }
-            return document.bytes.withUnsafeBufferPointer { buffer -> Int? in
-                var name = index + 1
-                let end = Int(object.next)
-                while name < end {
-                    if JSONStrings.equal(tokens[name], expected, in: buffer) { return name + 1 }
-                    name = Int(tokens[name + 1].next)
+            var name = index + 1
+            let end = Int(object.next)
+            while name < end {
+                if JSONStrings.equal(tokens[name], expected, in: buffer) { return name + 1 }
+                name = Int(tokens[name + 1].next)
+            }
+            return nil
+        }
+    }
+
+    /// Calls `body` with each member's decoded name and the token index of its value, in source
+    /// order; nothing happens when this is not an object. Names without escapes are passed
+    /// straight from the text, so one pass over an object's members allocates nothing and
+    /// costs no reference counting per member.
+    ///
+    /// - Parameter body: Receives the name's UTF-8 bytes (valid only during the call) and the
+    ///   value's token index.
+    func forEachMember(_ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: Int) throws -> Void) rethrows {
+        try document.storage.withBuffers { tokens, text in
+            let object = tokens[index]
+            guard object.kind == .object else { return }
+            var name = index + 1
+            let end = Int(object.next)
+            while name < end {
+                let token = tokens[name]
+                if token.flags & JSONToken.hasEscapes == 0 {
+                    try body(JSONStrings.contents(token, in: text), name + 1)
+                } else {
+                    try JSONStrings.decode(token, in: text).withUnsafeBufferPointer { try body($0, name + 1) }
                 }
-                return nil
+                name = Int(tokens[name + 1].next)
             }
         }
+    }
+
+    /// The value at token `index` of the same document (an index from ``forEachMember(_:)``),
+    /// or nil when `index` is negative (the convention for "absent").
+    func value(at index: Int) -> JSONValue? {
+        index < 0 ? nil : JSONValue(document: document, index: index)
     }
 
     /// ``memberIndex(_:)`` for an array of UTF-8 bytes (the slow path of non-contiguous strings).
@@ -91,14 +121,14 @@ package struct JSONValue: Sendable {
     package var string: String? {
         let token = self.token
         guard token.kind == .string else { return nil }
-        return document.bytes.withUnsafeBufferPointer { JSONStrings.string(token, in: $0) }
+        return document.storage.withBuffers { JSONStrings.string(token, in: $1) }
     }
 
     /// The decoded string's UTF-8 bytes, or nil when this is not a string.
     package var stringBytes: [UInt8]? {
         let token = self.token
         guard token.kind == .string else { return nil }
-        return document.bytes.withUnsafeBufferPointer { JSONStrings.decode(token, in: $0) }
+        return document.storage.withBuffers { JSONStrings.decode(token, in: $1) }
     }
 
     /// Whether this is a string whose decoded text is exactly `expected` (byte-for-byte UTF-8,
@@ -109,7 +139,7 @@ package struct JSONValue: Sendable {
     package func isString(equalTo expected: String) -> Bool {
         let token = self.token
         guard token.kind == .string else { return false }
-        return document.bytes.withUnsafeBufferPointer { JSONStrings.equal(token, expected, in: $0) }
+        return document.storage.withBuffers { JSONStrings.equal(token, expected, in: $1) }
     }
 
     /// Whether the JSON number was written without a fraction or an exponent.
@@ -131,10 +161,10 @@ package struct JSONValue: Sendable {
         if token.flags & JSONToken.isInteger != 0, end - start <= 16 {
             if let value = integerValue(start: start, end: end), value.magnitude < 1 << 53 {
                 // `-0` is an integer literal whose sign the `Int64` loses.
-                return value == 0 && document.bytes[start] == UInt8(ascii: "-") ? -0.0 : Double(value)
+                return value == 0 && document.storage.byte(at: start) == UInt8(ascii: "-") ? -0.0 : Double(value)
             }
         }
-        let text = String(decoding: document.bytes[start..<end], as: UTF8.self)
+        let text = document.storage.withBuffers { String(decoding: $1[start..<end], as: UTF8.self) }
         return Double(text)
     }
 
@@ -148,29 +178,30 @@ package struct JSONValue: Sendable {
 
     /// Parses the validated integer literal `bytes[start..<end]`, or nil on overflow.
     private func integerValue(start: Int, end: Int) -> Int64? {
-        let bytes = document.bytes
-        var index = start
-        let negative = bytes[index] == UInt8(ascii: "-")
-        if negative { index += 1 }
-        var value: Int64 = 0
-        while index < end {
-            let digit = Int64(bytes[index] &- UInt8(ascii: "0"))
-            let (shifted, overflow1) = value.multipliedReportingOverflow(by: 10)
-            let (next, overflow2) = negative
-                ? shifted.subtractingReportingOverflow(digit)
-                : shifted.addingReportingOverflow(digit)
-            guard !overflow1, !overflow2 else { return nil }
-            value = next
-            index += 1
+        document.storage.withBuffers { _, bytes -> Int64? in
+            var index = start
+            let negative = bytes[index] == UInt8(ascii: "-")
+            if negative { index += 1 }
+            var value: Int64 = 0
+            while index < end {
+                let digit = Int64(bytes[index] &- UInt8(ascii: "0"))
+                let (shifted, overflow1) = value.multipliedReportingOverflow(by: 10)
+                let (next, overflow2) = negative
+                    ? shifted.subtractingReportingOverflow(digit)
+                    : shifted.addingReportingOverflow(digit)
+                guard !overflow1, !overflow2 else { return nil }
+                value = next
+                index += 1
+            }
+            return value
         }
-        return value
     }
 
     /// The boolean, or nil when this is not `true` or `false`.
     package var bool: Bool? {
         let token = self.token
         guard token.kind == .bool else { return nil }
-        return document.bytes[Int(token.start)] == UInt8(ascii: "t")
+        return document.storage.byte(at: Int(token.start)) == UInt8(ascii: "t")
     }
 
     /// Whether this is `null`.
@@ -193,14 +224,14 @@ package struct JSONValue: Sendable {
     /// The number of members of an object or elements of an array; 0 for other values.
     package var count: Int { Int(token.count) }
 
-    /// The exact source text of the value.
+    /// The exact source text of the value (a copy).
     package var rawBytes: ArraySlice<UInt8> {
         let token = self.token
-        return document.bytes[Int(token.start)..<Int(token.end)]
+        return ArraySlice(document.storage.text(Int(token.start)..<Int(token.end)))
     }
 
     /// The byte offset of the value within the JSON text (for error messages).
-    package var offset: Int { Int(token.start) - document.base }
+    package var offset: Int { Int(token.start) }
 }
 
 /// The elements of a JSON array, in order.
@@ -227,7 +258,7 @@ package struct JSONArrayElements: Sequence, Sendable {
         package mutating func next() -> JSONValue? {
             guard index < end else { return nil }
             let value = JSONValue(document: document, index: index)
-            index = Int(document.tokens[index].next)
+            index = Int(document.storage.token(index).next)
             return value
         }
     }
@@ -264,7 +295,7 @@ package struct JSONObjectMembers: Sequence, Sendable {
             guard index + 1 < end else { return nil }
             let name = JSONValue(document: document, index: index)
             let value = JSONValue(document: document, index: index + 1)
-            index = Int(document.tokens[index + 1].next)
+            index = Int(document.storage.token(index + 1).next)
             return (name.string ?? "", value)
         }
     }
@@ -283,7 +314,7 @@ package struct JSONObjectMembers: Sequence, Sendable {
         var index = first
         while index + 1 < end {
             names.append(JSONValue(document: document, index: index))
-            index = Int(document.tokens[index + 1].next)
+            index = Int(document.storage.token(index + 1).next)
         }
         return names
     }

@@ -5,6 +5,11 @@ public struct JWSHeader: Sendable {
     public let algorithm: JWSAlgorithm
     /// The parsed header object.
     let json: JSONValue
+    /// The token index of the `kid` value, −1 when absent (found while validating).
+    let keyIDPosition: Int
+
+    /// The `kid` value, when present (a string: validated).
+    var keyIDValue: JSONValue? { json.value(at: keyIDPosition) }
 
     /// The key identifier (`kid`).
     public var keyID: String? { json["kid"]?.string }
@@ -39,7 +44,23 @@ public struct JWSHeader: Sendable {
     ///   only these.
     init(json: JSONValue, understood: Set<String>) throws {
         guard json.kind == .object else { throw JOSEError.malformed("the JOSE header is not a JSON object") }
-        guard let algValue = json["alg"] else { throw JOSEError.malformed("the JOSE header has no \"alg\"") }
+        // One pass over the members finds the parameters checked here.
+        var (alg, kid, typ, cty, b64, crit) = (-1, -1, -1, -1, -1, -1)
+        json.forEachMember { name, value in
+            switch name.count {
+            case 3:
+                if JSONStrings.isName(name, "alg") { alg = value }
+                else if JSONStrings.isName(name, "kid") { kid = value }
+                else if JSONStrings.isName(name, "typ") { typ = value }
+                else if JSONStrings.isName(name, "cty") { cty = value }
+                else if JSONStrings.isName(name, "b64") { b64 = value }
+            case 4:
+                if JSONStrings.isName(name, "crit") { crit = value }
+            default:
+                break
+            }
+        }
+        guard let algValue = json.value(at: alg) else { throw JOSEError.malformed("the JOSE header has no \"alg\"") }
         guard algValue.kind == .string else { throw JOSEError.malformed("the header \"alg\" is not a string") }
         guard let algorithm = JWSHeader.algorithm(algValue) else {
             let name = algValue.string ?? ""
@@ -48,14 +69,20 @@ public struct JWSHeader: Sendable {
             }
             throw JOSEError(.unsupportedAlgorithm, "alg \"\(name)\" is not a supported JWS algorithm")
         }
-        for name in ["kid", "typ", "cty"] {
-            if let value = json[name], value.kind != .string {
-                throw JOSEError.malformed("the header \"\(name)\" is not a string")
-            }
-        }
+        try JWSHeader.requireString(json.value(at: kid), "kid")
+        try JWSHeader.requireString(json.value(at: typ), "typ")
+        try JWSHeader.requireString(json.value(at: cty), "cty")
         self.algorithm = algorithm
         self.json = json
-        try validateCritical(understood: understood)
+        self.keyIDPosition = kid
+        try validateCritical(b64: b64 >= 0, crit: json.value(at: crit), understood: understood)
+    }
+
+    /// Rejects a present header parameter `name` whose value is not a string.
+    private static func requireString(_ value: JSONValue?, _ name: StaticString) throws {
+        if let value, value.kind != .string {
+            throw JOSEError.malformed("the header \"\(name)\" is not a string")
+        }
     }
 
     /// Finds the algorithm named by `value` without allocating.
@@ -66,11 +93,11 @@ public struct JWSHeader: Sendable {
     /// RFC 7515 §4.1.11: `crit` is a non-empty array of unique, non-registered names that are
     /// present in the header and understood. `b64` (RFC 7797) is not supported, so its presence
     /// is refused whether or not it is listed.
-    private func validateCritical(understood: Set<String>) throws {
-        if json["b64"] != nil, !understood.contains("b64") {
+    private func validateCritical(b64: Bool, crit: JSONValue?, understood: Set<String>) throws {
+        if b64, !understood.contains("b64") {
             throw JOSEError(.unsupportedCriticalHeader, "the \"b64\" header (RFC 7797 unencoded payload) is not supported")
         }
-        guard let crit = json["crit"] else { return }
+        guard let crit else { return }
         guard let elements = crit.elements, crit.count > 0 else {
             throw JOSEError(.unsupportedCriticalHeader, "\"crit\" must be a non-empty array of names")
         }

@@ -115,7 +115,7 @@ extension JWKSet {
         header: JWSHeader, signingInput: UnsafeRawBufferPointer, signature: UnsafeRawBufferPointer
     ) throws -> JWK {
         let algorithm = header.algorithm
-        if let kid = header.json["kid"] {
+        if let kid = header.keyIDValue {
             for ambiguous in ambiguousKeyIDs where kid.isString(equalTo: ambiguous) {
                 throw JOSEError(.keyNotFound, "kid \"\(ambiguous)\" appears more than once in the key set")
             }

@@ -71,17 +71,23 @@ public struct JWTValidator: Sendable {
     ///   `invalid_authorized_party` or `invalid_nonce`.
     public func validate(_ claims: JWTClaims, header: JWSHeader) throws {
         if let type { try JWTValidator.checkType(header.json["typ"], expected: type) }
-        for name in requiredClaims where claims.json[name] == nil {
+        // One pass over the claims' members finds every registered claim the rules read.
+        let registered = RegisteredClaims(claims.json)
+        for name in requiredClaims where !registered.contains(name) {
             throw JOSEError(.missingClaim, "the token has no \"\(name)\" claim")
         }
-        for name in ["iss", "sub", "azp", "nonce", "jti"] { try stringClaim(claims, name) }
-        try checkTimes(claims)
-        if let issuer { try checkIssuer(claims, expected: issuer) }
-        let audienceCount = try checkAudience(claims)
-        if let authorizedParty { try checkAuthorizedParty(claims, clientID: authorizedParty, audienceCount: audienceCount) }
+        try stringClaim(registered, registered.issuer, "iss")
+        try stringClaim(registered, registered.subject, "sub")
+        try stringClaim(registered, registered.authorizedParty, "azp")
+        try stringClaim(registered, registered.nonce, "nonce")
+        try stringClaim(registered, registered.tokenID, "jti")
+        try checkTimes(registered)
+        if let issuer { try checkIssuer(registered, expected: issuer) }
+        let audienceCount = try checkAudience(registered, claims)
+        if let authorizedParty { try checkAuthorizedParty(registered, clientID: authorizedParty, audienceCount: audienceCount) }
         if let nonce {
-            guard let value = claims.json["nonce"], value.isString(equalTo: nonce) else {
-                throw JOSEError(.invalidNonce, claims.json["nonce"] == nil
+            guard let value = registered.value(registered.nonce), value.isString(equalTo: nonce) else {
+                throw JOSEError(.invalidNonce, registered.nonce < 0
                     ? "the token has no nonce but one was sent" : "the token's nonce differs from the one sent")
             }
         }
@@ -103,15 +109,15 @@ public struct JWTValidator: Sendable {
     }
 
     @discardableResult
-    private func stringClaim(_ claims: JWTClaims, _ name: String) throws -> JSONValue? {
-        guard let value = claims.json[name] else { return nil }
+    private func stringClaim(_ claims: RegisteredClaims, _ position: Int, _ name: StaticString) throws -> JSONValue? {
+        guard let value = claims.value(position) else { return nil }
         guard value.kind == .string else { throw JOSEError(.invalidClaim, "the \"\(name)\" claim is not a string") }
         return value
     }
 
     /// Reads a NumericDate claim: a finite JSON number between 0 and the year 9999.
-    private func time(_ claims: JWTClaims, _ name: String) throws -> Double? {
-        guard let value = claims.json[name] else { return nil }
+    private func time(_ claims: RegisteredClaims, _ position: Int, _ name: StaticString) throws -> Double? {
+        guard let value = claims.value(position) else { return nil }
         guard let seconds = value.number else {
             throw JOSEError(.invalidClaim, "the \"\(name)\" claim is not a number (NumericDate)")
         }
@@ -121,12 +127,12 @@ public struct JWTValidator: Sendable {
         return seconds
     }
 
-    private func checkTimes(_ claims: JWTClaims) throws {
+    private func checkTimes(_ claims: RegisteredClaims) throws {
         let now = clock.now
-        let exp = try time(claims, "exp")
-        let nbf = try time(claims, "nbf")
-        let iat = try time(claims, "iat")
-        let authTime = try time(claims, "auth_time")
+        let exp = try time(claims, claims.expiration, "exp")
+        let nbf = try time(claims, claims.notBefore, "nbf")
+        let iat = try time(claims, claims.issuedAt, "iat")
+        let authTime = try time(claims, claims.authenticationTime, "auth_time")
         if let exp, exp <= now - leeway {
             throw JOSEError(.expired, "the token expired at \(Int64(exp)), \(Int64(now - exp)) s ago (leeway \(Int64(leeway)) s)")
         }
@@ -152,8 +158,8 @@ public struct JWTValidator: Sendable {
         }
     }
 
-    private func checkIssuer(_ claims: JWTClaims, expected: String) throws {
-        guard let iss = try stringClaim(claims, "iss") else {
+    private func checkIssuer(_ claims: RegisteredClaims, expected: String) throws {
+        guard let iss = try stringClaim(claims, claims.issuer, "iss") else {
             throw JOSEError(.missingClaim, "the token has no \"iss\" claim")
         }
         guard iss.isString(equalTo: expected) else {
@@ -162,8 +168,8 @@ public struct JWTValidator: Sendable {
     }
 
     /// Checks `aud` and returns how many audiences it names.
-    private func checkAudience(_ claims: JWTClaims) throws -> Int {
-        guard let aud = claims.json["aud"] else {
+    private func checkAudience(_ registered: RegisteredClaims, _ claims: JWTClaims) throws -> Int {
+        guard let aud = registered.value(registered.audience) else {
             if audiences != nil { throw JOSEError(.missingClaim, "the token has no \"aud\" claim") }
             return 0
         }
@@ -190,8 +196,8 @@ public struct JWTValidator: Sendable {
         return count
     }
 
-    private func checkAuthorizedParty(_ claims: JWTClaims, clientID: String, audienceCount: Int) throws {
-        guard let azp = claims.json["azp"] else {
+    private func checkAuthorizedParty(_ claims: RegisteredClaims, clientID: String, audienceCount: Int) throws {
+        guard let azp = claims.value(claims.authorizedParty) else {
             if audienceCount > 1 {
                 throw JOSEError(.invalidAuthorizedParty, "the token has \(audienceCount) audiences but no azp claim")
             }

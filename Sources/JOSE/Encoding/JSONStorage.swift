@@ -1,0 +1,132 @@
+/// What a ``JSONStorage`` records in front of its text and tokens.
+struct JSONStorageHeader {
+    /// The number of bytes of JSON text at the start of the tail.
+    let textCount: Int
+    /// Where the tokens start in the tail (the text's length rounded up to a token's alignment).
+    let tokensOffset: Int
+    /// The number of tokens written.
+    var tokenCount: Int
+}
+
+/// The single allocation behind a ``JSONDocument``: its own copy of the JSON text followed by the
+/// flat token index, after a small header.
+///
+/// Owning the text (a copy of a few hundred bytes costs far less than sharing an array) makes a
+/// document, and so every ``JSONValue``, header and claims set, a single reference with no
+/// nested array to retain, and lets readers reach bytes and tokens through plain pointers. The
+/// storage is written only while parsing, before any ``JSONDocument`` shares it, and is
+/// immutable afterwards (which is why a ``JSONDocument`` may be `Sendable` although
+/// `ManagedBuffer` is not).
+final class JSONStorage: ManagedBuffer<JSONStorageHeader, UInt8> {
+    /// Allocates storage holding a copy of `text` and room for at least `capacity` tokens.
+    static func make(text: UnsafeBufferPointer<UInt8>, capacity: Int) -> JSONStorage {
+        let alignment = MemoryLayout<JSONToken>.alignment
+        let tokensOffset = (text.count + alignment - 1) / alignment * alignment
+        let size = tokensOffset + capacity * MemoryLayout<JSONToken>.stride
+        let buffer = create(minimumCapacity: size) { _ in
+            JSONStorageHeader(textCount: text.count, tokensOffset: tokensOffset, tokenCount: 0)
+        }
+        let storage = unsafeDowncast(buffer, to: JSONStorage.self)
+        storage.withUnsafeMutablePointers { _, bytes in
+            if let source = text.baseAddress { bytes.initialize(from: source, count: text.count) }
+            UnsafeMutableRawPointer(bytes + tokensOffset).bindMemory(to: JSONToken.self, capacity: capacity)
+        }
+        return storage
+    }
+
+    /// The start of the token index.
+    @inline(__always)
+    var tokens: UnsafeMutablePointer<JSONToken> {
+        withUnsafeMutablePointers { header, bytes in
+            UnsafeMutableRawPointer(bytes + header.pointee.tokensOffset).assumingMemoryBound(to: JSONToken.self)
+        }
+    }
+
+    /// Calls `body` with the tokens and the text. The storage is borrowed for the call, so
+    /// there is no reference counting per access.
+    @inline(__always)
+    func withBuffers<Result>(
+        _ body: (UnsafeBufferPointer<JSONToken>, UnsafeBufferPointer<UInt8>) throws -> Result
+    ) rethrows -> Result {
+        try withUnsafeMutablePointers { header, bytes in
+            let tokens = UnsafeMutableRawPointer(bytes + header.pointee.tokensOffset).assumingMemoryBound(to: JSONToken.self)
+            return try body(
+                UnsafeBufferPointer(start: tokens, count: header.pointee.tokenCount),
+                UnsafeBufferPointer(start: bytes, count: header.pointee.textCount))
+        }
+    }
+
+    /// The token at `index` (which must be below the token count).
+    @inline(__always)
+    func token(_ index: Int) -> JSONToken {
+        withBuffers { tokens, _ in tokens[index] }
+    }
+
+    /// The byte at `offset` of the text (which must be below the text's length).
+    @inline(__always)
+    func byte(at offset: Int) -> UInt8 {
+        withUnsafeMutablePointerToElements { $0[offset] }
+    }
+
+    /// A copy of the text's bytes `range`.
+    func text(_ range: Range<Int>) -> [UInt8] {
+        withBuffers { _, text in Array(text[range]) }
+    }
+}
+
+/// The growing token index a ``JSONParser`` writes into, ending up as a ``JSONStorage``.
+///
+/// It keeps a pointer to the storage's tokens (valid while it holds the storage), so reading and
+/// patching tokens during the parse costs no reference counting; when full it moves the tokens
+/// to a storage twice as large.
+struct JSONTokenWriter {
+    /// The storage being filled.
+    private var storage: JSONStorage
+    /// The storage's tokens.
+    private var elements: UnsafeMutablePointer<JSONToken>
+    /// How many tokens fit in ``storage``.
+    private var capacity: Int
+    /// The number of tokens written.
+    private(set) var count = 0
+
+    /// Starts an index over a copy of `text` with room for `capacity` tokens.
+    init(text: UnsafeBufferPointer<UInt8>, capacity: Int) {
+        let capacity = max(capacity, 4)
+        storage = JSONStorage.make(text: text, capacity: capacity)
+        elements = storage.tokens
+        self.capacity = capacity
+    }
+
+    /// Whether no token has been written.
+    var isEmpty: Bool { count == 0 }
+
+    /// The token at `index`, which must be below ``count``.
+    subscript(index: Int) -> JSONToken {
+        get { elements[index] }
+        nonmutating set { elements[index] = newValue }
+    }
+
+    /// Appends a token, growing the storage when it is full.
+    mutating func append(_ token: JSONToken) {
+        if count == capacity { grow() }
+        (elements + count).initialize(to: token)
+        count += 1
+    }
+
+    /// Moves the tokens to a storage of twice the capacity.
+    private mutating func grow() {
+        let larger = storage.withBuffers { _, text in JSONStorage.make(text: text, capacity: capacity * 2) }
+        let newElements = larger.tokens
+        newElements.initialize(from: elements, count: count)
+        storage = larger
+        elements = newElements
+        capacity *= 2
+    }
+
+    /// The finished storage, with its token count recorded.
+    func finish() -> JSONStorage {
+        let count = self.count
+        storage.withUnsafeMutablePointerToHeader { $0.pointee.tokenCount = count }
+        return storage
+    }
+}
