@@ -151,7 +151,7 @@ public final class JWKSCache: JWKSetSource, Sendable {
     ///   ``Configuration/maximumStaleness``).
     public func keySet(for header: JWSHeader) async throws -> JWKSet {
         let now = configuration.clock.now
-        let keyID = header.json["kid"]
+        let keyID = header.keyIDValue
         // Hit path: one lock, a scan of the set's key ids, no allocation, no suspension.
         let hit: JWKSet? = state.withLock { state in
             guard let keySet = state.keySet, now < state.freshUntil else { return nil }

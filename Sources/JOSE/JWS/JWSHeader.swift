@@ -12,7 +12,7 @@ public struct JWSHeader: Sendable {
     var keyIDValue: JSONValue? { json.value(at: keyIDPosition) }
 
     /// The key identifier (`kid`).
-    public var keyID: String? { json["kid"]?.string }
+    public var keyID: String? { keyIDValue?.string }
     /// The media type of the whole token (`typ`), e.g. `JWT` or `at+jwt`.
     public var type: String? { json["typ"]?.string }
     /// The media type of the payload (`cty`).
