@@ -249,6 +249,16 @@ struct JWSRejectionTests {
         RejectionCase("crit holds a non-string", .unsupportedCriticalHeader) {
             (F.token(header: #"{"alg":"ES256","crit":[1]}"#, key: F.ec256, alg: .es256), verifier(F.ec256.publicKey!))
         },
+        RejectionCase("crit under an escaped name", .unsupportedCriticalHeader) {
+            (F.token(header: #"{"alg":"ES256","\u0063rit":["exp"],"exp":1}"#, key: F.ec256, alg: .es256), verifier(F.ec256.publicKey!))
+        },
+        RejectionCase("kid under an escaped name", .keyNotFound) {
+            (F.token(header: #"{"alg":"ES256","k\u0069d":"unknown"}"#, key: F.ec256, alg: .es256),
+             verifier(try withKeyID(F.ec256.publicKey!, "known")))
+        },
+        RejectionCase("b64 under an escaped name", .unsupportedCriticalHeader) {
+            (F.token(header: #"{"alg":"ES256","b\u0036\u0034":false}"#, key: F.ec256, alg: .es256), verifier(F.ec256.publicKey!))
+        },
         RejectionCase("b64 without crit (RFC 7797 §6)", .unsupportedCriticalHeader) {
             (F.token(header: #"{"alg":"ES256","b64":false}"#, key: F.ec256, alg: .es256), verifier(F.ec256.publicKey!))
         },

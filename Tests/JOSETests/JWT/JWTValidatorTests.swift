@@ -34,6 +34,8 @@ struct JWTValidatorTests {
         ClaimCase("exp exactly at now - leeway", #"{"exp":940}"#, expect: .expired),
         ClaimCase("exp fractional, inside", #"{"exp":940.5}"#, expect: nil),
         ClaimCase("exp as a string", #"{"exp":"2000"}"#, expect: .invalidClaim),
+        ClaimCase("exp under an escaped name", #"{"\u0065xp":940}"#, expect: .expired),
+        ClaimCase("iss under an escaped name", #"{"\u0069ss":"https://evil.example"}"#, expect: .invalidIssuer) { $0.issuer = "https://a.example" },
         ClaimCase("exp as null", #"{"exp":null}"#, expect: .invalidClaim),
         ClaimCase("exp as a boolean", #"{"exp":true}"#, expect: .invalidClaim),
         ClaimCase("exp as an array", #"{"exp":[2000]}"#, expect: .invalidClaim),
