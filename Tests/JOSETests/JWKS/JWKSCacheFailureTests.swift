@@ -193,11 +193,8 @@ enum ServerBreakage: String, CaseIterable, Sendable, CustomTestStringConvertible
     }
 
     @Test func failedRefetchForAnUnknownKeyIDKeepsTheFreshSet() async throws {
-        let server = try TestHTTPServer()
         let key = try TestSigningKey(kid: "k1")
-        try await server.setRoute(path, body: try CacheFixture.document([key]))
-        let clock = ManualClock()
-        let cache = try CacheFixture.cache(server, clock: clock)
+        let (server, clock, cache, _) = try await CacheFixture.serve([key])
         _ = try await cache.refresh()
         try await server.setRoute(path, status: 500)
         clock.advance(31)
@@ -210,11 +207,8 @@ enum ServerBreakage: String, CaseIterable, Sendable, CustomTestStringConvertible
     }
 
     @Test func refreshFailureThrowsButKeepsTheSet() async throws {
-        let server = try TestHTTPServer()
         let key = try TestSigningKey(kid: "k1")
-        try await server.setRoute(path, body: try CacheFixture.document([key]))
-        let clock = ManualClock()
-        let cache = try CacheFixture.cache(server, clock: clock)
+        let (server, _, cache, _) = try await CacheFixture.serve([key])
         _ = try await cache.refresh()
         try await server.setRoute(path, body: "not json")
         _ = await expectJOSEError(.jwksUnavailable) { try await cache.refresh() }

@@ -95,3 +95,17 @@ enum CacheFixture {
         }
     }
 }
+
+extension CacheFixture {
+    /// The set-up most cache tests share: a server publishing `keys` at ``path``, a manual clock,
+    /// a cache of that URL with the default configuration, and a JWT verifier using the cache.
+    static func serve(
+        _ keys: [TestSigningKey]
+    ) async throws -> (server: TestHTTPServer, clock: ManualClock, cache: JWKSCache, verifier: JWTVerifier<JWKSCache>) {
+        let server = try TestHTTPServer()
+        try await server.setRoute(path, body: try document(keys))
+        let clock = ManualClock()
+        let cache = try self.cache(server, clock: clock)
+        return (server, clock, cache, verifier(cache))
+    }
+}

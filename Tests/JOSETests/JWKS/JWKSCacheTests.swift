@@ -9,12 +9,8 @@ import JOSETestSupport
     let path = CacheFixture.path
 
     @Test func manyVerificationsMakeOneFetch() async throws {
-        let server = try TestHTTPServer()
         let key = try TestSigningKey(kid: "k1")
-        try await server.setRoute(path, body: try CacheFixture.document([key]))
-        let clock = ManualClock()
-        let cache = try CacheFixture.cache(server, clock: clock)
-        let verifier = CacheFixture.verifier(cache)
+        let (server, _, cache, verifier) = try await CacheFixture.serve([key])
         let token = try key.token()
 
         for _ in 0..<50 {
@@ -31,12 +27,8 @@ import JOSETestSupport
     }
 
     @Test func expiryCausesOneRefetch() async throws {
-        let server = try TestHTTPServer()
         let key = try TestSigningKey(kid: "k1")
-        try await server.setRoute(path, body: try CacheFixture.document([key]))
-        let clock = ManualClock()
-        let cache = try CacheFixture.cache(server, clock: clock)
-        let verifier = CacheFixture.verifier(cache)
+        let (server, clock, cache, verifier) = try await CacheFixture.serve([key])
         let token = try key.token()
 
         _ = try await verifier.verify(token)
@@ -147,13 +139,9 @@ import JOSETestSupport
     }
 
     @Test func rotationFetchesOnceForTheNewKeyID() async throws {
-        let server = try TestHTTPServer()
         let first = try TestSigningKey(kid: "k1")
         let second = try TestSigningKey(kid: "k2")
-        try await server.setRoute(path, body: try CacheFixture.document([first]))
-        let clock = ManualClock()
-        let cache = try CacheFixture.cache(server, clock: clock)
-        let verifier = CacheFixture.verifier(cache)
+        let (server, clock, cache, verifier) = try await CacheFixture.serve([first])
         _ = try await verifier.verify(try first.token())
 
         try await server.setRoute(path, body: try CacheFixture.document([first, second]))
@@ -169,13 +157,9 @@ import JOSETestSupport
     }
 
     @Test func unknownKeyIDWithinTheCooldownDoesNotFetch() async throws {
-        let server = try TestHTTPServer()
         let first = try TestSigningKey(kid: "k1")
         let second = try TestSigningKey(kid: "k2")
-        try await server.setRoute(path, body: try CacheFixture.document([first]))
-        let clock = ManualClock()
-        let cache = try CacheFixture.cache(server, clock: clock)
-        let verifier = CacheFixture.verifier(cache)
+        let (server, clock, cache, verifier) = try await CacheFixture.serve([first])
         _ = try await verifier.verify(try first.token())
 
         try await server.setRoute(path, body: try CacheFixture.document([first, second]))
@@ -205,13 +189,9 @@ import JOSETestSupport
     }
 
     @Test func concurrentLookupsOfANewKeyIDShareOneFetch() async throws {
-        let server = try TestHTTPServer()
         let first = try TestSigningKey(kid: "k1")
         let second = try TestSigningKey(kid: "k2")
-        try await server.setRoute(path, body: try CacheFixture.document([first]))
-        let clock = ManualClock()
-        let cache = try CacheFixture.cache(server, clock: clock)
-        let verifier = CacheFixture.verifier(cache)
+        let (server, clock, cache, verifier) = try await CacheFixture.serve([first])
         _ = try await verifier.verify(try first.token())
 
         // The server is slow, so all 100 lookups arrive while the fetch is in flight.
@@ -225,12 +205,8 @@ import JOSETestSupport
     }
 
     @Test func concurrentLookupsOfAnUnknownKeyIDShareOneFetch() async throws {
-        let server = try TestHTTPServer()
         let key = try TestSigningKey(kid: "k1")
-        try await server.setRoute(path, body: try CacheFixture.document([key]))
-        let clock = ManualClock()
-        let cache = try CacheFixture.cache(server, clock: clock)
-        let verifier = CacheFixture.verifier(cache)
+        let (server, clock, cache, verifier) = try await CacheFixture.serve([key])
         _ = try await verifier.verify(try key.token())
         try await server.setRoute(path, body: try CacheFixture.document([key]), delaySeconds: 0.3)
 
@@ -251,11 +227,8 @@ import JOSETestSupport
     }
 
     @Test func stormOfRandomKeyIDsFetchesAtMostOncePerCooldown() async throws {
-        let server = try TestHTTPServer()
         let key = try TestSigningKey(kid: "k1")
-        try await server.setRoute(path, body: try CacheFixture.document([key]))
-        let clock = ManualClock()
-        let cache = try CacheFixture.cache(server, clock: clock)
+        let (server, clock, cache, _) = try await CacheFixture.serve([key])
         _ = try await cache.refresh()
 
         func storm() async {
@@ -285,11 +258,8 @@ import JOSETestSupport
     }
 
     @Test func headerWithoutKeyIDUsesTheFreshSet() async throws {
-        let server = try TestHTTPServer()
         let key = try TestSigningKey(kid: "k1")
-        try await server.setRoute(path, body: try CacheFixture.document([key]))
-        let clock = ManualClock()
-        let cache = try CacheFixture.cache(server, clock: clock)
+        let (server, clock, cache, _) = try await CacheFixture.serve([key])
         // A token without a kid is checked against every fitting key of the fresh set; a
         // failure does not refetch.
         let anonymousSigner = try JWSSigner(key: try JWK.generate(for: .es256), algorithm: .es256)
@@ -302,14 +272,10 @@ import JOSETestSupport
     }
 
     @Test func duplicateKeyIDIsNeverSelected() async throws {
-        let server = try TestHTTPServer()
         let one = try TestSigningKey(kid: "dup")
         let two = try TestSigningKey(kid: "dup")
         let other = try TestSigningKey(kid: "k2")
-        try await server.setRoute(path, body: try CacheFixture.document([one, two, other]))
-        let clock = ManualClock()
-        let cache = try CacheFixture.cache(server, clock: clock)
-        let verifier = CacheFixture.verifier(cache)
+        let (server, clock, cache, verifier) = try await CacheFixture.serve([one, two, other])
 
         _ = await expectJOSEError(.keyNotFound) { try await verifier.verify(try one.token()) }
         clock.advance(31)
@@ -334,11 +300,8 @@ import JOSETestSupport
     }
 
     @Test func verifiesIDTokensThroughTheCache() async throws {
-        let server = try TestHTTPServer()
         let key = try TestSigningKey(kid: "k1")
-        try await server.setRoute(path, body: try CacheFixture.document([key]))
-        let clock = ManualClock()
-        let cache = try CacheFixture.cache(server, clock: clock)
+        let (server, _, cache, _) = try await CacheFixture.serve([key])
         let now = Int(Date().timeIntervalSince1970)
         let claims = #"{"iss":"https://issuer.example","sub":"alice","aud":"app","exp":\#(now + 600),"iat":\#(now)}"#
         let token = try key.signer.sign(Array(claims.utf8))
