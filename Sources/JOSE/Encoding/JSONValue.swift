@@ -35,7 +35,7 @@ package struct JSONValue: Sendable {
     var token: JSONToken { document.storage.token(index) }
 
     /// The JSON type of the value.
-    package var kind: Kind { token.kind }
+    package var kind: Kind { document.kind(at: index) }
 
     /// The value of the member named `key` (compared after unescaping), or nil when this is not
     /// an object or has no such member. Allocates nothing.
@@ -118,11 +118,7 @@ package struct JSONValue: Sendable {
     }
 
     /// The decoded string (escapes resolved), or nil when this is not a string.
-    package var string: String? {
-        let token = self.token
-        guard token.kind == .string else { return nil }
-        return document.storage.withBuffers { JSONStrings.string(token, in: $1) }
-    }
+    package var string: String? { document.string(at: index) }
 
     /// The decoded string's UTF-8 bytes, or nil when this is not a string.
     package var stringBytes: [UInt8]? {
@@ -137,9 +133,7 @@ package struct JSONValue: Sendable {
     /// - Parameter expected: The text to compare with.
     /// - Returns: `false` when this is not a string or the texts differ.
     package func isString(equalTo expected: String) -> Bool {
-        let token = self.token
-        guard token.kind == .string else { return false }
-        return document.storage.withBuffers { JSONStrings.equal(token, expected, in: $1) }
+        document.isString(at: index, equalTo: expected)
     }
 
     /// Whether the JSON number was written without a fraction or an exponent.
@@ -152,50 +146,11 @@ package struct JSONValue: Sendable {
     ///
     /// Magnitudes beyond `Double`'s range give ±infinity (for example `1e999`); the caller
     /// decides whether that is acceptable.
-    package var number: Double? {
-        let token = self.token
-        guard token.kind == .number else { return nil }
-        let start = Int(token.start)
-        let end = Int(token.end)
-        // Fast, exact path: an integer literal of at most 15 digits.
-        if token.flags & JSONToken.isInteger != 0, end - start <= 16 {
-            if let value = integerValue(start: start, end: end), value.magnitude < 1 << 53 {
-                // `-0` is an integer literal whose sign the `Int64` loses.
-                return value == 0 && document.storage.byte(at: start) == UInt8(ascii: "-") ? -0.0 : Double(value)
-            }
-        }
-        let text = document.storage.withBuffers { String(decoding: $1[start..<end], as: UTF8.self) }
-        return Double(text)
-    }
+    package var number: Double? { document.number(at: index) }
 
     /// The number as an `Int64` when it is an integer literal (no fraction, no exponent) within
     /// `Int64`'s range; otherwise nil.
-    package var integer: Int64? {
-        let token = self.token
-        guard token.kind == .number, token.flags & JSONToken.isInteger != 0 else { return nil }
-        return integerValue(start: Int(token.start), end: Int(token.end))
-    }
-
-    /// Parses the validated integer literal `bytes[start..<end]`, or nil on overflow.
-    private func integerValue(start: Int, end: Int) -> Int64? {
-        document.storage.withBuffers { _, bytes -> Int64? in
-            var index = start
-            let negative = bytes[index] == UInt8(ascii: "-")
-            if negative { index += 1 }
-            var value: Int64 = 0
-            while index < end {
-                let digit = Int64(bytes[index] &- UInt8(ascii: "0"))
-                let (shifted, overflow1) = value.multipliedReportingOverflow(by: 10)
-                let (next, overflow2) = negative
-                    ? shifted.subtractingReportingOverflow(digit)
-                    : shifted.addingReportingOverflow(digit)
-                guard !overflow1, !overflow2 else { return nil }
-                value = next
-                index += 1
-            }
-            return value
-        }
-    }
+    package var integer: Int64? { document.integer(at: index) }
 
     /// The boolean, or nil when this is not `true` or `false`.
     package var bool: Bool? {
@@ -317,5 +272,89 @@ package struct JSONObjectMembers: Sequence, Sendable {
             index = Int(document.storage.token(index + 1).next)
         }
         return names
+    }
+}
+
+/// Index-based readers: the value at a token index, read without building a ``JSONValue``.
+///
+/// A ``JSONValue`` holds the document's storage, so every value made and dropped costs a retain
+/// and a release; hot paths that already know a token index (from
+/// ``JSONValue/forEachMember(_:)`` or ``JSONValue/memberIndex(_:)``) read through these instead.
+/// ``JSONValue``'s accessors are implemented with them, so both give the same answers.
+extension JSONDocument {
+    /// The JSON type of token `index` (which must be a valid token index).
+    @inline(__always)
+    func kind(at index: Int) -> JSONValue.Kind { storage.token(index).kind }
+
+    /// The token index just past the subtree of the value at `index`: for an array element,
+    /// the next element (or the array's end).
+    @inline(__always)
+    func subtreeEnd(at index: Int) -> Int { Int(storage.token(index).next) }
+
+    /// The decoded string at token `index`, or nil when it is not a string.
+    func string(at index: Int) -> String? {
+        storage.withBuffers { tokens, text -> String? in
+            let token = tokens[index]
+            guard token.kind == .string else { return nil }
+            return JSONStrings.string(token, in: text)
+        }
+    }
+
+    /// Whether token `index` is a string whose decoded text is exactly `expected` (byte-for-byte
+    /// UTF-8); allocates nothing when the JSON string has no escapes.
+    func isString(at index: Int, equalTo expected: String) -> Bool {
+        storage.withBuffers { tokens, text in
+            let token = tokens[index]
+            guard token.kind == .string else { return false }
+            return JSONStrings.equal(token, expected, in: text)
+        }
+    }
+
+    /// The number at token `index` as a `Double` (correctly rounded), or nil when it is not a
+    /// number. Magnitudes beyond `Double`'s range give ±infinity.
+    func number(at index: Int) -> Double? {
+        storage.withBuffers { tokens, bytes -> Double? in
+            let token = tokens[index]
+            guard token.kind == .number else { return nil }
+            let start = Int(token.start)
+            let end = Int(token.end)
+            // Fast, exact path: an integer literal of at most 15 digits.
+            if token.flags & JSONToken.isInteger != 0, end - start <= 16 {
+                if let value = JSONDocument.integerValue(bytes, start: start, end: end), value.magnitude < 1 << 53 {
+                    // `-0` is an integer literal whose sign the `Int64` loses.
+                    return value == 0 && bytes[start] == UInt8(ascii: "-") ? -0.0 : Double(value)
+                }
+            }
+            return Double(String(decoding: bytes[start..<end], as: UTF8.self))
+        }
+    }
+
+    /// The number at token `index` as an `Int64` when it is an integer literal (no fraction, no
+    /// exponent) within `Int64`'s range; otherwise nil.
+    func integer(at index: Int) -> Int64? {
+        storage.withBuffers { tokens, bytes -> Int64? in
+            let token = tokens[index]
+            guard token.kind == .number, token.flags & JSONToken.isInteger != 0 else { return nil }
+            return JSONDocument.integerValue(bytes, start: Int(token.start), end: Int(token.end))
+        }
+    }
+
+    /// Parses the validated integer literal `bytes[start..<end]`, or nil on overflow.
+    private static func integerValue(_ bytes: UnsafeBufferPointer<UInt8>, start: Int, end: Int) -> Int64? {
+        var index = start
+        let negative = bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
+        var value: Int64 = 0
+        while index < end {
+            let digit = Int64(bytes[index] &- UInt8(ascii: "0"))
+            let (shifted, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflow2) = negative
+                ? shifted.subtractingReportingOverflow(digit)
+                : shifted.addingReportingOverflow(digit)
+            guard !overflow1, !overflow2 else { return nil }
+            value = next
+            index += 1
+        }
+        return value
     }
 }

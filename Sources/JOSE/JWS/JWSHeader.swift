@@ -11,6 +11,15 @@ public struct JWSHeader: Sendable {
     /// The `kid` value, when present (a string: validated).
     var keyIDValue: JSONValue? { json.value(at: keyIDPosition) }
 
+    /// Whether the header has a `kid` (read from the position found while validating).
+    var hasKeyID: Bool { keyIDPosition >= 0 }
+
+    /// Whether the header's `kid` is exactly `candidate` (byte-for-byte); false without a `kid`.
+    /// Reads the header in place, so key selection builds no ``JSONValue``.
+    func keyID(is candidate: String) -> Bool {
+        keyIDPosition >= 0 && json.document.isString(at: keyIDPosition, equalTo: candidate)
+    }
+
     /// The key identifier (`kid`).
     public var keyID: String? { keyIDValue?.string }
     /// The media type of the whole token (`typ`), e.g. `JWT` or `at+jwt`.
@@ -60,34 +69,42 @@ public struct JWSHeader: Sendable {
                 break
             }
         }
-        guard let algValue = json.value(at: alg) else { throw JOSEError.malformed("the JOSE header has no \"alg\"") }
-        guard algValue.kind == .string else { throw JOSEError.malformed("the header \"alg\" is not a string") }
-        guard let algorithm = JWSHeader.algorithm(algValue) else {
-            let name = algValue.string ?? ""
+        // The checks read the document by token index: no JSONValue is built per parameter.
+        let document = json.document
+        guard alg >= 0 else { throw JOSEError.malformed("the JOSE header has no \"alg\"") }
+        guard document.kind(at: alg) == .string else { throw JOSEError.malformed("the header \"alg\" is not a string") }
+        guard let algorithm = JWSHeader.algorithm(document, alg) else {
+            let name = document.string(at: alg) ?? ""
             if name.lowercased() == "none" {
                 throw JOSEError(.unsupportedAlgorithm, "alg \"\(name)\" (unsecured JWS) is never accepted")
             }
             throw JOSEError(.unsupportedAlgorithm, "alg \"\(name)\" is not a supported JWS algorithm")
         }
-        try JWSHeader.requireString(json.value(at: kid), "kid")
-        try JWSHeader.requireString(json.value(at: typ), "typ")
-        try JWSHeader.requireString(json.value(at: cty), "cty")
+        try JWSHeader.requireString(document, kid, "kid")
+        try JWSHeader.requireString(document, typ, "typ")
+        try JWSHeader.requireString(document, cty, "cty")
         self.algorithm = algorithm
         self.json = json
         self.keyIDPosition = kid
-        try validateCritical(b64: b64 >= 0, crit: json.value(at: crit), understood: understood)
+        if b64 >= 0 || crit >= 0 {
+            try validateCritical(b64: b64 >= 0, crit: json.value(at: crit), understood: understood)
+        }
     }
 
-    /// Rejects a present header parameter `name` whose value is not a string.
-    private static func requireString(_ value: JSONValue?, _ name: StaticString) throws {
-        if let value, value.kind != .string {
+    /// Rejects a present header parameter `name` (at token `position`, −1 when absent) whose
+    /// value is not a string.
+    private static func requireString(_ document: JSONDocument, _ position: Int, _ name: StaticString) throws {
+        if position >= 0, document.kind(at: position) != .string {
             throw JOSEError.malformed("the header \"\(name)\" is not a string")
         }
     }
 
-    /// Finds the algorithm named by `value` without allocating.
-    private static func algorithm(_ value: JSONValue) -> JWSAlgorithm? {
-        JWSAlgorithm.all.first { value.isString(equalTo: $0.rawValue) }
+    /// Finds the algorithm named by the string at token `position` without allocating.
+    private static func algorithm(_ document: JSONDocument, _ position: Int) -> JWSAlgorithm? {
+        for algorithm in JWSAlgorithm.all where document.isString(at: position, equalTo: algorithm.rawValue) {
+            return algorithm
+        }
+        return nil
     }
 
     /// RFC 7515 §4.1.11: `crit` is a non-empty array of unique, non-registered names that are

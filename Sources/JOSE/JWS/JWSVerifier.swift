@@ -115,13 +115,13 @@ extension JWKSet {
         header: JWSHeader, signingInput: UnsafeRawBufferPointer, signature: UnsafeRawBufferPointer
     ) throws -> JWK {
         let algorithm = header.algorithm
-        if let kid = header.keyIDValue {
-            for ambiguous in ambiguousKeyIDs where kid.isString(equalTo: ambiguous) {
+        if header.hasKeyID {
+            for ambiguous in ambiguousKeyIDs where header.keyID(is: ambiguous) {
                 throw JOSEError(.keyNotFound, "kid \"\(ambiguous)\" appears more than once in the key set")
             }
-            let named = keys.first { $0.keyID.map(kid.isString(equalTo:)) ?? false }
+            let named = keys.first { $0.keyID.map(header.keyID(is:)) ?? false }
             guard let key = named ?? soleKeyWithoutID else {
-                throw JOSEError(.keyNotFound, "no key in the set has kid \"\(kid.string ?? "")\"")
+                throw JOSEError(.keyNotFound, "no key in the set has kid \"\(header.keyID ?? "")\"")
             }
             guard key.allowsVerification else {
                 throw JOSEError(.keyNotFound, "key \(key.summary) is not for verification (use/key_ops)")

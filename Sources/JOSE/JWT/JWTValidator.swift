@@ -73,20 +73,24 @@ public struct JWTValidator: Sendable {
         if let type { try JWTValidator.checkType(header.json["typ"], expected: type) }
         // One pass over the claims' members finds every registered claim the rules read.
         let registered = RegisteredClaims(claims.json)
-        for name in requiredClaims where !registered.contains(name) {
+        for name in requiredClaims where !registered.contains(name, in: claims.json) {
             throw JOSEError(.missingClaim, "the token has no \"\(name)\" claim")
         }
-        try stringClaim(registered, registered.issuer, "iss")
-        try stringClaim(registered, registered.subject, "sub")
-        try stringClaim(registered, registered.authorizedParty, "azp")
-        try stringClaim(registered, registered.nonce, "nonce")
-        try stringClaim(registered, registered.tokenID, "jti")
-        try checkTimes(registered)
-        if let issuer { try checkIssuer(registered, expected: issuer) }
-        let audienceCount = try checkAudience(registered, claims)
-        if let authorizedParty { try checkAuthorizedParty(registered, clientID: authorizedParty, audienceCount: audienceCount) }
+        // The rules read the claims' document by token index, building no JSONValue.
+        let document = claims.json.document
+        try stringClaim(document, registered.issuer, "iss")
+        try stringClaim(document, registered.subject, "sub")
+        try stringClaim(document, registered.authorizedParty, "azp")
+        try stringClaim(document, registered.nonce, "nonce")
+        try stringClaim(document, registered.tokenID, "jti")
+        try checkTimes(document, registered)
+        if let issuer { try checkIssuer(document, registered.issuer, expected: issuer) }
+        let audienceCount = try checkAudience(document, registered.audience, claims)
+        if let authorizedParty {
+            try checkAuthorizedParty(document, registered.authorizedParty, clientID: authorizedParty, audienceCount: audienceCount)
+        }
         if let nonce {
-            guard let value = registered.value(registered.nonce), value.isString(equalTo: nonce) else {
+            guard registered.nonce >= 0, document.isString(at: registered.nonce, equalTo: nonce) else {
                 throw JOSEError(.invalidNonce, registered.nonce < 0
                     ? "the token has no nonce but one was sent" : "the token's nonce differs from the one sent")
             }
@@ -108,17 +112,22 @@ public struct JWTValidator: Sendable {
         return lower.hasPrefix("application/") ? String(lower.dropFirst("application/".count)) : lower
     }
 
+    /// Rejects a present claim (at token `position` of `document`, −1 when absent) that is not
+    /// a string.
+    ///
+    /// - Returns: whether the claim is present.
     @discardableResult
-    private func stringClaim(_ claims: RegisteredClaims, _ position: Int, _ name: StaticString) throws -> JSONValue? {
-        guard let value = claims.value(position) else { return nil }
-        guard value.kind == .string else { throw JOSEError(.invalidClaim, "the \"\(name)\" claim is not a string") }
-        return value
+    private func stringClaim(_ document: JSONDocument, _ position: Int, _ name: StaticString) throws -> Bool {
+        guard position >= 0 else { return false }
+        guard document.kind(at: position) == .string else { throw JOSEError(.invalidClaim, "the \"\(name)\" claim is not a string") }
+        return true
     }
 
-    /// Reads a NumericDate claim: a finite JSON number between 0 and the year 9999.
-    private func time(_ claims: RegisteredClaims, _ position: Int, _ name: StaticString) throws -> Double? {
-        guard let value = claims.value(position) else { return nil }
-        guard let seconds = value.number else {
+    /// Reads a NumericDate claim (at token `position` of `document`, −1 when absent): a finite
+    /// JSON number between 0 and the year 9999.
+    private func time(_ document: JSONDocument, _ position: Int, _ name: StaticString) throws -> Double? {
+        guard position >= 0 else { return nil }
+        guard let seconds = document.number(at: position) else {
             throw JOSEError(.invalidClaim, "the \"\(name)\" claim is not a number (NumericDate)")
         }
         guard seconds.isFinite, seconds >= 0, seconds <= 253_402_300_799 else {
@@ -127,12 +136,12 @@ public struct JWTValidator: Sendable {
         return seconds
     }
 
-    private func checkTimes(_ claims: RegisteredClaims) throws {
+    private func checkTimes(_ document: JSONDocument, _ claims: RegisteredClaims) throws {
         let now = clock.now
-        let exp = try time(claims, claims.expiration, "exp")
-        let nbf = try time(claims, claims.notBefore, "nbf")
-        let iat = try time(claims, claims.issuedAt, "iat")
-        let authTime = try time(claims, claims.authenticationTime, "auth_time")
+        let exp = try time(document, claims.expiration, "exp")
+        let nbf = try time(document, claims.notBefore, "nbf")
+        let iat = try time(document, claims.issuedAt, "iat")
+        let authTime = try time(document, claims.authenticationTime, "auth_time")
         if let exp, exp <= now - leeway {
             throw JOSEError(.expired, "the token expired at \(Int64(exp)), \(Int64(now - exp)) s ago (leeway \(Int64(leeway)) s)")
         }
@@ -158,35 +167,42 @@ public struct JWTValidator: Sendable {
         }
     }
 
-    private func checkIssuer(_ claims: RegisteredClaims, expected: String) throws {
-        guard let iss = try stringClaim(claims, claims.issuer, "iss") else {
+    /// Checks `iss`, at token `position` of `document` (−1 when absent).
+    private func checkIssuer(_ document: JSONDocument, _ position: Int, expected: String) throws {
+        guard try stringClaim(document, position, "iss") else {
             throw JOSEError(.missingClaim, "the token has no \"iss\" claim")
         }
-        guard iss.isString(equalTo: expected) else {
-            throw JOSEError(.invalidIssuer, "iss is \"\(iss.string ?? "")\"; \"\(expected)\" is required")
+        guard document.isString(at: position, equalTo: expected) else {
+            throw JOSEError(.invalidIssuer, "iss is \"\(document.string(at: position) ?? "")\"; \"\(expected)\" is required")
         }
     }
 
-    /// Checks `aud` and returns how many audiences it names.
-    private func checkAudience(_ registered: RegisteredClaims, _ claims: JWTClaims) throws -> Int {
-        guard let aud = registered.value(registered.audience) else {
+    /// Checks `aud`, at token `aud` of `document` (−1 when absent), and returns how many
+    /// audiences it names.
+    private func checkAudience(_ document: JSONDocument, _ aud: Int, _ claims: JWTClaims) throws -> Int {
+        guard aud >= 0 else {
             if audiences != nil { throw JOSEError(.missingClaim, "the token has no \"aud\" claim") }
             return 0
         }
         var count = 0
         var matched = audiences == nil
-        if aud.kind == .string {
+        switch document.kind(at: aud) {
+        case .string:
             count = 1
-            matched = matched || audiences?.contains { aud.isString(equalTo: $0) } == true
-        } else if let elements = aud.elements {
-            for element in elements {
-                guard element.kind == .string else {
+            matched = matched || isAccepted(document, aud)
+        case .array:
+            // The elements follow the array's token; each element's subtree end is the next one.
+            var element = aud + 1
+            let end = document.subtreeEnd(at: aud)
+            while element < end {
+                guard document.kind(at: element) == .string else {
                     throw JOSEError(.invalidClaim, "the \"aud\" claim must be a string or an array of strings")
                 }
                 count += 1
-                matched = matched || audiences?.contains { element.isString(equalTo: $0) } == true
+                matched = matched || isAccepted(document, element)
+                element = document.subtreeEnd(at: element)
             }
-        } else {
+        default:
             throw JOSEError(.invalidClaim, "the \"aud\" claim must be a string or an array of strings")
         }
         guard matched else {
@@ -196,15 +212,23 @@ public struct JWTValidator: Sendable {
         return count
     }
 
-    private func checkAuthorizedParty(_ claims: RegisteredClaims, clientID: String, audienceCount: Int) throws {
-        guard let azp = claims.value(claims.authorizedParty) else {
+    /// Whether the string at `position` is one of ``audiences`` (false when none are set).
+    private func isAccepted(_ document: JSONDocument, _ position: Int) -> Bool {
+        guard let audiences else { return false }
+        for audience in audiences where document.isString(at: position, equalTo: audience) { return true }
+        return false
+    }
+
+    /// Checks `azp`, at token `azp` of `document` (−1 when absent).
+    private func checkAuthorizedParty(_ document: JSONDocument, _ azp: Int, clientID: String, audienceCount: Int) throws {
+        guard azp >= 0 else {
             if audienceCount > 1 {
                 throw JOSEError(.invalidAuthorizedParty, "the token has \(audienceCount) audiences but no azp claim")
             }
             return
         }
-        guard azp.isString(equalTo: clientID) else {
-            throw JOSEError(.invalidAuthorizedParty, "azp is \"\(azp.string ?? "")\", not the client id \"\(clientID)\"")
+        guard document.isString(at: azp, equalTo: clientID) else {
+            throw JOSEError(.invalidAuthorizedParty, "azp is \"\(document.string(at: azp) ?? "")\", not the client id \"\(clientID)\"")
         }
     }
 }

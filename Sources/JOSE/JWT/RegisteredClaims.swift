@@ -3,9 +3,11 @@
 /// ``JWTValidator`` reads every rule's claim from here instead of looking each name up in the
 /// object (a scan of all members per rule). Each position is a token index, −1 when the claim
 /// is absent.
+///
+/// It holds only positions, no reference to the document: the validator passes it around and
+/// copies it freely, and a copy must not cost a retain and a release of the document's storage.
+/// The values are read from the claims' ``JSONDocument`` with its index-based readers.
 struct RegisteredClaims {
-    /// The claims object.
-    let json: JSONValue
     /// `iss`.
     private(set) var issuer = -1
     /// `sub`.
@@ -50,17 +52,13 @@ struct RegisteredClaims {
                 break
             }
         }
-        self.json = json
         (issuer, subject, audience, expiration, notBefore, issuedAt) = (iss, sub, aud, exp, nbf, iat)
         (authorizedParty, tokenID, self.nonce, authenticationTime) = (azp, jti, nonce, authTime)
     }
 
-    /// The value at a position found here, or nil when the claim is absent.
-    func value(_ position: Int) -> JSONValue? { json.value(at: position) }
-
     /// Whether the claim `name` is present (a registered claim is answered from the pass; any
-    /// other name is looked up).
-    func contains(_ name: String) -> Bool {
+    /// other name is looked up in `json`, the object these positions were found in).
+    func contains(_ name: String, in json: JSONValue) -> Bool {
         switch name {
         case "iss": return issuer >= 0
         case "sub": return subject >= 0
