@@ -17,14 +17,19 @@ public enum ThreadVerifier {
     }
 }
 
-/// One of the three verifiers compared, prepared for one token.
+/// One of the verifiers compared, prepared for one token.
 public struct Contender: Sendable {
     /// Which verifier this is.
     public enum Kind: String, Sendable, CaseIterable {
         /// swift-jose (see ``OursVerifier``).
         case ours
-        /// The raw OpenSSL floor in C.
+        /// The raw OpenSSL floor in C, fastest form: hash once, then `EVP_PKEY_verify` on a
+        /// prepared context (RSA, ECDSA); a re-initialised keyed context (HMAC).
         case floor
+        /// The raw OpenSSL floor in C, textbook form (the "realistic" floor):
+        /// `EVP_DigestVerifyInit_ex` + `EVP_DigestVerify` per token on a reused context; a copy of
+        /// the keyed HMAC template per token.
+        case floorDigestVerify = "floor-dv"
         /// vapor/jwt-kit.
         case jwtKit = "jwt-kit"
     }
@@ -45,6 +50,10 @@ public struct Contender: Sendable {
         contenders.append(Contender(kind: .floor) {
             let thread = try floor.makeThreadVerifier()
             return .sync { thread.verify($0) }
+        })
+        contenders.append(Contender(kind: .floorDigestVerify) {
+            let thread = try floor.makeThreadVerifier()
+            return .sync { thread.verifyWithDigestVerify($0) }
         })
         let jwtKit = try await JWTKitVerifier(token: token)
         contenders.append(Contender(kind: .jwtKit) { .async { await jwtKit.verify($0) } })

@@ -50,4 +50,12 @@ public final class FloorThreadVerifier {
     public func verify(_ token: [UInt8]) -> Bool {
         token.withUnsafeBufferPointer { jose_floor_verify(thread, $0.baseAddress, $0.count) == 1 }
     }
+
+    /// The same, verifying with the textbook one-shot calls instead (`EVP_DigestVerifyInit_ex` +
+    /// `EVP_DigestVerify` per token, or a copy of the keyed HMAC template): the issue's
+    /// "realistic" floor. Use a thread verifier for one of the two methods only.
+    @inline(__always)
+    public func verifyWithDigestVerify(_ token: [UInt8]) -> Bool {
+        token.withUnsafeBufferPointer { jose_floor_verify_digestverify(thread, $0.baseAddress, $0.count) == 1 }
+    }
 }

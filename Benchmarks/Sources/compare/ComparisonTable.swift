@@ -23,8 +23,8 @@ struct ComparisonTable {
 
     /// Column titles and widths.
     private var columns: [(String, Int)] {
-        [("alg", 6), ("bytes", 5), ("ours ops/s", 11), ("floor ops/s", 11), ("jwt-kit ops/s", 13),
-         ("ours/floor", 10), ("ours/jwt-kit", 12),
+        [("alg", 6), ("bytes", 5), ("ours ops/s", 11), ("floor ops/s", 11), ("floor-dv ops/s", 14),
+         ("jwt-kit ops/s", 13), ("ours/floor", 10), ("ours/floor-dv", 13), ("ours/jwt-kit", 12),
          ("allocs ours|floor|jwt-kit", 26), ("\(threads)T scaling ours|floor|jwt-kit", 29)]
     }
 
@@ -39,13 +39,14 @@ struct ComparisonTable {
     func printRow(_ row: ComparisonRow) {
         let ours = row.opsPerSecond[.ours]
         let floor = row.opsPerSecond[.floor]
+        let floorDigestVerify = row.opsPerSecond[.floorDigestVerify]
         let jwtKit = row.opsPerSecond[.jwtKit]
         let kinds: [Contender.Kind] = [.ours, .floor, .jwtKit]
         let values = [
             row.algorithm.rawValue,
             String(row.tokenBytes),
-            rate(ours), rate(floor), rate(jwtKit),
-            ratio(ours, floor), ratio(ours, jwtKit),
+            rate(ours), rate(floor), rate(floorDigestVerify), rate(jwtKit),
+            ratio(ours, floor), ratio(ours, floorDigestVerify), ratio(ours, jwtKit),
             kinds.map { count(row.allocations[$0]) }.joined(separator: " | "),
             kinds.map { factor(row.scaling[$0]) }.joined(separator: " | "),
         ]

@@ -1,4 +1,4 @@
-// `compare`: swift-jose ("ours"), the raw OpenSSL floor and vapor/jwt-kit, interleaved in one
+// `compare`: swift-jose ("ours"), the raw OpenSSL floor (two forms) and vapor/jwt-kit, interleaved in one
 // process on the same tokens. See Benchmarks/README.md.
 import Foundation
 import TokenFactory

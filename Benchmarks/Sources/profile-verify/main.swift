@@ -2,8 +2,9 @@
 // swift-jose, or with the floor (`--floor`), and nothing else.
 //
 //   swift build -c release --package-path Benchmarks --product profile-verify
-//   valgrind --tool=callgrind Benchmarks/.build/release/profile-verify HS256 20000
+//   perf record -g Benchmarks/.build/release/profile-verify HS256 200000 [--floor] [--threads=2]
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -32,7 +33,7 @@ guard let name = positional.first, let algorithm = BenchAlgorithm(name: name) el
 }
 let count = positional.dropFirst().first.flatMap { Int($0) } ?? 100_000
 let token = try TokenFactory.make(algorithm)
-let verify: (_ token: [UInt8]) -> Bool
+nonisolated(unsafe) let verify: (_ token: [UInt8]) -> Bool
 if useFloor {
     let thread = try FloorVerifier(token: token).makeThreadVerifier()
     verify = { thread.verify($0) }
@@ -40,12 +41,31 @@ if useFloor {
     guard let ours = OursVerifier.make(for: token) else { fatalError("ours is not wired") }
     verify = ours
 }
-var accepted = 0
+let threads = arguments.first { $0.hasPrefix("--threads=") }.flatMap { Int($0.dropFirst("--threads=".count)) } ?? 1
 let start = ContinuousClock.now
 perfCounters(true)
-for _ in 0..<count where verify(token.token) { accepted += 1 }
+// With --threads=N, N threads run the same loop on the one shared verifier (the floor gets its
+// own per-thread contexts, as in `compare`).
+let group = DispatchGroup()
+let failures = Mutex(0)
+for _ in 0..<threads {
+    group.enter()
+    Thread.detachNewThread {
+        let local: (_ token: [UInt8]) -> Bool
+        if useFloor, threads > 1, let thread = try? FloorVerifier(token: token).makeThreadVerifier() {
+            local = { thread.verify($0) }
+        } else {
+            local = verify
+        }
+        var failed = 0
+        for _ in 0..<count where !local(token.token) { failed += 1 }
+        failures.withLock { $0 += failed }
+        group.leave()
+    }
+}
+group.wait()
 perfCounters(false)
 let elapsed = ContinuousClock.now - start
-guard accepted == count else { fatalError("\(count - accepted) of \(count) verifies failed") }
+guard failures.withLock({ $0 }) == 0 else { fatalError("some verifies failed") }
 let nanoseconds = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
-print("\(algorithm)\(useFloor ? " floor" : ""): \(count) verifies, \(Int(nanoseconds / Double(count))) ns/verify")
+print("\(algorithm)\(useFloor ? " floor" : ""): \(count) verifies x \(threads) thread(s), \(Int(nanoseconds / Double(count))) ns per verify per thread")

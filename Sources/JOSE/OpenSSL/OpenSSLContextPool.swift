@@ -1,12 +1,21 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Synchronization
 
-/// A small lock-protected stack of idle OpenSSL contexts (`EVP_PKEY_CTX`, `EVP_MD_CTX`), each
-/// tagged with the configuration it was prepared for, so that a hot path reuses a prepared
-/// context instead of creating, initialising and freeing one per call.
+/// Idle OpenSSL contexts (`EVP_PKEY_CTX`, `EVP_MD_CTX`, `EVP_MAC_CTX`), each tagged with the
+/// configuration it was prepared for, so that a hot path reuses a prepared context instead of
+/// creating, initialising and freeing one per call.
+///
+/// The idle contexts are spread over a few independently locked stripes, and a thread uses the
+/// stripe its identity hashes to: threads verifying at the same time with one shared key mostly
+/// touch different locks and cache lines, so they do not serialise on the pool.
 ///
 /// Thread safety: a context is used by one thread at a time, because it is out of the pool
-/// while in use; only the stack itself is shared, behind a `Mutex`. Hence `@unchecked Sendable`
-/// for the stored handles.
+/// while in use; only the stripes are shared, each behind a `Mutex`. Hence `@unchecked
+/// Sendable` for the stored handles.
 final class OpenSSLContextPool: Sendable {
     /// An idle context and the configuration it is prepared for.
     private struct Idle: @unchecked Sendable {
@@ -16,9 +25,23 @@ final class OpenSSLContextPool: Sendable {
         let tag: UInt8
     }
 
-    /// The idle contexts, most recently returned last.
-    private let idle: Mutex<[Idle]>
-    /// The most idle contexts kept; more are freed when given back.
+    /// One independently locked stack of idle contexts, most recently returned last. Each is a
+    /// separate heap object, padded so that two stripes do not share a cache line.
+    private final class Stripe: Sendable {
+        let idle: Mutex<[Idle]>
+        /// Keeps the next stripe's lock off this one's cache line.
+        private let padding: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
+
+        init(capacity: Int) {
+            idle = Mutex([Idle](unsafeUninitializedCapacity: capacity) { _, count in count = 0 })
+        }
+    }
+
+    /// How many stripes a pool has (a power of two).
+    private static let stripeCount = 8
+    /// The stripes.
+    private let stripes: [Stripe]
+    /// The most idle contexts kept per stripe; more are freed when given back.
     private let limit: Int
     /// Frees one context.
     private let free: @Sendable (OpaquePointer) -> Void
@@ -26,22 +49,37 @@ final class OpenSSLContextPool: Sendable {
     /// Creates an empty pool.
     ///
     /// - Parameters:
-    ///   - limit: how many idle contexts to keep at most.
+    ///   - limit: how many idle contexts to keep at most in each stripe.
     ///   - free: the OpenSSL function that frees one context.
-    init(limit: Int = 16, free: @escaping @Sendable (OpaquePointer) -> Void) {
+    init(limit: Int = 4, free: @escaping @Sendable (OpaquePointer) -> Void) {
         self.limit = limit
         self.free = free
-        self.idle = Mutex([Idle](unsafeUninitializedCapacity: limit) { _, count in count = 0 })
+        self.stripes = (0..<Self.stripeCount).map { _ in Stripe(capacity: limit) }
     }
 
     /// Frees every idle context.
     deinit {
-        idle.withLock { $0.forEach { free($0.pointer) } }
+        for stripe in stripes {
+            stripe.idle.withLock { $0.forEach { free($0.pointer) } }
+        }
     }
 
-    /// Takes an idle context prepared for `tag`, or `nil` when there is none.
+    /// The stripe of the calling thread.
+    private var stripe: Stripe {
+        // Thread control blocks are page-aligned allocations: the bits above the page offset
+        // tell threads apart.
+        #if canImport(Glibc)
+        let identity = UInt(pthread_self()) >> 12
+        #else
+        let identity = UInt(bitPattern: pthread_self()) >> 12
+        #endif
+        return stripes[Int(identity & UInt(Self.stripeCount - 1))]
+    }
+
+    /// Takes an idle context prepared for `tag` from the calling thread's stripe, or `nil`
+    /// when there is none.
     func take(tag: UInt8) -> OpaquePointer? {
-        idle.withLock { contexts -> OpaquePointer? in
+        stripe.idle.withLock { contexts -> OpaquePointer? in
             var index = contexts.count - 1
             while index >= 0 {
                 if contexts[index].tag == tag { return contexts.remove(at: index).pointer }
@@ -52,9 +90,9 @@ final class OpenSSLContextPool: Sendable {
     }
 
     /// Gives back a context prepared for `tag` after a successful use (or frees it when the
-    /// pool is full).
+    /// stripe is full).
     func give(_ context: OpaquePointer, tag: UInt8) {
-        let kept = idle.withLock { contexts -> Bool in
+        let kept = stripe.idle.withLock { contexts -> Bool in
             guard contexts.count < limit else { return false }
             contexts.append(Idle(pointer: context, tag: tag))
             return true

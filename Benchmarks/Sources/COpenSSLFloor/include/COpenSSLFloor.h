@@ -82,6 +82,14 @@ void jose_floor_thread_free(jose_floor_thread *thread);
  */
 int jose_floor_verify(jose_floor_thread *thread, const uint8_t *token, size_t token_len);
 
+/**
+ * The issue's "realistic" floor: the same split and signature decoding as jose_floor_verify,
+ * then the textbook one-shot call per token on the thread's reused context: EVP_DigestVerifyInit_ex
+ * + EVP_DigestVerify (RSA, ECDSA after R||S to DER, EdDSA), or a copy of the keyed HMAC template
+ * (EVP_MAC_CTX_dup). Returns 1 when valid, 0 otherwise.
+ */
+int jose_floor_verify_digestverify(jose_floor_thread *thread, const uint8_t *token, size_t token_len);
+
 /** The linked OpenSSL's version text, e.g. "OpenSSL 3.0.19 27 Jan 2026". */
 const char *jose_floor_openssl_version(void);
 
