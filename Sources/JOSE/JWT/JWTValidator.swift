@@ -12,7 +12,12 @@ public struct JWTValidator: Sendable {
     /// The exact `iss` required, when set.
     public var issuer: String?
     /// Audiences accepted: `aud` must contain at least one of them, when set.
-    public var audiences: Set<String>?
+    public var audiences: Set<String>? {
+        didSet { acceptedAudiences = audiences.map(Array.init) ?? [] }
+    }
+    /// ``audiences`` as an array, walked by index on the hot path: iterating the set would
+    /// retain its storage, which all threads sharing this validator contend on.
+    private var acceptedAudiences: [String]
     /// When set, a present `azp` must equal it, and a token with several audiences must carry it.
     public var authorizedParty: String?
     /// The `nonce` the token must carry, when set.
@@ -42,6 +47,7 @@ public struct JWTValidator: Sendable {
     public init(issuer: String? = nil, audiences: Set<String>? = nil, leeway: Double = 60, clock: JOSEClock = .system) {
         self.issuer = issuer
         self.audiences = audiences
+        self.acceptedAudiences = audiences.map(Array.init) ?? []
         self.requiredClaims = []
         self.leeway = leeway
         self.clock = clock
@@ -214,8 +220,9 @@ public struct JWTValidator: Sendable {
 
     /// Whether the string at `position` is one of ``audiences`` (false when none are set).
     private func isAccepted(_ document: JSONDocument, _ position: Int) -> Bool {
-        guard let audiences else { return false }
-        for audience in audiences where document.isString(at: position, equalTo: audience) { return true }
+        for index in acceptedAudiences.indices where document.isString(at: position, equalTo: acceptedAudiences[index]) {
+            return true
+        }
         return false
     }
 

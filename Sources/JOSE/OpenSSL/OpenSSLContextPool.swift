@@ -25,9 +25,9 @@ final class OpenSSLContextPool: Sendable {
         let tag: UInt8
     }
 
-    /// One independently locked stack of idle contexts, most recently returned last. Each is a
-    /// separate heap object, padded so that two stripes do not share a cache line.
-    private final class Stripe: Sendable {
+    /// One independently locked stack of idle contexts, most recently returned last, padded so
+    /// that two stripes do not share a cache line.
+    private struct Stripe: ~Copyable {
         let idle: Mutex<[Idle]>
         /// Keeps the next stripe's lock off this one's cache line.
         private let padding: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
@@ -39,8 +39,8 @@ final class OpenSSLContextPool: Sendable {
 
     /// How many stripes a pool has (a power of two).
     private static let stripeCount = 8
-    /// The stripes.
-    private let stripes: [Stripe]
+    /// The stripes, in memory this pool owns: reaching a stripe touches no shared reference count.
+    private nonisolated(unsafe) let stripes: UnsafeMutablePointer<Stripe>
     /// The most idle contexts kept per stripe; more are freed when given back.
     private let limit: Int
     /// Frees one context.
@@ -54,18 +54,23 @@ final class OpenSSLContextPool: Sendable {
     init(limit: Int = 4, free: @escaping @Sendable (OpaquePointer) -> Void) {
         self.limit = limit
         self.free = free
-        self.stripes = (0..<Self.stripeCount).map { _ in Stripe(capacity: limit) }
-    }
-
-    /// Frees every idle context.
-    deinit {
-        for stripe in stripes {
-            stripe.idle.withLock { $0.forEach { free($0.pointer) } }
+        stripes = .allocate(capacity: Self.stripeCount)
+        for index in 0..<Self.stripeCount {
+            (stripes + index).initialize(to: Stripe(capacity: limit))
         }
     }
 
-    /// The stripe of the calling thread.
-    private var stripe: Stripe {
+    /// Frees every idle context and the stripes.
+    deinit {
+        for index in 0..<Self.stripeCount {
+            stripes[index].idle.withLock { $0.forEach { free($0.pointer) } }
+        }
+        stripes.deinitialize(count: Self.stripeCount)
+        stripes.deallocate()
+    }
+
+    /// The index of the calling thread's stripe.
+    private var stripeIndex: Int {
         // Thread control blocks are page-aligned allocations: the bits above the page offset
         // tell threads apart.
         #if canImport(Glibc)
@@ -73,13 +78,13 @@ final class OpenSSLContextPool: Sendable {
         #else
         let identity = UInt(bitPattern: pthread_self()) >> 12
         #endif
-        return stripes[Int(identity & UInt(Self.stripeCount - 1))]
+        return Int(identity & UInt(Self.stripeCount - 1))
     }
 
     /// Takes an idle context prepared for `tag` from the calling thread's stripe, or `nil`
     /// when there is none.
     func take(tag: UInt8) -> OpaquePointer? {
-        stripe.idle.withLock { contexts -> OpaquePointer? in
+        stripes[stripeIndex].idle.withLock { contexts -> OpaquePointer? in
             var index = contexts.count - 1
             while index >= 0 {
                 if contexts[index].tag == tag { return contexts.remove(at: index).pointer }
@@ -92,7 +97,7 @@ final class OpenSSLContextPool: Sendable {
     /// Gives back a context prepared for `tag` after a successful use (or frees it when the
     /// stripe is full).
     func give(_ context: OpaquePointer, tag: UInt8) {
-        let kept = stripe.idle.withLock { contexts -> Bool in
+        let kept = stripes[stripeIndex].idle.withLock { contexts -> Bool in
             guard contexts.count < limit else { return false }
             contexts.append(Idle(pointer: context, tag: tag))
             return true
