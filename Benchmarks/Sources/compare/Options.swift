@@ -10,8 +10,11 @@ struct Options {
     var rounds = 5
     /// Worker count of the scaling run (the factor is N-thread ops / 1-thread ops).
     var threads = 2
-    /// Whether to count allocations per verify (needs the malloc interposer preloaded).
+    /// Whether to count allocations per verify (in a child process with the malloc interposer
+    /// preloaded, so that the timed runs here are not slowed by it).
     var countAllocations = true
+    /// Internal: this process is that child; it only counts allocations and prints them.
+    var allocationsOnly = false
 
     static let usage = """
         usage: compare [--alg ALG]... [--seconds S] [--rounds N] [--threads N] [--no-allocations]
@@ -19,7 +22,7 @@ struct Options {
           --seconds S       seconds per timed loop (default 0.3)
           --rounds N        interleaved rounds per algorithm; medians are reported (default 5)
           --threads N       workers in the scaling run (default 2)
-          --no-allocations  skip allocation counting (and the LD_PRELOAD re-exec it needs)
+          --no-allocations  skip allocation counting (and the child process with LD_PRELOAD it needs)
         """
 
     /// Parses `arguments` (without the program name).
@@ -51,6 +54,8 @@ struct Options {
                 options.threads = n
             case "--no-allocations":
                 options.countAllocations = false
+            case AllocationCounter.childFlag:
+                options.allocationsOnly = true
             case "-h", "--help":
                 throw BenchSetupError(usage)
             default:

@@ -16,8 +16,25 @@ do {
 } catch {
     fail("\(error)", code: 2)
 }
-if options.countAllocations { AllocationCounter.ensurePreloaded() }
-let countingAllocations = options.countAllocations && AllocationCounter.isActive
+if options.allocationsOnly {
+    // The counting child: the interposer is preloaded; print "ALG KIND COUNT" lines and stop.
+    guard AllocationCounter.isActive else { fail("the malloc interposer is not active in the counting child") }
+    for algorithm in options.algorithms {
+        do {
+            let token = try TokenFactory.make(algorithm)
+            for contender in try await Contender.all(for: token) {
+                let verify = try contender.makeThreadVerifier()
+                let count = await AllocationCounter.perVerify(verify, token: token.token, iterations: 200)
+                print("\(algorithm.rawValue) \(contender.kind.rawValue) \(count)")
+            }
+        } catch {
+            fail("\(algorithm): \(error)")
+        }
+    }
+    exit(0)
+}
+let allocationCounts = options.countAllocations ? AllocationCounter.countInChild(options.algorithms) : [:]
+let countingAllocations = !allocationCounts.isEmpty
 
 print("""
     swift-jose verify comparison: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(linkedOpenSSLVersion)
@@ -25,7 +42,7 @@ print("""
     scaling run with \(options.threads) threads
     """)
 if options.countAllocations && !countingAllocations {
-    print("allocation counting unavailable (interposer not preloaded): columns show n/a")
+    print("allocation counting unavailable (no interposer library, or its child failed): columns show —")
 }
 print("")
 
@@ -61,11 +78,7 @@ for algorithm in options.algorithms {
         for contender in contenders {
             let single = Measure.median(samples[contender.kind] ?? [])
             row.opsPerSecond[contender.kind] = single
-            if countingAllocations {
-                let iterations = max(20, min(2_000, Int(single * 0.05)))
-                row.allocations[contender.kind] = await AllocationCounter.perVerify(
-                    verifiers[contender.kind]!, token: token.token, iterations: iterations)
-            }
+            row.allocations[contender.kind] = allocationCounts[algorithm]?[contender.kind]
             let parallel = try await Measure.concurrent(contender, token: token.token,
                                                         seconds: options.seconds, threads: options.threads)
             guard parallel.failures == 0 else {

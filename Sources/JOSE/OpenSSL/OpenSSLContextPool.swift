@@ -69,17 +69,9 @@ final class OpenSSLContextPool: Sendable {
         stripes.deallocate()
     }
 
-    /// The index of the calling thread's stripe.
-    private var stripeIndex: Int {
-        // Thread control blocks are page-aligned allocations: the bits above the page offset
-        // tell threads apart.
-        #if canImport(Glibc)
-        let identity = UInt(pthread_self()) >> 12
-        #else
-        let identity = UInt(bitPattern: pthread_self()) >> 12
-        #endif
-        return Int(identity & UInt(Self.stripeCount - 1))
-    }
+    /// The index of the calling thread's stripe: threads are numbered in the order they first
+    /// use a pool, so up to ``stripeCount`` threads never share a stripe.
+    private var stripeIndex: Int { ThreadNumber.current & (Self.stripeCount - 1) }
 
     /// Takes an idle context prepared for `tag` from the calling thread's stripe, or `nil`
     /// when there is none.
@@ -108,5 +100,27 @@ final class OpenSSLContextPool: Sendable {
     /// Frees a context that must not be reused (after a failure).
     func discard(_ context: OpaquePointer) {
         free(context)
+    }
+}
+
+/// A small number for each thread, given in the order threads first ask for one.
+enum ThreadNumber {
+    /// The next number to give.
+    private static let next = Atomic<Int>(0)
+    /// Where each thread keeps its number (plus one, so that "unset" reads as zero).
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    /// The calling thread's number.
+    static var current: Int {
+        if let stored = pthread_getspecific(key) {
+            return Int(bitPattern: stored) - 1
+        }
+        let number = next.wrappingAdd(1, ordering: .relaxed).oldValue
+        pthread_setspecific(key, UnsafeRawPointer(bitPattern: number + 1))
+        return number
     }
 }
