@@ -345,20 +345,26 @@ void jose_floor_thread_free(jose_floor_thread *t) {
     OPENSSL_free(t);
 }
 
-int jose_floor_verify(jose_floor_thread *t, const uint8_t *token, size_t token_len) {
-    const jose_floor_verifier *v = t->verifier;
-    /* Split at the two dots; the signature part may hold no further dot (the decoder rejects it). */
+/* Splits a compact token at its two dots and decodes the signature into t->signature. Returns
+ * the signature length (exactly the algorithm's), or -1; *input_len gets the signing input's
+ * length. The signature part may hold no further dot (the decoder rejects it). */
+static long floor_split(jose_floor_thread *t, const uint8_t *token, size_t token_len, size_t *input_len) {
     const uint8_t *dot1 = memchr(token, '.', token_len);
-    if (dot1 == NULL) return 0;
+    if (dot1 == NULL) return -1;
     const uint8_t *rest = dot1 + 1;
     const uint8_t *dot2 = memchr(rest, '.', token_len - (size_t)(rest - token));
-    if (dot2 == NULL) return 0;
-    size_t input_len = (size_t)(dot2 - token);
-    const uint8_t *sig_text = dot2 + 1;
-    size_t sig_text_len = token_len - input_len - 1;
+    if (dot2 == NULL) return -1;
+    *input_len = (size_t)(dot2 - token);
+    long sig_len = floor_b64url_decode(dot2 + 1, token_len - *input_len - 1, t->signature, sizeof(t->signature));
+    if (sig_len < 0 || (size_t)sig_len != t->verifier->signature_len) return -1;
+    return sig_len;
+}
 
-    long sig_len = floor_b64url_decode(sig_text, sig_text_len, t->signature, sizeof(t->signature));
-    if (sig_len < 0 || (size_t)sig_len != v->signature_len) return 0;
+int jose_floor_verify(jose_floor_thread *t, const uint8_t *token, size_t token_len) {
+    const jose_floor_verifier *v = t->verifier;
+    size_t input_len = 0;
+    long sig_len = floor_split(t, token, token_len, &input_len);
+    if (sig_len < 0) return 0;
 
     int ok = 0;
     uint8_t digest[EVP_MAX_MD_SIZE];
@@ -396,17 +402,9 @@ int jose_floor_verify(jose_floor_thread *t, const uint8_t *token, size_t token_l
 
 int jose_floor_verify_digestverify(jose_floor_thread *t, const uint8_t *token, size_t token_len) {
     const jose_floor_verifier *v = t->verifier;
-    const uint8_t *dot1 = memchr(token, '.', token_len);
-    if (dot1 == NULL) return 0;
-    const uint8_t *rest = dot1 + 1;
-    const uint8_t *dot2 = memchr(rest, '.', token_len - (size_t)(rest - token));
-    if (dot2 == NULL) return 0;
-    size_t input_len = (size_t)(dot2 - token);
-    const uint8_t *sig_text = dot2 + 1;
-    size_t sig_text_len = token_len - input_len - 1;
-
-    long sig_len = floor_b64url_decode(sig_text, sig_text_len, t->signature, sizeof(t->signature));
-    if (sig_len < 0 || (size_t)sig_len != v->signature_len) return 0;
+    size_t input_len = 0;
+    long sig_len = floor_split(t, token, token_len, &input_len);
+    if (sig_len < 0) return 0;
 
     int ok = 0;
     switch (v->alg) {
