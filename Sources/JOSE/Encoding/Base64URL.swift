@@ -128,52 +128,56 @@ public enum Base64URL {
     /// - Throws: ``JOSEError`` with code ``JOSEError/Code/malformed`` when the text is not a
     ///   canonical unpadded base64url encoding; the message names the offending byte offset.
     public static func decode(_ text: some StringProtocol) throws -> [UInt8] {
-        var output: [UInt8] = []
-        let decodedInPlace: Void? = try text.utf8.withContiguousStorageIfAvailable { utf8 in
-            try decode(UnsafeRawBufferPointer(utf8), appendingTo: &output)
+        if let decoded = try text.utf8.withContiguousStorageIfAvailable({ try decode(UnsafeRawBufferPointer($0)) }) {
+            return decoded
         }
-        if decodedInPlace != nil { return output }
-        let copy = Array(text.utf8)
-        try copy.withUnsafeBytes { try decode($0, appendingTo: &output) }
-        return output
+        return try Array(text.utf8).withUnsafeBytes { try decode($0) }
     }
 
-    /// Decodes strict unpadded base64url text, appending the bytes to `output`.
+    /// Decodes strict unpadded base64url text held in memory into a new array.
+    private static func decode(_ encoded: UnsafeRawBufferPointer) throws -> [UInt8] {
+        let length = try checkedDecodedLength(encoded)
+        return try [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
+            try decode(encoded, into: UnsafeMutableRawBufferPointer(buffer))
+            count = length
+        }
+    }
+
+    /// The number of bytes `encoded` decodes to.
     ///
-    /// This is the hot-path form: it reserves the exact decoded size once and writes in place.
-    /// On failure `output` is left as it was.
+    /// - Throws: ``JOSEError`` with code ``JOSEError/Code/malformed`` when no unpadded encoding
+    ///   has that length (naming an invalid character instead, when there is one).
+    package static func checkedDecodedLength(_ encoded: UnsafeRawBufferPointer) throws -> Int {
+        if let length = decodedLength(encodedLength: encoded.count) { return length }
+        // Name a bad character in preference to the length, which it probably explains.
+        let invalid = decodeTable.withUnsafeBufferPointer { firstInvalid(encoded, from: 0, table: $0) }
+        if invalid < encoded.count { throw error(in: encoded, at: invalid) }
+        throw JOSEError.malformed(
+            "base64url text of \(encoded.count) characters is truncated: a length of 1 more than a multiple of 4 cannot be decoded"
+        )
+    }
+
+    /// Decodes strict unpadded base64url text into memory the caller provides (the hot-path
+    /// form: no allocation, no zero-filling).
     ///
     /// - Parameters:
     ///   - encoded: The base64url characters (ASCII bytes).
-    ///   - output: The buffer the decoded bytes are appended to.
+    ///   - output: Exactly ``checkedDecodedLength(_:)`` bytes of writable memory.
     /// - Throws: ``JOSEError`` with code ``JOSEError/Code/malformed`` when the input is not a
     ///   canonical unpadded base64url encoding; the message names the offending byte offset.
-    package static func decode(_ encoded: UnsafeRawBufferPointer, appendingTo output: inout [UInt8]) throws {
-        guard let length = decodedLength(encodedLength: encoded.count) else {
-            // Name a bad character in preference to the length, which it probably explains.
-            let invalid = decodeTable.withUnsafeBufferPointer { firstInvalid(encoded, from: 0, table: $0) }
-            if invalid < encoded.count { throw error(in: encoded, at: invalid) }
-            throw JOSEError.malformed(
-                "base64url text of \(encoded.count) characters is truncated: a length of 1 more than a multiple of 4 cannot be decoded"
-            )
+    package static func decode(_ encoded: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) throws {
+        guard output.count == (try checkedDecodedLength(encoded)) else {
+            throw JOSEError.malformed("base64url output buffer of \(output.count) bytes does not fit \(encoded.count) characters")
         }
-        guard length > 0 else { return }
-        let start = output.count
-        output.append(contentsOf: repeatElement(0, count: length))
-        let failure: Int? = output.withUnsafeMutableBytes { buffer in
-            decode(encoded, into: UnsafeMutableRawBufferPointer(rebasing: buffer[start...]))
-        }
-        if let offset = failure {
-            output.removeSubrange(start...)
-            throw error(in: encoded, at: offset)
-        }
+        if output.isEmpty { return }
+        if let offset = decodeUnchecked(encoded, into: output) { throw error(in: encoded, at: offset) }
     }
 
     /// Decodes `encoded` into `output` (exactly `decodedLength` bytes).
     ///
     /// - Returns: `nil` on success, otherwise the offset of the first offending character
     ///   (an invalid byte, or a last character with non-zero unused bits).
-    private static func decode(_ encoded: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Int? {
+    private static func decodeUnchecked(_ encoded: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Int? {
         decodeTable.withUnsafeBufferPointer { table -> Int? in
             let count = encoded.count
             var input = 0

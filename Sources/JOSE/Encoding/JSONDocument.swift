@@ -73,7 +73,7 @@ package struct JSONDocument: @unchecked Sendable {
         self.storage = try bytes.withUnsafeBufferPointer { buffer in
             var parser = JSONParser(text: UnsafeBufferPointer(rebasing: buffer[range]), limits: limits)
             try parser.parse()
-            return parser.tokens.finish()
+            return parser.finish()
         }
     }
 

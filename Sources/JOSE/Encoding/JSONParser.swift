@@ -27,6 +27,9 @@ struct JSONParser {
         self.position = 0
     }
 
+    /// The parsed document's storage (call after ``parse()``).
+    consuming func finish() -> JSONStorage { tokens.finish() }
+
     // MARK: Errors
 
     /// An error about the text at `offset` (absolute), reported relative to the JSON text.

@@ -123,8 +123,8 @@ struct JSONTokenWriter {
         capacity *= 2
     }
 
-    /// The finished storage, with its token count recorded.
-    func finish() -> JSONStorage {
+    /// The finished storage, with its token count recorded (handed over, not copied).
+    consuming func finish() -> JSONStorage {
         let count = self.count
         storage.withUnsafeMutablePointerToHeader { $0.pointee.tokenCount = count }
         return storage

@@ -78,9 +78,14 @@ enum JSONStrings {
     }
 
     /// Whether a string token decodes to exactly `expected`, without allocating for native strings.
+    ///
+    /// Reads the string's UTF-8 in place (no copy of the string, so no reference counting of
+    /// its storage, which threads sharing a validator would contend on).
     static func equal(_ token: JSONToken, _ expected: String, in buffer: UnsafeBufferPointer<UInt8>) -> Bool {
-        var expected = expected
-        return expected.withUTF8 { equal(token, $0, in: buffer) }
+        if let result = expected.utf8.withContiguousStorageIfAvailable({ equal(token, $0, in: buffer) }) {
+            return result
+        }
+        return Array(expected.utf8).withUnsafeBufferPointer { equal(token, $0, in: buffer) }
     }
 
     /// The decoded UTF-8 bytes of a string token.

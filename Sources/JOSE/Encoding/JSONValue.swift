@@ -310,6 +310,15 @@ extension JSONDocument {
         }
     }
 
+    /// Whether token `index` is a string whose decoded text is exactly the UTF-8 `expected`.
+    func isString(at index: Int, equalTo expected: UnsafeBufferPointer<UInt8>) -> Bool {
+        storage.withBuffers { tokens, text in
+            let token = tokens[index]
+            guard token.kind == .string else { return false }
+            return JSONStrings.equal(token, expected, in: text)
+        }
+    }
+
     /// The number at token `index` as a `Double` (correctly rounded), or nil when it is not a
     /// number. Magnitudes beyond `Double`'s range give ±infinity.
     func number(at index: Int) -> Double? {

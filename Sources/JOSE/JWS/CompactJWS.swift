@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A compact JWS split and decoded, before its signature is checked.
 ///
 /// The three parts are decoded into one buffer (`header ‖ signature ‖ payload`): one
@@ -22,48 +28,62 @@ struct CompactJWS {
         guard token.count <= limits.maximumTokenBytes else {
             throw JOSEError.malformed("the token has \(token.count) bytes; the limit is \(limits.maximumTokenBytes)")
         }
-        var firstDot = -1
-        var secondDot = -1
-        for index in token.indices where token[index] == UInt8(ascii: ".") {
-            if firstDot < 0 {
-                firstDot = index
-            } else if secondDot < 0 {
-                secondDot = index
-            } else {
-                throw JOSEError.malformed("a compact JWS has exactly three parts; this token has more")
-            }
-        }
-        guard secondDot > 0 else {
+        guard let firstDot = CompactJWS.offset(ofDotIn: token, from: 0),
+              let secondDot = CompactJWS.offset(ofDotIn: token, from: firstDot + 1)
+        else {
             throw JOSEError.malformed("a compact JWS has three base64url parts separated by dots")
+        }
+        guard CompactJWS.offset(ofDotIn: token, from: secondDot + 1) == nil else {
+            throw JOSEError.malformed("a compact JWS has exactly three parts; this token has more")
         }
         guard firstDot > 0 else { throw JOSEError.malformed("the JWS header part is empty") }
 
         let headerText = UnsafeRawBufferPointer(rebasing: token[0..<firstDot])
         let payloadText = UnsafeRawBufferPointer(rebasing: token[(firstDot + 1)..<secondDot])
         let signatureText = UnsafeRawBufferPointer(rebasing: token[(secondDot + 1)...])
-        guard let headerLength = Base64URL.decodedLength(encodedLength: headerText.count),
-              headerLength <= limits.maximumHeaderBytes
-        else {
-            throw JOSEError.malformed("the JWS header is longer than \(limits.maximumHeaderBytes) bytes or not base64url")
+        let signatureStart = try JOSEError.within("the JWS header") { try Base64URL.checkedDecodedLength(headerText) }
+        guard signatureStart <= limits.maximumHeaderBytes else {
+            throw JOSEError.malformed("the JWS header is longer than \(limits.maximumHeaderBytes) bytes")
         }
+        let payloadStart = try signatureStart
+            + JOSEError.within("the JWS signature") { try Base64URL.checkedDecodedLength(signatureText) }
+        let decodedCount = try payloadStart
+            + JOSEError.within("the JWS payload") { try Base64URL.checkedDecodedLength(payloadText) }
 
-        var decoded: [UInt8] = []
-        decoded.reserveCapacity(token.count * 3 / 4 + 3)
-        try JOSEError.within("the JWS header") { try Base64URL.decode(headerText, appendingTo: &decoded) }
-        let signatureStart = decoded.count
-        try JOSEError.within("the JWS signature") { try Base64URL.decode(signatureText, appendingTo: &decoded) }
-        let payloadStart = decoded.count
-        try JOSEError.within("the JWS payload") { try Base64URL.decode(payloadText, appendingTo: &decoded) }
+        // All three parts are decoded straight into one uninitialised buffer.
+        let decoded = try [UInt8](unsafeUninitializedCapacity: decodedCount) { buffer, count in
+            let output = UnsafeMutableRawBufferPointer(buffer)
+            try JOSEError.within("the JWS header") {
+                try Base64URL.decode(headerText, into: UnsafeMutableRawBufferPointer(rebasing: output[0..<signatureStart]))
+            }
+            try JOSEError.within("the JWS signature") {
+                try Base64URL.decode(signatureText, into: UnsafeMutableRawBufferPointer(rebasing: output[signatureStart..<payloadStart]))
+            }
+            try JOSEError.within("the JWS payload") {
+                try Base64URL.decode(payloadText, into: UnsafeMutableRawBufferPointer(rebasing: output[payloadStart...]))
+            }
+            count = decodedCount
+        }
 
         let json = try JSONDocument(
             bytes: decoded, range: 0..<signatureStart,
             limits: JSONLimits(maxBytes: limits.maximumHeaderBytes, maxDepth: limits.maximumNestingDepth))
-        self.header = try JWSHeader(json: json.root, understood: understoodCritical)
+        // The header takes over the document: no copy, so no retain.
+        self.header = try JWSHeader(json: JSONValue(document: consume json, index: 0), understood: understoodCritical)
         guard payloadStart > signatureStart else { throw JOSEError.malformed("the JWS signature part is empty") }
-        self.decoded = decoded
         self.signatureRange = signatureStart..<payloadStart
-        self.payloadRange = payloadStart..<decoded.count
+        self.payloadRange = payloadStart..<decodedCount
         self.signingInputCount = secondDot
+        self.decoded = consume decoded
+    }
+
+    /// The offset of the first `.` in `token` at or after `start`, or `nil` (`memchr`, which
+    /// scans many bytes per step).
+    private static func offset(ofDotIn token: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        guard start < token.count, let base = token.baseAddress,
+              let found = memchr(base + start, Int32(UInt8(ascii: ".")), token.count - start)
+        else { return nil }
+        return UnsafeRawPointer(found) - base
     }
 }
 

@@ -8,11 +8,13 @@ public struct JWSAlgorithm: RawRepresentable, Hashable, Sendable, CustomStringCo
     let ordinal: UInt8
 
     /// The registered `alg` name, e.g. `RS256`.
-    public var rawValue: String { JWSAlgorithm.descriptors[Int(ordinal)].name }
+    public var rawValue: String { JWSAlgorithm.descriptors[Int(ordinal)].name.description }
 
     /// Returns the algorithm with this registered name, or `nil` for unknown names and `none`.
     public init?(rawValue: String) {
-        guard let ordinal = JWSAlgorithm.descriptors.firstIndex(where: { $0.name == rawValue }) else { return nil }
+        guard let ordinal = JWSAlgorithm.descriptors.firstIndex(where: { $0.name.description == rawValue }) else {
+            return nil
+        }
         self.ordinal = UInt8(ordinal)
     }
 
@@ -20,7 +22,8 @@ public struct JWSAlgorithm: RawRepresentable, Hashable, Sendable, CustomStringCo
 
     /// What the registry says of one algorithm.
     private struct Descriptor {
-        let name: String
+        /// A literal, so matching a header reads its bytes without any reference counting.
+        let name: StaticString
         let family: Family
         let hash: HashAlgorithm?
     }
@@ -57,6 +60,15 @@ public struct JWSAlgorithm: RawRepresentable, Hashable, Sendable, CustomStringCo
         case ecdsa(EllipticCurve)
         /// EdDSA; `EdDSA` allows any OKP signing curve, `Ed25519`/`Ed448` fix it.
         case eddsa(EdwardsCurve?)
+    }
+
+    /// The algorithm whose registered name is exactly the UTF-8 that `matches` accepts (asked
+    /// of each name in turn), or `nil`.
+    static func named(where matches: (UnsafeBufferPointer<UInt8>) -> Bool) -> JWSAlgorithm? {
+        for ordinal in descriptors.indices where descriptors[ordinal].name.withUTF8Buffer(matches) {
+            return JWSAlgorithm(UInt8(ordinal))
+        }
+        return nil
     }
 
     /// The family of this algorithm.

@@ -20,6 +20,11 @@ public struct JWSHeader: Sendable {
         keyIDPosition >= 0 && json.document.isString(at: keyIDPosition, equalTo: candidate)
     }
 
+    /// Whether the header's `kid` is exactly the UTF-8 `candidate`; false without a `kid`.
+    func keyID(is candidate: UnsafeBufferPointer<UInt8>) -> Bool {
+        keyIDPosition >= 0 && json.document.isString(at: keyIDPosition, equalTo: candidate)
+    }
+
     /// The key identifier (`kid`).
     public var keyID: String? { keyIDValue?.string }
     /// The media type of the whole token (`typ`), e.g. `JWT` or `at+jwt`.
@@ -101,10 +106,7 @@ public struct JWSHeader: Sendable {
 
     /// Finds the algorithm named by the string at token `position` without allocating.
     private static func algorithm(_ document: JSONDocument, _ position: Int) -> JWSAlgorithm? {
-        for algorithm in JWSAlgorithm.all where document.isString(at: position, equalTo: algorithm.rawValue) {
-            return algorithm
-        }
-        return nil
+        JWSAlgorithm.named { document.isString(at: position, equalTo: $0) }
     }
 
     /// RFC 7515 §4.1.11: `crit` is a non-empty array of unique, non-registered names that are

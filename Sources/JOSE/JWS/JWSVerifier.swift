@@ -88,7 +88,7 @@ public struct JWSVerifier: Sendable {
     }
 
     /// Checks the algorithm, selects the key and verifies the signature of a parsed token.
-    func verify(_ jws: CompactJWS, token: UnsafeRawBufferPointer, with keySet: JWKSet) throws -> VerifiedJWS {
+    func verify(_ jws: consuming CompactJWS, token: UnsafeRawBufferPointer, with keySet: JWKSet) throws -> VerifiedJWS {
         let algorithm = jws.header.algorithm
         guard allowed.contains(algorithm) else {
             throw JOSEError(.algorithmNotAllowed, "alg \(algorithm) is not in the allow-list")
@@ -116,11 +116,12 @@ extension JWKSet {
     ) throws -> JWK {
         let algorithm = header.algorithm
         if header.hasKeyID {
-            for ambiguous in ambiguousKeyIDs where header.keyID(is: ambiguous) {
-                throw JOSEError(.keyNotFound, "kid \"\(ambiguous)\" appears more than once in the key set")
+            if !ambiguousKeyIDs.isEmpty {
+                for ambiguous in ambiguousKeyIDs where header.keyID(is: ambiguous) {
+                    throw JOSEError(.keyNotFound, "kid \"\(ambiguous)\" appears more than once in the key set")
+                }
             }
-            let named = keys.first { $0.keyID.map(header.keyID(is:)) ?? false }
-            guard let key = named ?? soleKeyWithoutID else {
+            guard let key = key(namedBy: header) ?? soleKeyWithoutID else {
                 throw JOSEError(.keyNotFound, "no key in the set has kid \"\(header.keyID ?? "")\"")
             }
             guard key.allowsVerification else {
@@ -153,15 +154,12 @@ extension JWKSet {
     }
 }
 
-extension JWK {
-    /// Whether `signature` is a valid `algorithm` signature of `signingInput` under this key.
-    func verifies(_ algorithm: JWSAlgorithm, signingInput: UnsafeRawBufferPointer, signature: UnsafeRawBufferPointer) -> Bool {
-        switch material {
-        case .symmetric(let secret):
-            guard let hash = algorithm.hash else { return false }
-            return secret.isValidAuthenticationCode(signature, hash: hash, message: signingInput)
-        case .asymmetric(let key):
-            return OpenSSLSignature.verify(algorithm, key: key, message: signingInput, signature: signature)
+extension JWKSet {
+    /// The key whose `kid` the header names exactly (the first, when several share it).
+    func key(namedBy header: JWSHeader) -> JWK? {
+        for index in keys.indices where keys[index].hasKeyID(namedBy: header) {
+            return keys[index]
         }
+        return nil
     }
 }

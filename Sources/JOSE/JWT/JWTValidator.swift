@@ -10,16 +10,29 @@
 /// ```
 public struct JWTValidator: Sendable {
     /// The exact `iss` required, when set.
-    public var issuer: String?
+    public var issuer: String? {
+        didSet { expectedIssuer = PinnedUTF8Strings(issuer.map { [$0] } ?? []) }
+    }
+    /// ``issuer`` as UTF-8, compared without touching the shared string.
+    private var expectedIssuer: PinnedUTF8Strings
     /// Audiences accepted: `aud` must contain at least one of them, when set.
     public var audiences: Set<String>? {
-        didSet { acceptedAudiences = audiences.map(Array.init) ?? [] }
+        didSet {
+            acceptedAudiences = PinnedUTF8Strings(audiences ?? [])
+            requiresAudience = audiences != nil
+        }
     }
-    /// ``audiences`` as an array, walked by index on the hot path: iterating the set would
-    /// retain its storage, which all threads sharing this validator contend on.
-    private var acceptedAudiences: [String]
+    /// Whether ``audiences`` is set (read per token instead of the shared set).
+    private var requiresAudience: Bool
+    /// ``audiences`` as flat UTF-8, compared on the hot path: iterating the set or reading its
+    /// strings would retain their storage, which all threads sharing this validator contend on.
+    private var acceptedAudiences: PinnedUTF8Strings
     /// When set, a present `azp` must equal it, and a token with several audiences must carry it.
-    public var authorizedParty: String?
+    public var authorizedParty: String? {
+        didSet { expectedAuthorizedParty = PinnedUTF8Strings(authorizedParty.map { [$0] } ?? []) }
+    }
+    /// ``authorizedParty`` as UTF-8, compared without touching the shared string.
+    private var expectedAuthorizedParty = PinnedUTF8Strings([])
     /// The `nonce` the token must carry, when set.
     public var nonce: String?
     /// The header `typ` required (RFC 7515 §4.1.9: compared case-insensitively, with an optional
@@ -46,8 +59,10 @@ public struct JWTValidator: Sendable {
     ///   - clock: the time source.
     public init(issuer: String? = nil, audiences: Set<String>? = nil, leeway: Double = 60, clock: JOSEClock = .system) {
         self.issuer = issuer
+        self.expectedIssuer = PinnedUTF8Strings(issuer.map { [$0] } ?? [])
         self.audiences = audiences
-        self.acceptedAudiences = audiences.map(Array.init) ?? []
+        self.acceptedAudiences = PinnedUTF8Strings(audiences ?? [])
+        self.requiresAudience = audiences != nil
         self.requiredClaims = []
         self.leeway = leeway
         self.clock = clock
@@ -90,10 +105,11 @@ public struct JWTValidator: Sendable {
         try stringClaim(document, registered.nonce, "nonce")
         try stringClaim(document, registered.tokenID, "jti")
         try checkTimes(document, registered)
-        if let issuer { try checkIssuer(document, registered.issuer, expected: issuer) }
+        // (An unset issuer or azp is an empty list: a set one, even "", is one string.)
+        if !expectedIssuer.isEmpty { try checkIssuer(document, registered.issuer) }
         let audienceCount = try checkAudience(document, registered.audience, claims)
-        if let authorizedParty {
-            try checkAuthorizedParty(document, registered.authorizedParty, clientID: authorizedParty, audienceCount: audienceCount)
+        if !expectedAuthorizedParty.isEmpty {
+            try checkAuthorizedParty(document, registered.authorizedParty, audienceCount: audienceCount)
         }
         if let nonce {
             guard registered.nonce >= 0, document.isString(at: registered.nonce, equalTo: nonce) else {
@@ -173,13 +189,13 @@ public struct JWTValidator: Sendable {
         }
     }
 
-    /// Checks `iss`, at token `position` of `document` (−1 when absent).
-    private func checkIssuer(_ document: JSONDocument, _ position: Int, expected: String) throws {
+    /// Checks `iss`, at token `position` of `document` (−1 when absent), against ``issuer``.
+    private func checkIssuer(_ document: JSONDocument, _ position: Int) throws {
         guard try stringClaim(document, position, "iss") else {
             throw JOSEError(.missingClaim, "the token has no \"iss\" claim")
         }
-        guard document.isString(at: position, equalTo: expected) else {
-            throw JOSEError(.invalidIssuer, "iss is \"\(document.string(at: position) ?? "")\"; \"\(expected)\" is required")
+        guard expectedIssuer.contains(where: { document.isString(at: position, equalTo: $0) }) else {
+            throw JOSEError(.invalidIssuer, "iss is \"\(document.string(at: position) ?? "")\"; \"\(issuer ?? "")\" is required")
         }
     }
 
@@ -187,11 +203,11 @@ public struct JWTValidator: Sendable {
     /// audiences it names.
     private func checkAudience(_ document: JSONDocument, _ aud: Int, _ claims: JWTClaims) throws -> Int {
         guard aud >= 0 else {
-            if audiences != nil { throw JOSEError(.missingClaim, "the token has no \"aud\" claim") }
+            if requiresAudience { throw JOSEError(.missingClaim, "the token has no \"aud\" claim") }
             return 0
         }
         var count = 0
-        var matched = audiences == nil
+        var matched = !requiresAudience
         switch document.kind(at: aud) {
         case .string:
             count = 1
@@ -220,22 +236,21 @@ public struct JWTValidator: Sendable {
 
     /// Whether the string at `position` is one of ``audiences`` (false when none are set).
     private func isAccepted(_ document: JSONDocument, _ position: Int) -> Bool {
-        for index in acceptedAudiences.indices where document.isString(at: position, equalTo: acceptedAudiences[index]) {
-            return true
-        }
-        return false
+        acceptedAudiences.contains { document.isString(at: position, equalTo: $0) }
     }
 
-    /// Checks `azp`, at token `azp` of `document` (−1 when absent).
-    private func checkAuthorizedParty(_ document: JSONDocument, _ azp: Int, clientID: String, audienceCount: Int) throws {
+    /// Checks `azp`, at token `azp` of `document` (−1 when absent), against ``authorizedParty``.
+    private func checkAuthorizedParty(_ document: JSONDocument, _ azp: Int, audienceCount: Int) throws {
         guard azp >= 0 else {
             if audienceCount > 1 {
                 throw JOSEError(.invalidAuthorizedParty, "the token has \(audienceCount) audiences but no azp claim")
             }
             return
         }
-        guard document.isString(at: azp, equalTo: clientID) else {
-            throw JOSEError(.invalidAuthorizedParty, "azp is \"\(document.string(at: azp) ?? "")\", not the client id \"\(clientID)\"")
+        guard expectedAuthorizedParty.contains(where: { document.isString(at: azp, equalTo: $0) }) else {
+            throw JOSEError(
+                .invalidAuthorizedParty,
+                "azp is \"\(document.string(at: azp) ?? "")\", not the client id \"\(authorizedParty ?? "")\"")
         }
     }
 }

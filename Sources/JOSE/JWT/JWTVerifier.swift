@@ -54,7 +54,7 @@ public struct JWTVerifier<Source: JWKSetSource>: Sendable {
 
     /// Checks the claims of a token whose signature has been verified, with this verifier's
     /// rules or others given for this token.
-    func validate(_ jws: VerifiedJWS, rules: JWTValidator? = nil) throws -> VerifiedJWT {
+    func validate(_ jws: consuming VerifiedJWS, rules: JWTValidator? = nil) throws -> VerifiedJWT {
         let claims = try JWTClaims(
             payload: jws.decoded, range: jws.payloadRange, maximumDepth: signatures.limits.maximumNestingDepth)
         try (rules ?? self.claims).validate(claims, header: jws.header)

@@ -34,11 +34,18 @@ public struct JWK: Sendable {
     private final class Storage: Sendable {
         let keyType: KeyType
         let keyID: String?
+        /// ``keyID``'s UTF-8 (empty when there is none), compared with token headers without
+        /// touching a reference count.
+        let pinnedKeyID: PinnedUTF8Strings
         let use: String?
         let keyOperations: [String]?
         let algorithm: JWSAlgorithm?
         let isPrivate: Bool
         let material: Material
+        /// ``material``'s object, unretained: each verification reads it without touching its
+        /// reference count (which threads sharing the key would contend on); ``material`` keeps
+        /// it alive as long as this storage.
+        private let unretainedMaterial: UnretainedMaterial
         let supportedAlgorithms: AlgorithmSet
         let allowsVerification: Bool
 
@@ -48,14 +55,43 @@ public struct JWK: Sendable {
         ) {
             self.keyType = keyType
             self.keyID = keyID
+            self.pinnedKeyID = PinnedUTF8Strings(keyID.map { [$0] } ?? [])
             self.use = use
             self.keyOperations = keyOperations
             self.algorithm = algorithm
             self.isPrivate = isPrivate
             self.material = material
+            self.unretainedMaterial = switch material {
+            case .symmetric(let secret): .symmetric(Unmanaged.passUnretained(secret))
+            case .asymmetric(let key): .asymmetric(Unmanaged.passUnretained(key))
+            }
             self.supportedAlgorithms = supportedAlgorithms
             self.allowsVerification = allowsVerification
         }
+
+        /// Whether `signature` is a valid `algorithm` signature of `signingInput` under this
+        /// key's material (read in place: no reference count of the shared key is touched).
+        func verifies(
+            _ algorithm: JWSAlgorithm, signingInput: UnsafeRawBufferPointer, signature: UnsafeRawBufferPointer
+        ) -> Bool {
+            switch unretainedMaterial {
+            case .symmetric(let secret):
+                guard let hash = algorithm.hash else { return false }
+                return secret._withUnsafeGuaranteedRef {
+                    $0.isValidAuthenticationCode(signature, hash: hash, message: signingInput)
+                }
+            case .asymmetric(let key):
+                return key._withUnsafeGuaranteedRef {
+                    OpenSSLSignature.verify(algorithm, key: $0, message: signingInput, signature: signature)
+                }
+            }
+        }
+    }
+
+    /// ``Material`` without ownership.
+    private enum UnretainedMaterial {
+        case symmetric(Unmanaged<HMACKey>)
+        case asymmetric(Unmanaged<EVPKey>)
     }
 
     private let storage: Storage
@@ -134,6 +170,16 @@ public struct JWK: Sendable {
         case .ec(let curve): curve.rawValue
         case .okp(let curve): curve.rawValue
         }
+    }
+
+    /// Whether this key has a `kid` and `header` names exactly it.
+    func hasKeyID(namedBy header: JWSHeader) -> Bool {
+        storage.pinnedKeyID.contains { header.keyID(is: $0) }
+    }
+
+    /// Whether `signature` is a valid `algorithm` signature of `signingInput` under this key.
+    func verifies(_ algorithm: JWSAlgorithm, signingInput: UnsafeRawBufferPointer, signature: UnsafeRawBufferPointer) -> Bool {
+        storage.verifies(algorithm, signingInput: signingInput, signature: signature)
     }
 
     /// Whether this key may verify `algorithm` (material, `alg`, `use` and `key_ops` permitting).

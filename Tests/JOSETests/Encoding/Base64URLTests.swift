@@ -46,24 +46,36 @@ extension EncodingTests {
             }
         }
 
-        @Test func bufferFormsAppend() throws {
-            var output: [UInt8] = [9]
+        @Test func bufferForms() throws {
             let text = Array("Zm9vYmFy".utf8)
-            try text.withUnsafeBytes { try Base64URL.decode($0, appendingTo: &output) }
-            #expect(output == [9] + Array("foobar".utf8))
+            var output = [UInt8](repeating: 0, count: 6)
+            try text.withUnsafeBytes { encoded in
+                #expect(try Base64URL.checkedDecodedLength(encoded) == 6)
+                try output.withUnsafeMutableBytes { try Base64URL.decode(encoded, into: $0) }
+            }
+            #expect(output == Array("foobar".utf8))
 
             var encoded: [UInt8] = [0x2A]
             Array("foob".utf8).withUnsafeBytes { Base64URL.encode($0, appendingTo: &encoded) }
             #expect(encoded == [0x2A] + Array("Zm9vYg".utf8))
         }
 
-        @Test func failedDecodeLeavesOutputUnchanged() {
-            var output: [UInt8] = [1, 2, 3]
-            let text = Array("Zm9v*mFy".utf8)
+        @Test func bufferFormRejectsBadInputAndWrongSizes() {
+            var output = [UInt8](repeating: 0, count: 6)
             #expect(throws: JOSEError.self) {
-                try text.withUnsafeBytes { try Base64URL.decode($0, appendingTo: &output) }
+                try Array("Zm9v*mFy".utf8).withUnsafeBytes { encoded in
+                    try output.withUnsafeMutableBytes { try Base64URL.decode(encoded, into: $0) }
+                }
             }
-            #expect(output == [1, 2, 3])
+            // A buffer of the wrong size is refused before anything is written.
+            #expect(throws: JOSEError.self) {
+                try Array("Zm9vYg".utf8).withUnsafeBytes { encoded in
+                    try output.withUnsafeMutableBytes { try Base64URL.decode(encoded, into: $0) }
+                }
+            }
+            #expect(throws: JOSEError.self) {
+                try Array("Zm9vY".utf8).withUnsafeBytes { try Base64URL.checkedDecodedLength($0) }
+            }
         }
 
         @Test func decodedLength() {
