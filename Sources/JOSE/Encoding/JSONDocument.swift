@@ -77,6 +77,25 @@ package struct JSONDocument: @unchecked Sendable {
         }
     }
 
+    /// Parses the first `count` bytes of `storage`'s text where they are, writing the token
+    /// index into the storage's token room (see ``JSONStorage/make(textCount:capacity:fill:)``):
+    /// no copy of the text, no second allocation unless the room is too small.
+    ///
+    /// The storage must not be shared with another document or thread yet.
+    ///
+    /// - Throws: as ``init(bytes:range:limits:)``.
+    init(parsingInPlace storage: JSONStorage, count: Int, limits: JSONLimits) throws {
+        guard count <= limits.maxBytes else {
+            throw JOSEError.malformed("JSON text of \(count) bytes exceeds the limit of \(limits.maxBytes) bytes")
+        }
+        guard count < Int(Int32.max) else {
+            throw JOSEError.malformed("JSON input of \(count) bytes is too large")
+        }
+        var parser = JSONParser(inPlace: storage, count: count, limits: limits)
+        try parser.parse()
+        self.storage = parser.finish()
+    }
+
     /// Parses the UTF-8 of a string.
     ///
     /// - Parameters:

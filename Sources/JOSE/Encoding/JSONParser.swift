@@ -27,6 +27,18 @@ struct JSONParser {
         self.position = 0
     }
 
+    /// Prepares to parse the first `count` bytes of `storage`'s text in place, writing the tokens
+    /// into the storage's token room. The caller keeps `storage` alive during the parse and must
+    /// not share it until the parse is done.
+    init(inPlace storage: JSONStorage, count: Int, limits: JSONLimits) {
+        self.buffer = storage.withBuffers { _, text in UnsafeBufferPointer(rebasing: text[0..<count]) }
+        self.tokens = JSONTokenWriter(inPlace: storage)
+        self.base = 0
+        self.end = count
+        self.limits = limits
+        self.position = 0
+    }
+
     /// The parsed document's storage (call after ``parse()``).
     consuming func finish() -> JSONStorage { tokens.finish() }
 

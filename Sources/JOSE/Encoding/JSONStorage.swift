@@ -4,6 +4,8 @@ struct JSONStorageHeader {
     let textCount: Int
     /// Where the tokens start in the tail (the text's length rounded up to a token's alignment).
     let tokensOffset: Int
+    /// How many tokens fit after the text.
+    let tokenCapacity: Int
     /// The number of tokens written.
     var tokenCount: Int
 }
@@ -20,19 +22,33 @@ struct JSONStorageHeader {
 final class JSONStorage: ManagedBuffer<JSONStorageHeader, UInt8> {
     /// Allocates storage holding a copy of `text` and room for at least `capacity` tokens.
     static func make(text: UnsafeBufferPointer<UInt8>, capacity: Int) -> JSONStorage {
+        make(textCount: text.count, capacity: capacity) { output in
+            if let source = text.baseAddress { output.baseAddress?.copyMemory(from: source, byteCount: text.count) }
+        }
+    }
+
+    /// Allocates storage for `textCount` bytes of text, written by `fill` (which must write all
+    /// of them), and room for `capacity` tokens: a token's text can be decoded straight into the
+    /// storage its document will use.
+    static func make(
+        textCount: Int, capacity: Int, fill: (UnsafeMutableRawBufferPointer) throws -> Void
+    ) rethrows -> JSONStorage {
         let alignment = MemoryLayout<JSONToken>.alignment
-        let tokensOffset = (text.count + alignment - 1) / alignment * alignment
+        let tokensOffset = (textCount + alignment - 1) / alignment * alignment
         let size = tokensOffset + capacity * MemoryLayout<JSONToken>.stride
         let buffer = create(minimumCapacity: size) { _ in
-            JSONStorageHeader(textCount: text.count, tokensOffset: tokensOffset, tokenCount: 0)
+            JSONStorageHeader(textCount: textCount, tokensOffset: tokensOffset, tokenCapacity: capacity, tokenCount: 0)
         }
         let storage = unsafeDowncast(buffer, to: JSONStorage.self)
-        storage.withUnsafeMutablePointers { _, bytes in
-            if let source = text.baseAddress { bytes.initialize(from: source, count: text.count) }
+        try storage.withUnsafeMutablePointers { _, bytes in
+            try fill(UnsafeMutableRawBufferPointer(start: bytes, count: textCount))
             UnsafeMutableRawPointer(bytes + tokensOffset).bindMemory(to: JSONToken.self, capacity: capacity)
         }
         return storage
     }
+
+    /// The room for tokens that was reserved after the text.
+    var tokenCapacity: Int { header.tokenCapacity }
 
     /// The start of the token index.
     @inline(__always)
@@ -97,6 +113,15 @@ struct JSONTokenWriter {
         self.capacity = capacity
     }
 
+    /// Starts an index in the token room of `storage`, which holds the text already (it moves
+    /// to a larger copy if the room runs out). The storage must not be shared: its tokens are
+    /// written.
+    init(inPlace storage: JSONStorage) {
+        self.storage = storage
+        elements = storage.tokens
+        capacity = storage.tokenCapacity
+    }
+
     /// Whether no token has been written.
     var isEmpty: Bool { count == 0 }
 
@@ -115,7 +140,7 @@ struct JSONTokenWriter {
 
     /// Moves the tokens to a storage of twice the capacity.
     private mutating func grow() {
-        let larger = storage.withBuffers { _, text in JSONStorage.make(text: text, capacity: capacity * 2) }
+        let larger = storage.withBuffers { _, text in JSONStorage.make(text: text, capacity: max(capacity * 2, 4)) }
         let newElements = larger.tokens
         newElements.initialize(from: elements, count: count)
         storage = larger

@@ -6,25 +6,38 @@ import Darwin
 
 /// A compact JWS split and decoded, before its signature is checked.
 ///
-/// The three parts are decoded into one buffer (`header ‖ signature ‖ payload`): one
-/// allocation, and the parsed header reads straight from it.
-struct CompactJWS {
+/// Two allocations per token and no copy of decoded bytes: the header is decoded straight into
+/// the storage of its JSON document and parsed there; the payload and then the signature are
+/// decoded, back to back, into a second storage (``body``) that can also hold the payload's JSON
+/// tokens, so that a JWT's claims are parsed in place once the signature has verified.
+///
+/// Not copyable: the claims parse writes into ``body``, which must have a single owner until then.
+struct CompactJWS: ~Copyable {
     /// The validated protected header.
     let header: JWSHeader
-    /// The decoded header, signature and payload, back to back.
-    let decoded: [UInt8]
-    /// Where the signature sits in ``decoded``.
-    let signatureRange: Range<Int>
-    /// Where the payload sits in ``decoded``.
-    let payloadRange: Range<Int>
+    /// The decoded payload followed by the decoded signature, with room for the payload's tokens.
+    let body: JSONStorage
+    /// The length of the decoded payload at the start of ``body``'s text.
+    let payloadCount: Int
+    /// The length of the decoded signature, after the payload in ``body``'s text.
+    let signatureCount: Int
     /// The length of the signing input (`header.payload`) at the start of the token text.
     let signingInputCount: Int
 
     /// Splits and decodes `token`, and validates the header.
     ///
+    /// - Parameters:
+    ///   - token: the compact serialization.
+    ///   - limits: size and nesting limits.
+    ///   - understoodCritical: the `crit` parameters the caller processes.
+    ///   - reservingClaimTokens: whether to leave room in ``body`` for parsing the payload as
+    ///     JWT claims in place (see ``parseClaims(maximumDepth:)``).
     /// - Throws: ``JOSEError`` `malformed` for anything but three strict base64url parts with a
     ///   JSON-object header within the limits; header errors as ``JWSHeader``.
-    init(_ token: UnsafeRawBufferPointer, limits: JWSLimits, understoodCritical: Set<String>) throws {
+    init(
+        _ token: UnsafeRawBufferPointer, limits: JWSLimits, understoodCritical: Set<String>,
+        reservingClaimTokens: Bool
+    ) throws {
         guard token.count <= limits.maximumTokenBytes else {
             throw JOSEError.malformed("the token has \(token.count) bytes; the limit is \(limits.maximumTokenBytes)")
         }
@@ -41,40 +54,57 @@ struct CompactJWS {
         let headerText = UnsafeRawBufferPointer(rebasing: token[0..<firstDot])
         let payloadText = UnsafeRawBufferPointer(rebasing: token[(firstDot + 1)..<secondDot])
         let signatureText = UnsafeRawBufferPointer(rebasing: token[(secondDot + 1)...])
-        let signatureStart = try JOSEError.within("the JWS header") { try Base64URL.checkedDecodedLength(headerText) }
-        guard signatureStart <= limits.maximumHeaderBytes else {
+        let headerCount = try JOSEError.within("the JWS header") { try Base64URL.checkedDecodedLength(headerText) }
+        guard headerCount <= limits.maximumHeaderBytes else {
             throw JOSEError.malformed("the JWS header is longer than \(limits.maximumHeaderBytes) bytes")
         }
-        let payloadStart = try signatureStart
-            + JOSEError.within("the JWS signature") { try Base64URL.checkedDecodedLength(signatureText) }
-        let decodedCount = try payloadStart
-            + JOSEError.within("the JWS payload") { try Base64URL.checkedDecodedLength(payloadText) }
-
-        // All three parts are decoded straight into one uninitialised buffer.
-        let decoded = try [UInt8](unsafeUninitializedCapacity: decodedCount) { buffer, count in
-            let output = UnsafeMutableRawBufferPointer(buffer)
-            try JOSEError.within("the JWS header") {
-                try Base64URL.decode(headerText, into: UnsafeMutableRawBufferPointer(rebasing: output[0..<signatureStart]))
-            }
+        let headerStorage = try JSONStorage.make(textCount: headerCount, capacity: headerCount / 8 + 8) { output in
+            try JOSEError.within("the JWS header") { try Base64URL.decode(headerText, into: output) }
+        }
+        let signatureCount = try JOSEError.within("the JWS signature") { try Base64URL.checkedDecodedLength(signatureText) }
+        let payloadCount = try JOSEError.within("the JWS payload") { try Base64URL.checkedDecodedLength(payloadText) }
+        let body = try JSONStorage.make(
+            textCount: payloadCount + signatureCount, capacity: reservingClaimTokens ? payloadCount / 8 + 8 : 0
+        ) { output in
             try JOSEError.within("the JWS signature") {
-                try Base64URL.decode(signatureText, into: UnsafeMutableRawBufferPointer(rebasing: output[signatureStart..<payloadStart]))
+                try Base64URL.decode(signatureText, into: UnsafeMutableRawBufferPointer(rebasing: output[payloadCount...]))
             }
             try JOSEError.within("the JWS payload") {
-                try Base64URL.decode(payloadText, into: UnsafeMutableRawBufferPointer(rebasing: output[payloadStart...]))
+                try Base64URL.decode(payloadText, into: UnsafeMutableRawBufferPointer(rebasing: output[0..<payloadCount]))
             }
-            count = decodedCount
         }
-
         let json = try JSONDocument(
-            bytes: decoded, range: 0..<signatureStart,
+            parsingInPlace: headerStorage, count: headerCount,
             limits: JSONLimits(maxBytes: limits.maximumHeaderBytes, maxDepth: limits.maximumNestingDepth))
         // The header takes over the document: no copy, so no retain.
-        self.header = try JWSHeader(json: JSONValue(document: consume json, index: 0), understood: understoodCritical)
-        guard payloadStart > signatureStart else { throw JOSEError.malformed("the JWS signature part is empty") }
-        self.signatureRange = signatureStart..<payloadStart
-        self.payloadRange = payloadStart..<decodedCount
+        let header = try JWSHeader(json: JSONValue(document: consume json, index: 0), understood: understoodCritical)
+        guard signatureCount > 0 else { throw JOSEError.malformed("the JWS signature part is empty") }
+        self.header = header
+        self.body = body
+        self.payloadCount = payloadCount
+        self.signatureCount = signatureCount
         self.signingInputCount = secondDot
-        self.decoded = consume decoded
+    }
+
+    /// Calls `body` with the decoded signature.
+    func withSignature<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try self.body.withBuffers { _, text in
+            try body(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: text[payloadCount..<(payloadCount + signatureCount)])))
+        }
+    }
+
+    /// The result of a verified signature: the header, the key and the payload.
+    consuming func verified(by key: JWK) -> VerifiedJWS {
+        VerifiedJWS(header: header, key: key, body: body, payloadCount: payloadCount)
+    }
+
+    /// Parses the payload as JWT claims, in place in ``body`` (which is why this consumes the
+    /// token: the storage is written once, by its only owner).
+    ///
+    /// - Throws: ``JOSEError`` `malformed` when the payload is not a JSON object within the limits.
+    consuming func parseClaims(maximumDepth: Int) throws -> (header: JWSHeader, claims: JWTClaims) {
+        let claims = try JWTClaims(parsingPayloadOf: body, count: payloadCount, maximumDepth: maximumDepth)
+        return (header, claims)
     }
 
     /// The offset of the first `.` in `token` at or after `start`, or `nil` (`memchr`, which

@@ -83,23 +83,32 @@ public struct JWSVerifier: Sendable {
 
     /// Verifies token text held in memory.
     func verify(_ token: UnsafeRawBufferPointer) throws -> VerifiedJWS {
-        let jws = try CompactJWS(token, limits: limits, understoodCritical: understoodCriticalParameters)
-        return try verify(jws, token: token, with: keySet)
+        let jws = try parse(token, forClaims: false)
+        let key = try verifySignature(of: jws, token: token, with: keySet)
+        return jws.verified(by: key)
+    }
+
+    /// Splits and decodes `token` and validates its header, with this verifier's limits.
+    ///
+    /// - Parameter forClaims: whether the payload will be parsed as JWT claims.
+    func parse(_ token: UnsafeRawBufferPointer, forClaims: Bool) throws -> CompactJWS {
+        try CompactJWS(
+            token, limits: limits, understoodCritical: understoodCriticalParameters, reservingClaimTokens: forClaims)
     }
 
     /// Checks the algorithm, selects the key and verifies the signature of a parsed token.
-    func verify(_ jws: consuming CompactJWS, token: UnsafeRawBufferPointer, with keySet: JWKSet) throws -> VerifiedJWS {
+    ///
+    /// - Parameter token: the token text `jws` was parsed from (its signing input is read from it).
+    /// - Returns: the key that verified the signature.
+    func verifySignature(of jws: borrowing CompactJWS, token: UnsafeRawBufferPointer, with keySet: JWKSet) throws -> JWK {
         let algorithm = jws.header.algorithm
         guard allowed.contains(algorithm) else {
             throw JOSEError(.algorithmNotAllowed, "alg \(algorithm) is not in the allow-list")
         }
         let signingInput = UnsafeRawBufferPointer(rebasing: token[0..<jws.signingInputCount])
-        let key = try jws.decoded.withUnsafeBytes { decoded in
-            try keySet.verifySignature(
-                header: jws.header, signingInput: signingInput,
-                signature: UnsafeRawBufferPointer(rebasing: decoded[jws.signatureRange]))
+        return try jws.withSignature { signature in
+            try keySet.verifySignature(header: jws.header, signingInput: signingInput, signature: signature)
         }
-        return VerifiedJWS(header: jws.header, key: key, decoded: jws.decoded, payloadRange: jws.payloadRange)
     }
 }
 

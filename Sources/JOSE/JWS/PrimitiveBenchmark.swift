@@ -22,14 +22,12 @@ package struct PrimitiveBenchmark: Sendable {
     ///   - key: the verification key (a private key verifies too).
     /// - Throws: ``JOSEError`` `malformed` or header errors when `token` is not a compact JWS.
     package init(token: String, key: JWK) throws {
-        let bytes = Array(token.utf8)
-        let jws = try bytes.withUnsafeBytes {
-            try CompactJWS($0, limits: .default, understoodCritical: [])
-        }
+        let bytes = TokenBytes(token)
+        let jws = try CompactJWS(bytes.bytes, limits: .default, understoodCritical: [], reservingClaimTokens: false)
         self.algorithm = jws.header.algorithm
         self.key = key
-        self.signingInput = Array(bytes[0..<jws.signingInputCount])
-        self.signature = Array(jws.decoded[jws.signatureRange])
+        self.signingInput = Array(bytes.bytes[0..<jws.signingInputCount])
+        self.signature = jws.withSignature { Array($0) }
     }
 
     /// Runs the OpenSSL primitive once; `true` when the signature verifies.

@@ -1,14 +1,16 @@
 /// A JWS whose signature has been verified.
-public struct VerifiedJWS: Sendable {
+///
+/// `@unchecked Sendable`: ``body`` is never written after the token was decoded into it.
+public struct VerifiedJWS: @unchecked Sendable {
     /// The validated protected header.
     public let header: JWSHeader
     /// The key that verified the signature.
     public let key: JWK
-    /// The decoded parts; the payload is a range of it.
-    let decoded: [UInt8]
-    /// Where the payload sits in ``decoded``.
-    let payloadRange: Range<Int>
+    /// The decoded payload (and signature after it).
+    let body: JSONStorage
+    /// The length of the payload at the start of ``body``'s text.
+    let payloadCount: Int
 
-    /// The verified payload bytes.
-    public var payload: ArraySlice<UInt8> { decoded[payloadRange] }
+    /// The verified payload bytes (a copy).
+    public var payload: ArraySlice<UInt8> { ArraySlice(body.text(0..<payloadCount)) }
 }

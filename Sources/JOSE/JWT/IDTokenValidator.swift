@@ -56,17 +56,20 @@ public struct IDTokenValidator<Source: JWKSetSource>: Sendable {
         _ idToken: String, nonce: String? = nil, maxAge: Double? = nil, accessToken: String? = nil,
         authorizationCode: String? = nil
     ) async throws -> VerifiedJWT {
-        let jws = try await verifier.verifySignature(idToken)
-        return try check(jws, nonce: nonce, maxAge: maxAge, accessToken: accessToken, authorizationCode: authorizationCode)
+        let token = try await verifier.verify(idToken, rules: rules(nonce: nonce, maxAge: maxAge))
+        return try checkHashes(token, accessToken: accessToken, authorizationCode: authorizationCode)
     }
 
-    private func check(
-        _ jws: VerifiedJWS, nonce: String?, maxAge: Double?, accessToken: String?, authorizationCode: String?
-    ) throws -> VerifiedJWT {
+    /// The claim rules for one token: this client's, with the request's `nonce` and `max_age`.
+    private func rules(nonce: String?, maxAge: Double?) -> JWTValidator {
         var rules = verifier.claims
         rules.nonce = nonce
         rules.maximumAuthenticationAge = maxAge
-        let token = try verifier.validate(jws, rules: rules)
+        return rules
+    }
+
+    /// Checks `at_hash` and `c_hash` against the tokens issued with the ID token.
+    private func checkHashes(_ token: VerifiedJWT, accessToken: String?, authorizationCode: String?) throws -> VerifiedJWT {
         if let accessToken {
             try TokenHash.check("at_hash", of: token.claims, token: accessToken, algorithm: token.header.algorithm)
         }
@@ -85,7 +88,7 @@ extension IDTokenValidator where Source == JWKSet {
         _ idToken: String, nonce: String? = nil, maxAge: Double? = nil, accessToken: String? = nil,
         authorizationCode: String? = nil
     ) throws -> VerifiedJWT {
-        let jws = try verifier.signatures.verify(idToken)
-        return try check(jws, nonce: nonce, maxAge: maxAge, accessToken: accessToken, authorizationCode: authorizationCode)
+        let token = try verifier.verify(idToken, rules: rules(nonce: nonce, maxAge: maxAge))
+        return try checkHashes(token, accessToken: accessToken, authorizationCode: authorizationCode)
     }
 }

@@ -9,13 +9,14 @@ public struct JWTClaims: Sendable {
     /// The parsed payload object.
     let json: JSONValue
 
-    /// Parses a payload as a claims object.
-    init(payload decoded: [UInt8], range: Range<Int>, maximumDepth: Int) throws {
+    /// Parses the first `count` bytes of `storage`'s text (a decoded payload) as a claims object,
+    /// in place (see ``JSONDocument/init(parsingInPlace:count:limits:)``).
+    init(parsingPayloadOf storage: JSONStorage, count: Int, maximumDepth: Int) throws {
         let document = try JOSEError.within("the JWT claims") {
-            try JSONDocument(bytes: decoded, range: range, limits: JSONLimits(maxBytes: range.count, maxDepth: maximumDepth))
+            try JSONDocument(parsingInPlace: storage, count: count, limits: JSONLimits(maxBytes: count, maxDepth: maximumDepth))
         }
-        guard document.root.kind == .object else { throw JOSEError.malformed("the JWT claims are not a JSON object") }
-        json = document.root
+        guard document.kind(at: 0) == .object else { throw JOSEError.malformed("the JWT claims are not a JSON object") }
+        json = JSONValue(document: consume document, index: 0)
     }
 
     /// `iss`, the issuer.

@@ -35,8 +35,16 @@ public struct JWTVerifier<Source: JWKSetSource>: Sendable {
     /// - Throws: ``JOSEError``: signature errors as ``JWSVerifier``, claim errors as
     ///   ``JWTValidator``, `jwks_unavailable` when the source has no keys to offer.
     public func verify(_ token: some StringProtocol) async throws -> VerifiedJWT {
-        let jws = try await verifySignature(token)
-        return try validate(jws)
+        try await verify(token, rules: claims)
+    }
+
+    /// ``verify(_:)-(StringProtocol)`` with other claim rules for this token.
+    func verify(_ token: some StringProtocol, rules: JWTValidator) async throws -> VerifiedJWT {
+        let token = TokenBytes(token)
+        let jws = try signatures.parse(token.bytes, forClaims: true)
+        let keySet = try await keySource.keySet(for: jws.header)
+        let key = try signatures.verifySignature(of: jws, token: token.bytes, with: keySet)
+        return try validate(jws, verifiedBy: key, rules: rules)
     }
 
     /// Verifies only the signature of a compact JWS, fetching keys if the source must; the
@@ -44,21 +52,18 @@ public struct JWTVerifier<Source: JWKSetSource>: Sendable {
     ///
     /// - Throws: ``JOSEError`` as ``JWSVerifier/verify(_:)-(StringProtocol)``, or `jwks_unavailable`.
     public func verifySignature(_ token: some StringProtocol) async throws -> VerifiedJWS {
-        let bytes = Array(token.utf8)
-        let jws = try bytes.withUnsafeBytes {
-            try CompactJWS($0, limits: signatures.limits, understoodCritical: signatures.understoodCriticalParameters)
-        }
+        let token = TokenBytes(token)
+        let jws = try signatures.parse(token.bytes, forClaims: false)
         let keySet = try await keySource.keySet(for: jws.header)
-        return try bytes.withUnsafeBytes { try signatures.verify(jws, token: $0, with: keySet) }
+        let key = try signatures.verifySignature(of: jws, token: token.bytes, with: keySet)
+        return jws.verified(by: key)
     }
 
-    /// Checks the claims of a token whose signature has been verified, with this verifier's
-    /// rules or others given for this token.
-    func validate(_ jws: consuming VerifiedJWS, rules: JWTValidator? = nil) throws -> VerifiedJWT {
-        let claims = try JWTClaims(
-            payload: jws.decoded, range: jws.payloadRange, maximumDepth: signatures.limits.maximumNestingDepth)
-        try (rules ?? self.claims).validate(claims, header: jws.header)
-        return VerifiedJWT(header: jws.header, claims: claims, key: jws.key)
+    /// Parses, in place, and checks the claims of a token whose signature `key` has verified.
+    func validate(_ jws: consuming CompactJWS, verifiedBy key: JWK, rules: JWTValidator) throws -> VerifiedJWT {
+        let (header, claims) = try jws.parseClaims(maximumDepth: signatures.limits.maximumNestingDepth)
+        try rules.validate(claims, header: header)
+        return VerifiedJWT(header: header, claims: claims, key: key)
     }
 }
 
@@ -68,7 +73,7 @@ extension JWTVerifier where Source == JWKSet {
     ///
     /// - Throws: ``JOSEError`` as ``verify(_:)-(StringProtocol)``.
     public func verify(_ token: some StringProtocol) throws -> VerifiedJWT {
-        try validate(signatures.verify(token))
+        try verify(token, rules: claims)
     }
 
     /// Verifies the signature and the claims of a compact JWT given as UTF-8 bytes, against the
@@ -76,6 +81,23 @@ extension JWTVerifier where Source == JWKSet {
     ///
     /// - Throws: ``JOSEError`` as ``verify(_:)-(StringProtocol)``.
     public func verify(_ token: [UInt8]) throws -> VerifiedJWT {
-        try validate(signatures.verify(token))
+        try token.withUnsafeBytes { try verify($0, rules: claims) }
+    }
+
+    /// ``verify(_:)-(StringProtocol)`` with other claim rules for this token.
+    func verify(_ token: some StringProtocol, rules: JWTValidator) throws -> VerifiedJWT {
+        if let verified = try token.utf8.withContiguousStorageIfAvailable({
+            try verify(UnsafeRawBufferPointer($0), rules: rules)
+        }) {
+            return verified
+        }
+        return try Array(token.utf8).withUnsafeBytes { try verify($0, rules: rules) }
+    }
+
+    /// Verifies token text held in memory: signature, then claims parsed in place.
+    func verify(_ token: UnsafeRawBufferPointer, rules: JWTValidator) throws -> VerifiedJWT {
+        let jws = try signatures.parse(token, forClaims: true)
+        let key = try signatures.verifySignature(of: jws, token: token, with: keySource)
+        return try validate(jws, verifiedBy: key, rules: rules)
     }
 }
