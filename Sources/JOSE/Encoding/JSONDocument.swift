@@ -84,7 +84,7 @@ package struct JSONDocument: @unchecked Sendable {
     /// The storage must not be shared with another document or thread yet.
     ///
     /// - Throws: as ``init(bytes:range:limits:)``.
-    init(parsingInPlace storage: JSONStorage, count: Int, limits: JSONLimits) throws {
+    init(parsingInPlace storage: consuming JSONStorage, count: Int, limits: JSONLimits) throws {
         guard count <= limits.maxBytes else {
             throw JOSEError.malformed("JSON text of \(count) bytes exceeds the limit of \(limits.maxBytes) bytes")
         }

@@ -28,9 +28,9 @@ struct JSONParser {
     }
 
     /// Prepares to parse the first `count` bytes of `storage`'s text in place, writing the tokens
-    /// into the storage's token room. The caller keeps `storage` alive during the parse and must
-    /// not share it until the parse is done.
-    init(inPlace storage: JSONStorage, count: Int, limits: JSONLimits) {
+    /// into the storage's token room (the token writer keeps the storage, and so the text, alive).
+    /// The storage must not be shared until the parse is done.
+    init(inPlace storage: consuming JSONStorage, count: Int, limits: JSONLimits) {
         self.buffer = storage.withBuffers { _, text in UnsafeBufferPointer(rebasing: text[0..<count]) }
         self.tokens = JSONTokenWriter(inPlace: storage)
         self.base = 0
@@ -303,7 +303,13 @@ struct JSONParser {
         position += 1
         var flags: UInt8 = 0
         while true {
-            // Fast path: plain printable ASCII.
+            // Fast path: plain printable ASCII, eight bytes at a time, then byte by byte.
+            if let base = buffer.baseAddress {
+                while end - position >= 8,
+                      !JSONParser.needsAttention(UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)) {
+                    position += 8
+                }
+            }
             while position < end {
                 let byte = buffer[position]
                 guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { break }
@@ -327,6 +333,22 @@ struct JSONParser {
             }
         }
         tokens.append(JSONToken(start: Int32(start), end: Int32(position), next: Int32(tokens.count + 1), count: 0, kind: .string, flags: flags))
+    }
+
+    /// Whether any of the eight bytes in `word` ends the fast path of a string: a quote, a
+    /// backslash, a control character (< 0x20) or a non-ASCII byte. Exact: no such byte is
+    /// ever missed, and a word without one is never flagged (SWAR: each test sets a byte's high
+    /// bit when the byte matches; a borrow can only flag bytes after a real match).
+    @inline(__always)
+    static func needsAttention(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+        let backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+        let control = (word &- ones &* 0x20) & ~word
+        let isQuote = (quote &- ones) & ~quote
+        let isBackslash = (backslash &- ones) & ~backslash
+        return (word | control | isQuote | isBackslash) & highBits != 0
     }
 
     /// Validates the escape sequence at `position` (a backslash) and advances past it.

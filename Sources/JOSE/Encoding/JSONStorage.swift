@@ -98,6 +98,9 @@ final class JSONStorage: ManagedBuffer<JSONStorageHeader, UInt8> {
 struct JSONTokenWriter {
     /// The storage being filled.
     private var storage: JSONStorage
+    /// The storage the index started in, once the tokens have moved out of it: a parse in place
+    /// still reads its text, so it must outlive the parse.
+    private var original: JSONStorage?
     /// The storage's tokens.
     private var elements: UnsafeMutablePointer<JSONToken>
     /// How many tokens fit in ``storage``.
@@ -116,7 +119,7 @@ struct JSONTokenWriter {
     /// Starts an index in the token room of `storage`, which holds the text already (it moves
     /// to a larger copy if the room runs out). The storage must not be shared: its tokens are
     /// written.
-    init(inPlace storage: JSONStorage) {
+    init(inPlace storage: consuming JSONStorage) {
         self.storage = storage
         elements = storage.tokens
         capacity = storage.tokenCapacity
@@ -138,14 +141,16 @@ struct JSONTokenWriter {
         count += 1
     }
 
-    /// Moves the tokens to a storage of twice the capacity.
+    /// Moves the tokens to a storage of twice the capacity (at least 4).
     private mutating func grow() {
-        let larger = storage.withBuffers { _, text in JSONStorage.make(text: text, capacity: max(capacity * 2, 4)) }
+        let newCapacity = max(capacity * 2, 4)
+        let larger = storage.withBuffers { _, text in JSONStorage.make(text: text, capacity: newCapacity) }
         let newElements = larger.tokens
         newElements.initialize(from: elements, count: count)
+        if original == nil { original = storage }
         storage = larger
         elements = newElements
-        capacity *= 2
+        capacity = newCapacity
     }
 
     /// The finished storage, with its token count recorded (handed over, not copied).

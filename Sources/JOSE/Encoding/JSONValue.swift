@@ -77,21 +77,7 @@ package struct JSONValue: Sendable {
     /// - Parameter body: Receives the name's UTF-8 bytes (valid only during the call) and the
     ///   value's token index.
     func forEachMember(_ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: Int) throws -> Void) rethrows {
-        try document.storage.withBuffers { tokens, text in
-            let object = tokens[index]
-            guard object.kind == .object else { return }
-            var name = index + 1
-            let end = Int(object.next)
-            while name < end {
-                let token = tokens[name]
-                if token.flags & JSONToken.hasEscapes == 0 {
-                    try body(JSONStrings.contents(token, in: text), name + 1)
-                } else {
-                    try JSONStrings.decode(token, in: text).withUnsafeBufferPointer { try body($0, name + 1) }
-                }
-                name = Int(tokens[name + 1].next)
-            }
-        }
+        try document.withView { try $0.forEachMember(of: index, body) }
     }
 
     /// The value at token `index` of the same document (an index from ``forEachMember(_:)``),
@@ -275,77 +261,94 @@ package struct JSONObjectMembers: Sequence, Sendable {
     }
 }
 
-/// Index-based readers: the value at a token index, read without building a ``JSONValue``.
+/// A borrowed view of a parsed document's tokens and text: the value at a token index, read
+/// without building a ``JSONValue`` and without touching any reference count.
 ///
 /// A ``JSONValue`` holds the document's storage, so every value made and dropped costs a retain
-/// and a release; hot paths that already know a token index (from
-/// ``JSONValue/forEachMember(_:)`` or ``JSONValue/memberIndex(_:)``) read through these instead.
-/// ``JSONValue``'s accessors are implemented with them, so both give the same answers.
-extension JSONDocument {
+/// and a release (an atomic operation each); hot paths that know token indexes (from
+/// ``forEachMember(of:_:)`` or ``JSONValue/memberIndex(_:)``) read through a view instead, got
+/// from ``JSONDocument/withView(_:)`` and valid only inside that call. ``JSONValue``'s accessors
+/// are implemented with it, so both give the same answers.
+struct JSONView {
+    /// The document's tokens.
+    let tokens: UnsafeBufferPointer<JSONToken>
+    /// The document's text.
+    let text: UnsafeBufferPointer<UInt8>
+
     /// The JSON type of token `index` (which must be a valid token index).
     @inline(__always)
-    func kind(at index: Int) -> JSONValue.Kind { storage.token(index).kind }
+    func kind(at index: Int) -> JSONValue.Kind { tokens[index].kind }
+
+    /// The number of members of an object or elements of an array at `index`; 0 otherwise.
+    @inline(__always)
+    func count(at index: Int) -> Int { Int(tokens[index].count) }
 
     /// The token index just past the subtree of the value at `index`: for an array element,
     /// the next element (or the array's end).
     @inline(__always)
-    func subtreeEnd(at index: Int) -> Int { Int(storage.token(index).next) }
+    func subtreeEnd(at index: Int) -> Int { Int(tokens[index].next) }
+
+    /// Calls `body` with each member's decoded name and the token index of its value, in source
+    /// order; nothing happens when token `object` is not an object. Names without escapes are
+    /// passed straight from the text (valid only during the call).
+    func forEachMember(of object: Int, _ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: Int) throws -> Void) rethrows {
+        guard tokens[object].kind == .object else { return }
+        var name = object + 1
+        let end = Int(tokens[object].next)
+        while name < end {
+            let token = tokens[name]
+            if token.flags & JSONToken.hasEscapes == 0 {
+                try body(JSONStrings.contents(token, in: text), name + 1)
+            } else {
+                try JSONStrings.decode(token, in: text).withUnsafeBufferPointer { try body($0, name + 1) }
+            }
+            name = Int(tokens[name + 1].next)
+        }
+    }
 
     /// The decoded string at token `index`, or nil when it is not a string.
     func string(at index: Int) -> String? {
-        storage.withBuffers { tokens, text -> String? in
-            let token = tokens[index]
-            guard token.kind == .string else { return nil }
-            return JSONStrings.string(token, in: text)
-        }
+        let token = tokens[index]
+        guard token.kind == .string else { return nil }
+        return JSONStrings.string(token, in: text)
     }
 
     /// Whether token `index` is a string whose decoded text is exactly `expected` (byte-for-byte
     /// UTF-8); allocates nothing when the JSON string has no escapes.
     func isString(at index: Int, equalTo expected: String) -> Bool {
-        storage.withBuffers { tokens, text in
-            let token = tokens[index]
-            guard token.kind == .string else { return false }
-            return JSONStrings.equal(token, expected, in: text)
-        }
+        let token = tokens[index]
+        return token.kind == .string && JSONStrings.equal(token, expected, in: text)
     }
 
     /// Whether token `index` is a string whose decoded text is exactly the UTF-8 `expected`.
     func isString(at index: Int, equalTo expected: UnsafeBufferPointer<UInt8>) -> Bool {
-        storage.withBuffers { tokens, text in
-            let token = tokens[index]
-            guard token.kind == .string else { return false }
-            return JSONStrings.equal(token, expected, in: text)
-        }
+        let token = tokens[index]
+        return token.kind == .string && JSONStrings.equal(token, expected, in: text)
     }
 
     /// The number at token `index` as a `Double` (correctly rounded), or nil when it is not a
     /// number. Magnitudes beyond `Double`'s range give ±infinity.
     func number(at index: Int) -> Double? {
-        storage.withBuffers { tokens, bytes -> Double? in
-            let token = tokens[index]
-            guard token.kind == .number else { return nil }
-            let start = Int(token.start)
-            let end = Int(token.end)
-            // Fast, exact path: an integer literal of at most 15 digits.
-            if token.flags & JSONToken.isInteger != 0, end - start <= 16 {
-                if let value = JSONDocument.integerValue(bytes, start: start, end: end), value.magnitude < 1 << 53 {
-                    // `-0` is an integer literal whose sign the `Int64` loses.
-                    return value == 0 && bytes[start] == UInt8(ascii: "-") ? -0.0 : Double(value)
-                }
+        let token = tokens[index]
+        guard token.kind == .number else { return nil }
+        let start = Int(token.start)
+        let end = Int(token.end)
+        // Fast, exact path: an integer literal of at most 15 digits.
+        if token.flags & JSONToken.isInteger != 0, end - start <= 16 {
+            if let value = JSONView.integerValue(text, start: start, end: end), value.magnitude < 1 << 53 {
+                // `-0` is an integer literal whose sign the `Int64` loses.
+                return value == 0 && text[start] == UInt8(ascii: "-") ? -0.0 : Double(value)
             }
-            return Double(String(decoding: bytes[start..<end], as: UTF8.self))
         }
+        return Double(String(decoding: text[start..<end], as: UTF8.self))
     }
 
     /// The number at token `index` as an `Int64` when it is an integer literal (no fraction, no
     /// exponent) within `Int64`'s range; otherwise nil.
     func integer(at index: Int) -> Int64? {
-        storage.withBuffers { tokens, bytes -> Int64? in
-            let token = tokens[index]
-            guard token.kind == .number, token.flags & JSONToken.isInteger != 0 else { return nil }
-            return JSONDocument.integerValue(bytes, start: Int(token.start), end: Int(token.end))
-        }
+        let token = tokens[index]
+        guard token.kind == .number, token.flags & JSONToken.isInteger != 0 else { return nil }
+        return JSONView.integerValue(text, start: Int(token.start), end: Int(token.end))
     }
 
     /// Parses the validated integer literal `bytes[start..<end]`, or nil on overflow.
@@ -366,4 +369,30 @@ extension JSONDocument {
         }
         return value
     }
+}
+
+extension JSONDocument {
+    /// Calls `body` with a view of the document (valid only during the call; no reference
+    /// counting per read).
+    @inline(__always)
+    func withView<Result>(_ body: (JSONView) throws -> Result) rethrows -> Result {
+        try storage.withBuffers { tokens, text in try body(JSONView(tokens: tokens, text: text)) }
+    }
+
+    /// The JSON type of token `index` (which must be a valid token index).
+    func kind(at index: Int) -> JSONValue.Kind { withView { $0.kind(at: index) } }
+
+    /// The decoded string at token `index`, or nil when it is not a string.
+    func string(at index: Int) -> String? { withView { $0.string(at: index) } }
+
+    /// Whether token `index` is a string whose decoded text is exactly `expected`.
+    func isString(at index: Int, equalTo expected: String) -> Bool {
+        withView { $0.isString(at: index, equalTo: expected) }
+    }
+
+    /// The number at token `index` as a `Double`, or nil when it is not a number.
+    func number(at index: Int) -> Double? { withView { $0.number(at: index) } }
+
+    /// The number at token `index` as an `Int64` integer literal, or nil.
+    func integer(at index: Int) -> Int64? { withView { $0.integer(at: index) } }
 }

@@ -122,8 +122,14 @@ extension JOSEError {
     static func within<T>(_ place: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as JOSEError where error.code == .malformed {
-            throw JOSEError.malformed("\(place): \(error.message)")
+        } catch {
+            throw placed(error, in: place)
         }
+    }
+
+    /// `error` with its message prefixed by `place` when it is a `malformed` error.
+    static func placed(_ error: any Error, in place: String) -> any Error {
+        guard let error = error as? JOSEError, error.code == .malformed else { return error }
+        return JOSEError.malformed("\(place): \(error.message)")
     }
 }

@@ -22,7 +22,7 @@ public struct JWSHeader: Sendable {
 
     /// Whether the header's `kid` is exactly the UTF-8 `candidate`; false without a `kid`.
     func keyID(is candidate: UnsafeBufferPointer<UInt8>) -> Bool {
-        keyIDPosition >= 0 && json.document.isString(at: keyIDPosition, equalTo: candidate)
+        keyIDPosition >= 0 && json.document.withView { $0.isString(at: keyIDPosition, equalTo: candidate) }
     }
 
     /// The key identifier (`kid`).
@@ -58,36 +58,38 @@ public struct JWSHeader: Sendable {
     ///   only these.
     init(json: JSONValue, understood: Set<String>) throws {
         guard json.kind == .object else { throw JOSEError.malformed("the JOSE header is not a JSON object") }
-        // One pass over the members finds the parameters checked here.
-        var (alg, kid, typ, cty, b64, crit) = (-1, -1, -1, -1, -1, -1)
-        json.forEachMember { name, value in
-            switch name.count {
-            case 3:
-                if JSONStrings.isName(name, "alg") { alg = value }
-                else if JSONStrings.isName(name, "kid") { kid = value }
-                else if JSONStrings.isName(name, "typ") { typ = value }
-                else if JSONStrings.isName(name, "cty") { cty = value }
-                else if JSONStrings.isName(name, "b64") { b64 = value }
-            case 4:
-                if JSONStrings.isName(name, "crit") { crit = value }
-            default:
-                break
+        // One pass over the members finds the parameters checked here; the checks read the
+        // document by token index through a borrowed view (no JSONValue, no reference counting).
+        let (algorithm, kid, b64, crit) = try json.document.withView { document in
+            var (alg, kid, typ, cty, b64, crit) = (-1, -1, -1, -1, -1, -1)
+            document.forEachMember(of: json.index) { name, value in
+                switch name.count {
+                case 3:
+                    if JSONStrings.isName(name, "alg") { alg = value }
+                    else if JSONStrings.isName(name, "kid") { kid = value }
+                    else if JSONStrings.isName(name, "typ") { typ = value }
+                    else if JSONStrings.isName(name, "cty") { cty = value }
+                    else if JSONStrings.isName(name, "b64") { b64 = value }
+                case 4:
+                    if JSONStrings.isName(name, "crit") { crit = value }
+                default:
+                    break
+                }
             }
-        }
-        // The checks read the document by token index: no JSONValue is built per parameter.
-        let document = json.document
-        guard alg >= 0 else { throw JOSEError.malformed("the JOSE header has no \"alg\"") }
-        guard document.kind(at: alg) == .string else { throw JOSEError.malformed("the header \"alg\" is not a string") }
-        guard let algorithm = JWSHeader.algorithm(document, alg) else {
-            let name = document.string(at: alg) ?? ""
-            if name.lowercased() == "none" {
-                throw JOSEError(.unsupportedAlgorithm, "alg \"\(name)\" (unsecured JWS) is never accepted")
+            guard alg >= 0 else { throw JOSEError.malformed("the JOSE header has no \"alg\"") }
+            guard document.kind(at: alg) == .string else { throw JOSEError.malformed("the header \"alg\" is not a string") }
+            guard let algorithm = JWSAlgorithm.named(where: { document.isString(at: alg, equalTo: $0) }) else {
+                let name = document.string(at: alg) ?? ""
+                if name.lowercased() == "none" {
+                    throw JOSEError(.unsupportedAlgorithm, "alg \"\(name)\" (unsecured JWS) is never accepted")
+                }
+                throw JOSEError(.unsupportedAlgorithm, "alg \"\(name)\" is not a supported JWS algorithm")
             }
-            throw JOSEError(.unsupportedAlgorithm, "alg \"\(name)\" is not a supported JWS algorithm")
+            try JWSHeader.requireString(document, kid, "kid")
+            try JWSHeader.requireString(document, typ, "typ")
+            try JWSHeader.requireString(document, cty, "cty")
+            return (algorithm, kid, b64, crit)
         }
-        try JWSHeader.requireString(document, kid, "kid")
-        try JWSHeader.requireString(document, typ, "typ")
-        try JWSHeader.requireString(document, cty, "cty")
         self.algorithm = algorithm
         self.json = json
         self.keyIDPosition = kid
@@ -98,15 +100,10 @@ public struct JWSHeader: Sendable {
 
     /// Rejects a present header parameter `name` (at token `position`, −1 when absent) whose
     /// value is not a string.
-    private static func requireString(_ document: JSONDocument, _ position: Int, _ name: StaticString) throws {
+    private static func requireString(_ document: JSONView, _ position: Int, _ name: StaticString) throws {
         if position >= 0, document.kind(at: position) != .string {
             throw JOSEError.malformed("the header \"\(name)\" is not a string")
         }
-    }
-
-    /// Finds the algorithm named by the string at token `position` without allocating.
-    private static func algorithm(_ document: JSONDocument, _ position: Int) -> JWSAlgorithm? {
-        JWSAlgorithm.named { document.isString(at: position, equalTo: $0) }
     }
 
     /// RFC 7515 §4.1.11: `crit` is a non-empty array of unique, non-registered names that are

@@ -166,9 +166,11 @@ extension JWKSet {
 extension JWKSet {
     /// The key whose `kid` the header names exactly (the first, when several share it).
     func key(namedBy header: JWSHeader) -> JWK? {
-        for index in keys.indices where keys[index].hasKeyID(namedBy: header) {
-            return keys[index]
+        keys.withUnsafeBufferPointer { keys in
+            for index in keys.indices where keys[index].hasKeyID(namedBy: header) {
+                return keys[index]
+            }
+            return nil
         }
-        return nil
     }
 }

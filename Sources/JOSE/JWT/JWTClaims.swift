@@ -11,9 +11,13 @@ public struct JWTClaims: Sendable {
 
     /// Parses the first `count` bytes of `storage`'s text (a decoded payload) as a claims object,
     /// in place (see ``JSONDocument/init(parsingInPlace:count:limits:)``).
-    init(parsingPayloadOf storage: JSONStorage, count: Int, maximumDepth: Int) throws {
-        let document = try JOSEError.within("the JWT claims") {
-            try JSONDocument(parsingInPlace: storage, count: count, limits: JSONLimits(maxBytes: count, maxDepth: maximumDepth))
+    init(parsingPayloadOf storage: consuming JSONStorage, count: Int, maximumDepth: Int) throws {
+        let document: JSONDocument
+        do {
+            document = try JSONDocument(
+                parsingInPlace: storage, count: count, limits: JSONLimits(maxBytes: count, maxDepth: maximumDepth))
+        } catch {
+            throw JOSEError.placed(error, in: "the JWT claims")
         }
         guard document.kind(at: 0) == .object else { throw JOSEError.malformed("the JWT claims are not a JSON object") }
         json = JSONValue(document: consume document, index: 0)

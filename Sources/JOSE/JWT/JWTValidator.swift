@@ -39,7 +39,11 @@ public struct JWTValidator: Sendable {
     /// `application/` prefix), e.g. `at+jwt`, when set.
     public var type: String?
     /// Claims that must be present.
-    public var requiredClaims: [String]
+    public var requiredClaims: [String] {
+        didSet { pinnedRequiredClaims = PinnedUTF8Strings(requiredClaims) }
+    }
+    /// ``requiredClaims`` as UTF-8, checked without touching the shared strings.
+    private var pinnedRequiredClaims = PinnedUTF8Strings([])
     /// Allowed clock skew, in seconds, for `exp`, `nbf`, `iat` and `auth_time`.
     public var leeway: Double
     /// The greatest age of a token by its `iat`, in seconds, when set (then `iat` is required).
@@ -93,29 +97,43 @@ public struct JWTValidator: Sendable {
     public func validate(_ claims: JWTClaims, header: JWSHeader) throws {
         if let type { try JWTValidator.checkType(header.json["typ"], expected: type) }
         // One pass over the claims' members finds every registered claim the rules read.
-        let registered = RegisteredClaims(claims.json)
-        for name in requiredClaims where !registered.contains(name, in: claims.json) {
-            throw JOSEError(.missingClaim, "the token has no \"\(name)\" claim")
-        }
-        // The rules read the claims' document by token index, building no JSONValue.
-        let document = claims.json.document
-        try stringClaim(document, registered.issuer, "iss")
-        try stringClaim(document, registered.subject, "sub")
-        try stringClaim(document, registered.authorizedParty, "azp")
-        try stringClaim(document, registered.nonce, "nonce")
-        try stringClaim(document, registered.tokenID, "jti")
-        try checkTimes(document, registered)
-        // (An unset issuer or azp is an empty list: a set one, even "", is one string.)
-        if !expectedIssuer.isEmpty { try checkIssuer(document, registered.issuer) }
-        let audienceCount = try checkAudience(document, registered.audience, claims)
-        if !expectedAuthorizedParty.isEmpty {
-            try checkAuthorizedParty(document, registered.authorizedParty, audienceCount: audienceCount)
-        }
-        if let nonce {
-            guard registered.nonce >= 0, document.isString(at: registered.nonce, equalTo: nonce) else {
-                throw JOSEError(.invalidNonce, registered.nonce < 0
-                    ? "the token has no nonce but one was sent" : "the token's nonce differs from the one sent")
+        // The rules read the claims by token index through a borrowed view: no JSONValue is
+        // built and no reference count is touched.
+        try claims.json.document.withView { document in
+            // One pass over the claims' members finds every registered claim the rules read.
+            let registered = RegisteredClaims(document, object: claims.json.index)
+            try checkRequired(document, registered, object: claims.json.index)
+            try stringClaim(document, registered.issuer, "iss")
+            try stringClaim(document, registered.subject, "sub")
+            try stringClaim(document, registered.authorizedParty, "azp")
+            try stringClaim(document, registered.nonce, "nonce")
+            try stringClaim(document, registered.tokenID, "jti")
+            try checkTimes(document, registered)
+            // (An unset issuer or azp is an empty list: a set one, even "", is one string.)
+            if !expectedIssuer.isEmpty { try checkIssuer(document, registered.issuer) }
+            let audienceCount = try checkAudience(document, registered.audience, claims)
+            if !expectedAuthorizedParty.isEmpty {
+                try checkAuthorizedParty(document, registered.authorizedParty, audienceCount: audienceCount)
             }
+            if let nonce {
+                guard registered.nonce >= 0, document.isString(at: registered.nonce, equalTo: nonce) else {
+                    throw JOSEError(.invalidNonce, registered.nonce < 0
+                        ? "the token has no nonce but one was sent" : "the token's nonce differs from the one sent")
+                }
+            }
+        }
+    }
+
+    /// Rejects a token that lacks one of ``requiredClaims`` (the members of token `object`).
+    private func checkRequired(_ document: JSONView, _ registered: RegisteredClaims, object: Int) throws {
+        var missing: UnsafeBufferPointer<UInt8>?
+        _ = pinnedRequiredClaims.contains { name in
+            if registered.contains(name, in: document, object: object) { return false }
+            missing = name
+            return true
+        }
+        if let missing {
+            throw JOSEError(.missingClaim, "the token has no \"\(String(decoding: missing, as: UTF8.self))\" claim")
         }
     }
 
@@ -139,7 +157,7 @@ public struct JWTValidator: Sendable {
     ///
     /// - Returns: whether the claim is present.
     @discardableResult
-    private func stringClaim(_ document: JSONDocument, _ position: Int, _ name: StaticString) throws -> Bool {
+    private func stringClaim(_ document: JSONView, _ position: Int, _ name: StaticString) throws -> Bool {
         guard position >= 0 else { return false }
         guard document.kind(at: position) == .string else { throw JOSEError(.invalidClaim, "the \"\(name)\" claim is not a string") }
         return true
@@ -147,7 +165,7 @@ public struct JWTValidator: Sendable {
 
     /// Reads a NumericDate claim (at token `position` of `document`, −1 when absent): a finite
     /// JSON number between 0 and the year 9999.
-    private func time(_ document: JSONDocument, _ position: Int, _ name: StaticString) throws -> Double? {
+    private func time(_ document: JSONView, _ position: Int, _ name: StaticString) throws -> Double? {
         guard position >= 0 else { return nil }
         guard let seconds = document.number(at: position) else {
             throw JOSEError(.invalidClaim, "the \"\(name)\" claim is not a number (NumericDate)")
@@ -158,7 +176,7 @@ public struct JWTValidator: Sendable {
         return seconds
     }
 
-    private func checkTimes(_ document: JSONDocument, _ claims: RegisteredClaims) throws {
+    private func checkTimes(_ document: JSONView, _ claims: RegisteredClaims) throws {
         let now = clock.now
         let exp = try time(document, claims.expiration, "exp")
         let nbf = try time(document, claims.notBefore, "nbf")
@@ -190,7 +208,7 @@ public struct JWTValidator: Sendable {
     }
 
     /// Checks `iss`, at token `position` of `document` (−1 when absent), against ``issuer``.
-    private func checkIssuer(_ document: JSONDocument, _ position: Int) throws {
+    private func checkIssuer(_ document: JSONView, _ position: Int) throws {
         guard try stringClaim(document, position, "iss") else {
             throw JOSEError(.missingClaim, "the token has no \"iss\" claim")
         }
@@ -201,7 +219,7 @@ public struct JWTValidator: Sendable {
 
     /// Checks `aud`, at token `aud` of `document` (−1 when absent), and returns how many
     /// audiences it names.
-    private func checkAudience(_ document: JSONDocument, _ aud: Int, _ claims: JWTClaims) throws -> Int {
+    private func checkAudience(_ document: JSONView, _ aud: Int, _ claims: JWTClaims) throws -> Int {
         guard aud >= 0 else {
             if requiresAudience { throw JOSEError(.missingClaim, "the token has no \"aud\" claim") }
             return 0
@@ -235,12 +253,12 @@ public struct JWTValidator: Sendable {
     }
 
     /// Whether the string at `position` is one of ``audiences`` (false when none are set).
-    private func isAccepted(_ document: JSONDocument, _ position: Int) -> Bool {
+    private func isAccepted(_ document: JSONView, _ position: Int) -> Bool {
         acceptedAudiences.contains { document.isString(at: position, equalTo: $0) }
     }
 
     /// Checks `azp`, at token `azp` of `document` (−1 when absent), against ``authorizedParty``.
-    private func checkAuthorizedParty(_ document: JSONDocument, _ azp: Int, audienceCount: Int) throws {
+    private func checkAuthorizedParty(_ document: JSONView, _ azp: Int, audienceCount: Int) throws {
         guard azp >= 0 else {
             if audienceCount > 1 {
                 throw JOSEError(.invalidAuthorizedParty, "the token has \(audienceCount) audiences but no azp claim")

@@ -29,11 +29,11 @@ struct RegisteredClaims {
     /// `jti`.
     private(set) var tokenID = -1
 
-    /// Finds the registered claims of `json` (a parsed JSON object; duplicate names were already
-    /// rejected by the parser, so each claim appears at most once).
-    init(_ json: JSONValue) {
+    /// Finds the registered claims of the object at token `object` of `document` (duplicate
+    /// names were already rejected by the parser, so each claim appears at most once).
+    init(_ document: JSONView, object: Int) {
         var (iss, sub, aud, exp, nbf, iat, azp, jti, nonce, authTime) = (-1, -1, -1, -1, -1, -1, -1, -1, -1, -1)
-        json.forEachMember { name, value in
+        document.forEachMember(of: object) { name, value in
             switch name.count {
             case 3:
                 if JSONStrings.isName(name, "iss") { iss = value }
@@ -56,21 +56,29 @@ struct RegisteredClaims {
         (authorizedParty, tokenID, self.nonce, authenticationTime) = (azp, jti, nonce, authTime)
     }
 
-    /// Whether the claim `name` is present (a registered claim is answered from the pass; any
-    /// other name is looked up in `json`, the object these positions were found in).
-    func contains(_ name: String, in json: JSONValue) -> Bool {
-        switch name {
-        case "iss": return issuer >= 0
-        case "sub": return subject >= 0
-        case "aud": return audience >= 0
-        case "exp": return expiration >= 0
-        case "nbf": return notBefore >= 0
-        case "iat": return issuedAt >= 0
-        case "auth_time": return authenticationTime >= 0
-        case "azp": return authorizedParty >= 0
-        case "nonce": return nonce >= 0
-        case "jti": return tokenID >= 0
-        default: return json.memberIndex(name) != nil
+    /// Whether the claim named by the UTF-8 `name` is present (a registered claim is answered
+    /// from the pass; any other name is looked up among the members of token `object`).
+    func contains(_ name: UnsafeBufferPointer<UInt8>, in document: JSONView, object: Int) -> Bool {
+        if let position = registeredPosition(of: name) { return position >= 0 }
+        var found = false
+        document.forEachMember(of: object) { member, _ in
+            if !found, JSONStrings.bytesEqual(member, name) { found = true }
         }
+        return found
+    }
+
+    /// The position found for the registered claim `name`, or nil when `name` is not one.
+    private func registeredPosition(of name: UnsafeBufferPointer<UInt8>) -> Int? {
+        if JSONStrings.isName(name, "iss") { return issuer }
+        if JSONStrings.isName(name, "sub") { return subject }
+        if JSONStrings.isName(name, "aud") { return audience }
+        if JSONStrings.isName(name, "exp") { return expiration }
+        if JSONStrings.isName(name, "nbf") { return notBefore }
+        if JSONStrings.isName(name, "iat") { return issuedAt }
+        if JSONStrings.isName(name, "auth_time") { return authenticationTime }
+        if JSONStrings.isName(name, "azp") { return authorizedParty }
+        if JSONStrings.isName(name, "nonce") { return nonce }
+        if JSONStrings.isName(name, "jti") { return tokenID }
+        return nil
     }
 }

@@ -215,6 +215,50 @@ extension EncodingTests {
             expectMalformed(Array(object(1001).utf8), "more than 1000 members")
         }
 
+        /// The eight-bytes-at-a-time string scan agrees with the byte-by-byte rule for every byte
+        /// value in every position, alone and after a special byte (where SWAR borrows happen).
+        @Test func wordScanMatchesTheByteRule() {
+            func special(_ byte: UInt8) -> Bool {
+                byte < 0x20 || byte >= 0x80 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+            }
+            func word(_ bytes: [UInt8]) -> UInt64 {
+                bytes.enumerated().reduce(0) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
+            }
+            var mismatches = 0
+            for position in 0..<8 {
+                for value in 0...255 {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: 8)
+                    bytes[position] = UInt8(value)
+                    if JSONParser.needsAttention(word(bytes)) != special(UInt8(value)) { mismatches += 1 }
+                    for lower in [UInt8(0x00), 0x1F, 0x22, 0x5C, 0x80, 0xFF] where position > 0 {
+                        bytes[0] = lower
+                        if !JSONParser.needsAttention(word(bytes)) { mismatches += 1 }
+                    }
+                }
+            }
+            #expect(mismatches == 0)
+            #expect(!JSONParser.needsAttention(word(Array(" ~!#[]}{".utf8))))
+        }
+
+        /// A parse in place whose token room is far too small: the index moves to larger storage
+        /// while the text is still read from the first one, which the parse must keep alive
+        /// (here the caller holds no other reference to it).
+        @Test func parseInPlaceOutgrowsItsRoom() throws {
+            let text = Array(("[" + String(repeating: "[1,\"a\"],", count: 200) + "true]").utf8)
+            let document = try text.withUnsafeBufferPointer {
+                try JSONDocument(
+                    parsingInPlace: JSONStorage.make(text: $0, capacity: 0), count: text.count, limits: .default)
+            }
+            #expect(document.root.count == 201)
+            #expect(document.root[199]?[1]?.string == "a")
+            #expect(document.root[200]?.bool == true)
+            #expect(throws: JOSEError.self) {
+                try [UInt8]("[1,".utf8).withUnsafeBufferPointer {
+                    try JSONDocument(parsingInPlace: JSONStorage.make(text: $0, capacity: 0), count: 3, limits: .default)
+                }
+            }
+        }
+
         @Test func duplicatesInWideObjectsAreFound() throws {
             func object(_ names: [String]) -> [UInt8] {
                 Array(("{" + names.enumerated().map { "\"\($0.element)\":\($0.offset)" }.joined(separator: ",") + "}").utf8)

@@ -84,6 +84,17 @@ struct JWTValidatorTests {
         ClaimCase("nonce not a string", #"{"nonce":5}"#, expect: .invalidClaim) { $0.nonce = "5" },
         ClaimCase("required claim present", #"{"sub":"a"}"#, expect: nil) { $0.requiredClaims = ["sub"] },
         ClaimCase("required claim missing", #"{"iss":"a"}"#, expect: .missingClaim) { $0.requiredClaims = ["sub"] },
+        ClaimCase("required claims, the second missing", #"{"sub":"a"}"#, expect: .missingClaim) { $0.requiredClaims = ["sub", "exp"] },
+        ClaimCase("required private claim present", #"{"tenant":"t1"}"#, expect: nil) { $0.requiredClaims = ["tenant"] },
+        ClaimCase("required private claim missing", #"{"tenants":"t1"}"#, expect: .missingClaim) { $0.requiredClaims = ["tenant"] },
+        ClaimCase("required claims cleared again", #"{}"#, expect: nil) { $0.requiredClaims = ["sub"]; $0.requiredClaims = [] },
+        ClaimCase("empty issuer required, empty iss", #"{"iss":""}"#, expect: nil) { $0.issuer = "" },
+        ClaimCase("empty issuer required, other iss", #"{"iss":"x"}"#, expect: .invalidIssuer) { $0.issuer = "" },
+        ClaimCase("issuer set then unset", #"{"iss":"x"}"#, expect: nil) { $0.issuer = "https://a.example"; $0.issuer = nil },
+        ClaimCase("audiences set then unset", #"{"aud":"x"}"#, expect: nil) { $0.audiences = ["api"]; $0.audiences = nil },
+        ClaimCase("empty audience set accepts nothing", #"{"aud":"x"}"#, expect: .invalidAudience) { $0.audiences = [] },
+        ClaimCase("second of several accepted audiences", #"{"aud":["z","b"]}"#, expect: nil) { $0.audiences = ["a", "b"] },
+        ClaimCase("azp set then unset", #"{"aud":["a","b"]}"#, expect: nil) { $0.authorizedParty = "a"; $0.authorizedParty = nil },
         ClaimCase("sub not a string", #"{"sub":1}"#, expect: .invalidClaim),
     ]
 
@@ -119,6 +130,27 @@ struct JWTValidatorTests {
         #expect(jwt.claims.expiration == 2000.5)
         #expect(jwt.claims.string("missing") == nil)
         #expect(try jwt.claims.decode(Custom.self).roles == ["admin"])
+    }
+
+    /// Claims and headers with far more JSON values per byte than the room reserved for parsing
+    /// them in place (one token per 8 bytes): the token index moves to a larger storage mid-parse
+    /// and the values still read back correctly, on the synchronous and the suspending path.
+    @Test func denseClaimsAndHeadersOutgrowTheirInPlaceRoom() async throws {
+        let numbers = (0..<300).map { String($0 % 10) }.joined(separator: ",")
+        let names = (0..<40).map { "\"p\($0)\":1" }.joined(separator: ",")
+        let token = TokenForge.token(
+            header: #"{"alg":"HS256","# + names + "}", payload: #"{"sub":"alice","n":["# + numbers + #"],"exp":2000}"#,
+            key: TokenForge.hmac, alg: .hs256)
+        let verifier = JWTVerifier(keySource: JWKSet(keys: [TokenForge.hmac]), claims: JWTValidator(clock: .fixed(Self.now)))
+        let synchronous = try { try verifier.verify(token) }()  // a non-async closure picks the synchronous path
+        let suspending: VerifiedJWT = try await verifier.verify(token)
+        for jwt in [synchronous, suspending] {
+            #expect(jwt.claims.subject == "alice")
+            #expect(jwt.claims.expiration == 2000)
+            #expect(jwt.claims.json["n"]?.count == 300)
+            #expect(jwt.claims.json["n"]?[299]?.number == 9)
+            #expect(jwt.header.contains("p39"))
+        }
     }
 
     @Test func systemClockRejectsATokenThatExpiredLongAgo() throws {
