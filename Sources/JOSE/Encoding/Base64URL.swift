@@ -16,15 +16,30 @@ public enum Base64URL {
     @usableFromInline
     static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
-    /// Maps each byte to its 6-bit value, or to `0xFF` when the byte is not in the alphabet.
-    @usableFromInline
-    static let decodeTable: [UInt8] = {
-        var table = [UInt8](repeating: 0xFF, count: 256)
+    /// Set in a decoding-table entry for a byte that is not in the alphabet.
+    private static let invalidBit: UInt32 = 1 << 31
+
+    /// Four 256-entry decoding tables, one per position in a group of four characters: the
+    /// character's 6-bit value already shifted to its place among the group's 24 bits (so a
+    /// group decodes with four loads and three ORs), or ``invalidBit``. The last table holds
+    /// the plain values. Built once in memory that is never written or freed afterwards, so
+    /// reading it touches no reference count.
+    private nonisolated(unsafe) static let decodeTables: UnsafePointer<UInt32> = {
+        let tables = UnsafeMutablePointer<UInt32>.allocate(capacity: 4 * 256)
+        tables.initialize(repeating: invalidBit, count: 4 * 256)
         for (value, character) in alphabet.enumerated() {
-            table[Int(character)] = UInt8(value)
+            for position in 0..<4 {
+                tables[position * 256 + Int(character)] = UInt32(value) << (6 * (3 - position))
+            }
         }
-        return table
+        return UnsafePointer(tables)
     }()
+
+    /// The 6-bit value of `byte`, or `nil` when it is not in the alphabet.
+    private static func value(of byte: UInt8) -> UInt8? {
+        let entry = decodeTables[3 * 256 + Int(byte)]
+        return entry & invalidBit == 0 ? UInt8(entry) : nil
+    }
 
     // MARK: - Lengths
 
@@ -150,7 +165,7 @@ public enum Base64URL {
     package static func checkedDecodedLength(_ encoded: UnsafeRawBufferPointer) throws -> Int {
         if let length = decodedLength(encodedLength: encoded.count) { return length }
         // Name a bad character in preference to the length, which it probably explains.
-        let invalid = decodeTable.withUnsafeBufferPointer { firstInvalid(encoded, from: 0, table: $0) }
+        let invalid = firstInvalid(encoded, from: 0)
         if invalid < encoded.count { throw error(in: encoded, at: invalid) }
         throw JOSEError.malformed(
             "base64url text of \(encoded.count) characters is truncated: a length of 1 more than a multiple of 4 cannot be decoded"
@@ -178,51 +193,63 @@ public enum Base64URL {
     /// - Returns: `nil` on success, otherwise the offset of the first offending character
     ///   (an invalid byte, or a last character with non-zero unused bits).
     private static func decodeUnchecked(_ encoded: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Int? {
-        decodeTable.withUnsafeBufferPointer { table -> Int? in
-            let count = encoded.count
-            var input = 0
-            var out = 0
-            while input + 4 <= count {
-                let a = table[Int(encoded[input])]
-                let b = table[Int(encoded[input + 1])]
-                let c = table[Int(encoded[input + 2])]
-                let d = table[Int(encoded[input + 3])]
-                guard (a | b | c | d) & 0x80 == 0 else {
-                    return firstInvalid(encoded, from: input, table: table)
-                }
-                let word = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-                output[out] = UInt8(truncatingIfNeeded: word >> 16)
-                output[out + 1] = UInt8(truncatingIfNeeded: word >> 8)
-                output[out + 2] = UInt8(truncatingIfNeeded: word)
-                input += 4
-                out += 3
-            }
-            switch count - input {
-            case 2:
-                let a = table[Int(encoded[input])]
-                let b = table[Int(encoded[input + 1])]
-                guard (a | b) & 0x80 == 0 else { return firstInvalid(encoded, from: input, table: table) }
-                guard b & 0x0F == 0 else { return input + 1 }
-                output[out] = a << 2 | b >> 4
-            case 3:
-                let a = table[Int(encoded[input])]
-                let b = table[Int(encoded[input + 1])]
-                let c = table[Int(encoded[input + 2])]
-                guard (a | b | c) & 0x80 == 0 else { return firstInvalid(encoded, from: input, table: table) }
-                guard c & 0x03 == 0 else { return input + 2 }
-                output[out] = a << 2 | b >> 4
-                output[out + 1] = b << 4 | c >> 2
-            default:
-                break
-            }
+        guard let input = encoded.baseAddress?.assumingMemoryBound(to: UInt8.self), let out = output.baseAddress else {
             return nil
         }
+        let tables = decodeTables
+        /// The 24 bits of the four characters at `offset`, with ``invalidBit`` set if one is not
+        /// in the alphabet.
+        @inline(__always) func group(_ offset: Int) -> UInt32 {
+            tables[Int(input[offset])] | tables[256 + Int(input[offset + 1])]
+                | tables[512 + Int(input[offset + 2])] | tables[768 + Int(input[offset + 3])]
+        }
+        let count = encoded.count
+        var read = 0
+        var written = 0
+        // Eight characters at a time, stored as one 8-byte word: its last two bytes are written
+        // over by the next step, so this runs while the output has two bytes to spare.
+        while read + 8 <= count, written + 8 <= output.count {
+            let first = group(read)
+            let second = group(read + 4)
+            guard (first | second) & invalidBit == 0 else { return firstInvalid(encoded, from: read) }
+            let word = UInt64(first) << 40 | UInt64(second) << 16
+            out.storeBytes(of: word.bigEndian, toByteOffset: written, as: UInt64.self)
+            read += 8
+            written += 6
+        }
+        while read + 4 <= count {
+            let word = group(read)
+            guard word & invalidBit == 0 else { return firstInvalid(encoded, from: read) }
+            out.storeBytes(of: UInt8(truncatingIfNeeded: word >> 16), toByteOffset: written, as: UInt8.self)
+            out.storeBytes(of: UInt8(truncatingIfNeeded: word >> 8), toByteOffset: written + 1, as: UInt8.self)
+            out.storeBytes(of: UInt8(truncatingIfNeeded: word), toByteOffset: written + 2, as: UInt8.self)
+            read += 4
+            written += 3
+        }
+        switch count - read {
+        case 2:
+            guard let a = value(of: input[read]), let b = value(of: input[read + 1]) else {
+                return firstInvalid(encoded, from: read)
+            }
+            guard b & 0x0F == 0 else { return read + 1 }
+            out.storeBytes(of: a << 2 | b >> 4, toByteOffset: written, as: UInt8.self)
+        case 3:
+            guard let a = value(of: input[read]), let b = value(of: input[read + 1]), let c = value(of: input[read + 2]) else {
+                return firstInvalid(encoded, from: read)
+            }
+            guard c & 0x03 == 0 else { return read + 2 }
+            out.storeBytes(of: a << 2 | b >> 4, toByteOffset: written, as: UInt8.self)
+            out.storeBytes(of: b << 4 | c >> 2, toByteOffset: written + 1, as: UInt8.self)
+        default:
+            break
+        }
+        return nil
     }
 
     /// The offset of the first byte at or after `start` that is not in the alphabet.
-    private static func firstInvalid(_ encoded: UnsafeRawBufferPointer, from start: Int, table: UnsafeBufferPointer<UInt8>) -> Int {
+    private static func firstInvalid(_ encoded: UnsafeRawBufferPointer, from start: Int) -> Int {
         var index = start
-        while index < encoded.count, table[Int(encoded[index])] != 0xFF {
+        while index < encoded.count, value(of: encoded[index]) != nil {
             index += 1
         }
         return index
@@ -245,7 +272,7 @@ public enum Base64URL {
                 "'\(Character(Unicode.Scalar(byte)))' belongs to standard base64, not base64url (byte offset \(offset))"
             )
         default:
-            if decodeTable[Int(byte)] != 0xFF {
+            if value(of: byte) != nil {
                 return JOSEError.malformed(
                     "non-canonical base64url: the unused low bits of the last character are not zero (byte offset \(offset))"
                 )

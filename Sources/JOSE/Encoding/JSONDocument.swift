@@ -49,6 +49,9 @@ package struct JSONDocument: @unchecked Sendable {
     /// A copy of the JSON text and its flat token index (token 0 is the root value), in one
     /// allocation.
     let storage: JSONStorage
+    /// The token index of the top-level value (0 unless the storage holds other documents' tokens
+    /// before this one's).
+    let rootIndex: Int
 
     /// Parses `bytes[range]` (the whole array when `range` is nil). The document keeps its own
     /// copy of the text, in the same allocation as its token index.
@@ -70,30 +73,31 @@ package struct JSONDocument: @unchecked Sendable {
         guard range.upperBound < Int(Int32.max) else {
             throw JOSEError.malformed("JSON input of \(bytes.count) bytes is too large")
         }
-        self.storage = try bytes.withUnsafeBufferPointer { buffer in
+        (storage, rootIndex) = try bytes.withUnsafeBufferPointer { buffer in
             var parser = JSONParser(text: UnsafeBufferPointer(rebasing: buffer[range]), limits: limits)
             try parser.parse()
             return parser.finish()
         }
     }
 
-    /// Parses the first `count` bytes of `storage`'s text where they are, writing the token
-    /// index into the storage's token room (see ``JSONStorage/make(textCount:capacity:fill:)``):
-    /// no copy of the text, no second allocation unless the room is too small.
+    /// Parses the bytes `range` of `storage`'s text where they are, writing the token index into
+    /// the storage's token room after the tokens of documents parsed there before (see
+    /// ``JSONStorage/make(textCount:capacity:fill:)``): no copy of the text, no second allocation
+    /// unless the room is too small.
     ///
-    /// The storage must not be shared with another document or thread yet.
+    /// No other parse may write into the storage meanwhile.
     ///
-    /// - Throws: as ``init(bytes:range:limits:)``.
-    init(parsingInPlace storage: consuming JSONStorage, count: Int, limits: JSONLimits) throws {
-        guard count <= limits.maxBytes else {
-            throw JOSEError.malformed("JSON text of \(count) bytes exceeds the limit of \(limits.maxBytes) bytes")
+    /// - Throws: as ``init(bytes:range:limits:)``; error offsets are relative to `range`.
+    init(parsingInPlace storage: consuming JSONStorage, range: Range<Int>, limits: JSONLimits) throws {
+        guard range.count <= limits.maxBytes else {
+            throw JOSEError.malformed("JSON text of \(range.count) bytes exceeds the limit of \(limits.maxBytes) bytes")
         }
-        guard count < Int(Int32.max) else {
-            throw JOSEError.malformed("JSON input of \(count) bytes is too large")
+        guard range.upperBound < Int(Int32.max) else {
+            throw JOSEError.malformed("JSON input of \(range.upperBound) bytes is too large")
         }
-        var parser = JSONParser(inPlace: storage, count: count, limits: limits)
+        var parser = JSONParser(inPlace: storage, range: range, limits: limits)
         try parser.parse()
-        self.storage = parser.finish()
+        (self.storage, self.rootIndex) = parser.finish()
     }
 
     /// Parses the UTF-8 of a string.
@@ -107,9 +111,6 @@ package struct JSONDocument: @unchecked Sendable {
         try self.init(bytes: Array(text.utf8), limits: limits)
     }
 
-    /// A copy of the JSON text the document was parsed from.
-    var bytes: [UInt8] { storage.withBuffers { _, text in Array(text) } }
-
     /// The top-level value.
-    package var root: JSONValue { JSONValue(document: self, index: 0) }
+    package var root: JSONValue { JSONValue(document: self, index: rootIndex) }
 }

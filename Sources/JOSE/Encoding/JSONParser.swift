@@ -27,20 +27,23 @@ struct JSONParser {
         self.position = 0
     }
 
-    /// Prepares to parse the first `count` bytes of `storage`'s text in place, writing the tokens
-    /// into the storage's token room (the token writer keeps the storage, and so the text, alive).
-    /// The storage must not be shared until the parse is done.
-    init(inPlace storage: consuming JSONStorage, count: Int, limits: JSONLimits) {
-        self.buffer = storage.withBuffers { _, text in UnsafeBufferPointer(rebasing: text[0..<count]) }
+    /// Prepares to parse the bytes `range` of `storage`'s text in place, writing the tokens into
+    /// the storage's token room after those already there (the token writer keeps the storage,
+    /// and so the text, alive). Token offsets are offsets in the storage's whole text.
+    init(inPlace storage: consuming JSONStorage, range: Range<Int>, limits: JSONLimits) {
+        self.buffer = storage.withBuffers { _, text in text }
         self.tokens = JSONTokenWriter(inPlace: storage)
-        self.base = 0
-        self.end = count
+        self.base = range.lowerBound
+        self.end = range.upperBound
         self.limits = limits
-        self.position = 0
+        self.position = range.lowerBound
     }
 
-    /// The parsed document's storage (call after ``parse()``).
-    consuming func finish() -> JSONStorage { tokens.finish() }
+    /// The parsed document's storage and root token index (call after ``parse()``).
+    consuming func finish() -> (storage: JSONStorage, root: Int) {
+        let root = tokens.first
+        return (tokens.finish(), root)
+    }
 
     // MARK: Errors
 

@@ -6,7 +6,8 @@ struct JSONStorageHeader {
     let tokensOffset: Int
     /// How many tokens fit after the text.
     let tokenCapacity: Int
-    /// The number of tokens written.
+    /// The number of tokens written: where the next document parsed in place starts its tokens.
+    /// Only parsing reads it; readers stay within their own document's tokens.
     var tokenCount: Int
 }
 
@@ -15,10 +16,14 @@ struct JSONStorageHeader {
 ///
 /// Owning the text (a copy of a few hundred bytes costs far less than sharing an array) makes a
 /// document, and so every ``JSONValue``, header and claims set, a single reference with no
-/// nested array to retain, and lets readers reach bytes and tokens through plain pointers. The
-/// storage is written only while parsing, before any ``JSONDocument`` shares it, and is
-/// immutable afterwards (which is why a ``JSONDocument`` may be `Sendable` although
-/// `ManagedBuffer` is not).
+/// nested array to retain, and lets readers reach bytes and tokens through plain pointers.
+///
+/// A storage may hold several documents: a compact JWS decodes its payload, signature and header
+/// into one storage, and the header's tokens and then the claims' tokens are written into its
+/// token room, one document after the other (each ``JSONDocument`` knows its root token). Tokens
+/// are written only while parsing, never over another document's, and are immutable once their
+/// document exists; readers are bounded by the token room, not by the count still being
+/// advanced (which is why a ``JSONDocument`` may be `Sendable` although `ManagedBuffer` is not).
 final class JSONStorage: ManagedBuffer<JSONStorageHeader, UInt8> {
     /// Allocates storage holding a copy of `text` and room for at least `capacity` tokens.
     static func make(text: UnsafeBufferPointer<UInt8>, capacity: Int) -> JSONStorage {
@@ -67,7 +72,7 @@ final class JSONStorage: ManagedBuffer<JSONStorageHeader, UInt8> {
         try withUnsafeMutablePointers { header, bytes in
             let tokens = UnsafeMutableRawPointer(bytes + header.pointee.tokensOffset).assumingMemoryBound(to: JSONToken.self)
             return try body(
-                UnsafeBufferPointer(start: tokens, count: header.pointee.tokenCount),
+                UnsafeBufferPointer(start: tokens, count: header.pointee.tokenCapacity),
                 UnsafeBufferPointer(start: bytes, count: header.pointee.textCount))
         }
     }
@@ -105,8 +110,11 @@ struct JSONTokenWriter {
     private var elements: UnsafeMutablePointer<JSONToken>
     /// How many tokens fit in ``storage``.
     private var capacity: Int
-    /// The number of tokens written.
+    /// The number of tokens in the storage, this document's and those of documents parsed
+    /// into it before.
     private(set) var count = 0
+    /// The index of this document's first token (its root).
+    let first: Int
 
     /// Starts an index over a copy of `text` with room for `capacity` tokens.
     init(text: UnsafeBufferPointer<UInt8>, capacity: Int) {
@@ -114,19 +122,22 @@ struct JSONTokenWriter {
         storage = JSONStorage.make(text: text, capacity: capacity)
         elements = storage.tokens
         self.capacity = capacity
+        first = 0
     }
 
-    /// Starts an index in the token room of `storage`, which holds the text already (it moves
-    /// to a larger copy if the room runs out). The storage must not be shared: its tokens are
-    /// written.
+    /// Starts an index in the token room of `storage`, after the tokens already written there,
+    /// over text the storage holds already (everything moves to a larger copy if the room runs
+    /// out). No other parse may write into the storage meanwhile.
     init(inPlace storage: consuming JSONStorage) {
-        self.storage = storage
         elements = storage.tokens
         capacity = storage.tokenCapacity
+        count = storage.header.tokenCount
+        first = count
+        self.storage = storage
     }
 
-    /// Whether no token has been written.
-    var isEmpty: Bool { count == 0 }
+    /// Whether no token of this document has been written.
+    var isEmpty: Bool { count == first }
 
     /// The token at `index`, which must be below ``count``.
     subscript(index: Int) -> JSONToken {

@@ -6,20 +6,22 @@ import Darwin
 
 /// A compact JWS split and decoded, before its signature is checked.
 ///
-/// Two allocations per token and no copy of decoded bytes: the header is decoded straight into
-/// the storage of its JSON document and parsed there; the payload and then the signature are
-/// decoded, back to back, into a second storage (``body``) that can also hold the payload's JSON
-/// tokens, so that a JWT's claims are parsed in place once the signature has verified.
+/// One allocation per token and no copy of decoded bytes: the payload, the signature and the
+/// header are decoded, in that order, into one ``JSONStorage``; the header is parsed there at
+/// once, and a JWT's claims are parsed there too, into the same token room, once the signature
+/// has verified. The header, the claims and the payload of a verified token all share it.
 ///
-/// Not copyable: the claims parse writes into ``body``, which must have a single owner until then.
+/// Not copyable: the claims parse writes into ``storage``, which must have a single owner
+/// until then.
 struct CompactJWS: ~Copyable {
     /// The validated protected header.
     let header: JWSHeader
-    /// The decoded payload followed by the decoded signature, with room for the payload's tokens.
-    let body: JSONStorage
-    /// The length of the decoded payload at the start of ``body``'s text.
+    /// The decoded payload, signature and header, back to back, with the header's tokens and
+    /// room for the payload's.
+    let storage: JSONStorage
+    /// The length of the decoded payload at the start of ``storage``'s text.
     let payloadCount: Int
-    /// The length of the decoded signature, after the payload in ``body``'s text.
+    /// The length of the decoded signature, after the payload in ``storage``'s text.
     let signatureCount: Int
     /// The length of the signing input (`header.payload`) at the start of the token text.
     let signingInputCount: Int
@@ -30,8 +32,8 @@ struct CompactJWS: ~Copyable {
     ///   - token: the compact serialization.
     ///   - limits: size and nesting limits.
     ///   - understoodCritical: the `crit` parameters the caller processes.
-    ///   - reservingClaimTokens: whether to leave room in ``body`` for parsing the payload as
-    ///     JWT claims in place (see ``parseClaims(maximumDepth:)``).
+    ///   - reservingClaimTokens: whether to leave room for parsing the payload as JWT claims in
+    ///     place (see ``parseClaims(maximumDepth:)``).
     /// - Throws: ``JOSEError`` `malformed` for anything but three strict base64url parts with a
     ///   JSON-object header within the limits; header errors as ``JWSHeader``.
     init(
@@ -58,29 +60,32 @@ struct CompactJWS: ~Copyable {
         guard headerCount <= limits.maximumHeaderBytes else {
             throw JOSEError.malformed("the JWS header is longer than \(limits.maximumHeaderBytes) bytes")
         }
-        let headerStorage = try JSONStorage.make(textCount: headerCount, capacity: headerCount / 8 + 8) { output in
-            try JOSEError.within("the JWS header") { try Base64URL.decode(headerText, into: output) }
-        }
         let signatureCount = try JOSEError.within("the JWS signature") { try Base64URL.checkedDecodedLength(signatureText) }
         let payloadCount = try JOSEError.within("the JWS payload") { try Base64URL.checkedDecodedLength(payloadText) }
-        let body = try JSONStorage.make(
-            textCount: payloadCount + signatureCount, capacity: reservingClaimTokens ? payloadCount / 8 + 8 : 0
-        ) { output in
+        let headerStart = payloadCount + signatureCount
+        let headerRange = headerStart..<(headerStart + headerCount)
+        let tokenRoom = headerCount / 8 + 8 + (reservingClaimTokens ? payloadCount / 8 + 8 : 0)
+        let storage = try JSONStorage.make(textCount: headerRange.upperBound, capacity: tokenRoom) { output in
+            try JOSEError.within("the JWS header") {
+                try Base64URL.decode(headerText, into: UnsafeMutableRawBufferPointer(rebasing: output[headerRange]))
+            }
             try JOSEError.within("the JWS signature") {
-                try Base64URL.decode(signatureText, into: UnsafeMutableRawBufferPointer(rebasing: output[payloadCount...]))
+                try Base64URL.decode(signatureText, into: UnsafeMutableRawBufferPointer(rebasing: output[payloadCount..<headerStart]))
             }
             try JOSEError.within("the JWS payload") {
                 try Base64URL.decode(payloadText, into: UnsafeMutableRawBufferPointer(rebasing: output[0..<payloadCount]))
             }
         }
         let json = try JSONDocument(
-            parsingInPlace: headerStorage, count: headerCount,
+            parsingInPlace: storage, range: headerRange,
             limits: JSONLimits(maxBytes: limits.maximumHeaderBytes, maxDepth: limits.maximumNestingDepth))
+        let root = json.rootIndex
         // The header takes over the document: no copy, so no retain.
-        let header = try JWSHeader(json: JSONValue(document: consume json, index: 0), understood: understoodCritical)
+        let header = try JWSHeader(json: JSONValue(document: consume json, index: root), understood: understoodCritical)
         guard signatureCount > 0 else { throw JOSEError.malformed("the JWS signature part is empty") }
         self.header = header
-        self.body = body
+        // The header's document may have moved to a larger storage; the payload is in this one.
+        self.storage = storage
         self.payloadCount = payloadCount
         self.signatureCount = signatureCount
         self.signingInputCount = secondDot
@@ -88,22 +93,22 @@ struct CompactJWS: ~Copyable {
 
     /// Calls `body` with the decoded signature.
     func withSignature<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-        try self.body.withBuffers { _, text in
+        try storage.withBuffers { _, text in
             try body(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: text[payloadCount..<(payloadCount + signatureCount)])))
         }
     }
 
     /// The result of a verified signature: the header, the key and the payload.
     consuming func verified(by key: JWK) -> VerifiedJWS {
-        VerifiedJWS(header: header, key: key, body: body, payloadCount: payloadCount)
+        VerifiedJWS(header: header, key: key, storage: storage, payloadCount: payloadCount)
     }
 
-    /// Parses the payload as JWT claims, in place in ``body`` (which is why this consumes the
-    /// token: the storage is written once, by its only owner).
+    /// Parses the payload as JWT claims, in place in ``storage`` (which is why this consumes the
+    /// token: the storage is written once more, by its only owner).
     ///
     /// - Throws: ``JOSEError`` `malformed` when the payload is not a JSON object within the limits.
     consuming func parseClaims(maximumDepth: Int) throws -> (header: JWSHeader, claims: JWTClaims) {
-        let claims = try JWTClaims(parsingPayloadOf: body, count: payloadCount, maximumDepth: maximumDepth)
+        let claims = try JWTClaims(parsingPayloadOf: storage, count: payloadCount, maximumDepth: maximumDepth)
         return (header, claims)
     }
 

@@ -10,17 +10,20 @@ public struct JWTClaims: Sendable {
     let json: JSONValue
 
     /// Parses the first `count` bytes of `storage`'s text (a decoded payload) as a claims object,
-    /// in place (see ``JSONDocument/init(parsingInPlace:count:limits:)``).
+    /// in place (see ``JSONDocument/init(parsingInPlace:range:limits:)``).
     init(parsingPayloadOf storage: consuming JSONStorage, count: Int, maximumDepth: Int) throws {
         let document: JSONDocument
         do {
             document = try JSONDocument(
-                parsingInPlace: storage, count: count, limits: JSONLimits(maxBytes: count, maxDepth: maximumDepth))
+                parsingInPlace: storage, range: 0..<count, limits: JSONLimits(maxBytes: count, maxDepth: maximumDepth))
         } catch {
             throw JOSEError.placed(error, in: "the JWT claims")
         }
-        guard document.kind(at: 0) == .object else { throw JOSEError.malformed("the JWT claims are not a JSON object") }
-        json = JSONValue(document: consume document, index: 0)
+        let root = document.rootIndex
+        guard document.kind(at: root) == .object else {
+            throw JOSEError.malformed("the JWT claims are not a JSON object")
+        }
+        json = JSONValue(document: consume document, index: root)
     }
 
     /// `iss`, the issuer.

@@ -9,38 +9,25 @@ import Synchronization
 /// configuration it was prepared for, so that a hot path reuses a prepared context instead of
 /// creating, initialising and freeing one per call.
 ///
-/// The idle contexts are spread over a few independently locked stripes, and a thread uses the
-/// stripe its identity hashes to: threads verifying at the same time with one shared key mostly
-/// touch different locks and cache lines, so they do not serialise on the pool.
+/// The idle contexts sit in a few stripes of lock-free slots, one cache line per stripe, and a
+/// thread uses the stripe of its ``ThreadNumber`` (up to ``stripeCount`` threads never share
+/// one). Taking a context is one compare-and-swap that empties its slot; giving one back is one
+/// compare-and-swap into an empty slot. A slot holds the context's address with its tag in the
+/// low bits (OpenSSL allocates contexts with `malloc`, so they are at least 16-byte aligned).
 ///
-/// Thread safety: a context is used by one thread at a time, because it is out of the pool
-/// while in use; only the stripes are shared, each behind a `Mutex`. Hence `@unchecked
-/// Sendable` for the stored handles.
+/// Thread safety: a context is used by one thread at a time, because it is out of its slot
+/// while in use; the slots are atomics.
 final class OpenSSLContextPool: Sendable {
-    /// An idle context and the configuration it is prepared for.
-    private struct Idle: @unchecked Sendable {
-        /// The owned context.
-        let pointer: OpaquePointer
-        /// What the context was prepared for (caller-defined).
-        let tag: UInt8
-    }
-
-    /// One independently locked stack of idle contexts, most recently returned last, padded so
-    /// that two stripes do not share a cache line.
-    private struct Stripe: ~Copyable {
-        let idle: Mutex<[Idle]>
-        /// Keeps the next stripe's lock off this one's cache line.
-        private let padding: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
-
-        init(capacity: Int) {
-            idle = Mutex([Idle](unsafeUninitializedCapacity: capacity) { _, count in count = 0 })
-        }
-    }
-
     /// How many stripes a pool has (a power of two).
     private static let stripeCount = 8
-    /// The stripes, in memory this pool owns: reaching a stripe touches no shared reference count.
-    private nonisolated(unsafe) let stripes: UnsafeMutablePointer<Stripe>
+    /// Slots per stripe: eight 8-byte atomics fill one 64-byte cache line.
+    private static let slotsPerStripe = 8
+    /// The bits of a slot that hold the tag.
+    private static let tagMask = 0xF
+
+    /// `stripeCount × slotsPerStripe` slots, each 0 (empty) or a context address ORed with its
+    /// tag; in memory this pool owns, so reaching a slot touches no shared reference count.
+    private nonisolated(unsafe) let slots: UnsafeMutablePointer<Atomic<Int>>
     /// The most idle contexts kept per stripe; more are freed when given back.
     private let limit: Int
     /// Frees one context.
@@ -49,52 +36,64 @@ final class OpenSSLContextPool: Sendable {
     /// Creates an empty pool.
     ///
     /// - Parameters:
-    ///   - limit: how many idle contexts to keep at most in each stripe.
+    ///   - limit: how many idle contexts to keep at most in each stripe (at most 8).
     ///   - free: the OpenSSL function that frees one context.
     init(limit: Int = 4, free: @escaping @Sendable (OpaquePointer) -> Void) {
+        precondition(limit > 0 && limit <= Self.slotsPerStripe, "a stripe has \(Self.slotsPerStripe) slots")
         self.limit = limit
         self.free = free
-        stripes = .allocate(capacity: Self.stripeCount)
-        for index in 0..<Self.stripeCount {
-            (stripes + index).initialize(to: Stripe(capacity: limit))
+        let count = Self.stripeCount * Self.slotsPerStripe
+        let raw = UnsafeMutableRawPointer.allocate(
+            byteCount: count * MemoryLayout<Atomic<Int>>.stride, alignment: 64)
+        slots = raw.bindMemory(to: Atomic<Int>.self, capacity: count)
+        for index in 0..<count {
+            (slots + index).initialize(to: Atomic(0))
         }
     }
 
-    /// Frees every idle context and the stripes.
+    /// Frees every idle context and the slots.
     deinit {
-        for index in 0..<Self.stripeCount {
-            stripes[index].idle.withLock { $0.forEach { free($0.pointer) } }
+        let count = Self.stripeCount * Self.slotsPerStripe
+        for index in 0..<count {
+            let value = slots[index].load(ordering: .acquiring)
+            if let context = OpaquePointer(bitPattern: value & ~Self.tagMask) { free(context) }
         }
-        stripes.deinitialize(count: Self.stripeCount)
-        stripes.deallocate()
+        slots.deinitialize(count: count)
+        UnsafeMutableRawPointer(slots).deallocate()
     }
 
-    /// The index of the calling thread's stripe: threads are numbered in the order they first
-    /// use a pool, so up to ``stripeCount`` threads never share a stripe.
-    private var stripeIndex: Int { ThreadNumber.current & (Self.stripeCount - 1) }
+    /// The first slot of the calling thread's stripe.
+    private var stripe: UnsafeMutablePointer<Atomic<Int>> {
+        slots + (ThreadNumber.current & (Self.stripeCount - 1)) * Self.slotsPerStripe
+    }
 
-    /// Takes an idle context prepared for `tag` from the calling thread's stripe, or `nil`
-    /// when there is none.
+    /// Takes an idle context prepared for `tag` (below 16) from the calling thread's stripe, or
+    /// `nil` when there is none.
     func take(tag: UInt8) -> OpaquePointer? {
-        stripes[stripeIndex].idle.withLock { contexts -> OpaquePointer? in
-            var index = contexts.count - 1
-            while index >= 0 {
-                if contexts[index].tag == tag { return contexts.remove(at: index).pointer }
-                index -= 1
+        let stripe = self.stripe
+        for index in 0..<limit {
+            let value = stripe[index].load(ordering: .relaxed)
+            guard value != 0, value & Self.tagMask == Int(tag) else { continue }
+            if stripe[index].compareExchange(expected: value, desired: 0, ordering: .acquiring).exchanged {
+                return OpaquePointer(bitPattern: value & ~Self.tagMask)
             }
-            return nil
         }
+        return nil
     }
 
-    /// Gives back a context prepared for `tag` after a successful use (or frees it when the
-    /// stripe is full).
+    /// Gives back a context prepared for `tag` (below 16) after a successful use, or frees it
+    /// when the stripe is full.
     func give(_ context: OpaquePointer, tag: UInt8) {
-        let kept = stripes[stripeIndex].idle.withLock { contexts -> Bool in
-            guard contexts.count < limit else { return false }
-            contexts.append(Idle(pointer: context, tag: tag))
-            return true
+        precondition(Int(tag) <= Self.tagMask, "pool tags are below 16")
+        let address = Int(bitPattern: UnsafeRawPointer(context))
+        // An allocator that ever returned a less aligned context would only cost the reuse.
+        guard address & Self.tagMask == 0 else { return free(context) }
+        let value = address | Int(tag)
+        let stripe = self.stripe
+        for index in 0..<limit where stripe[index].load(ordering: .relaxed) == 0 {
+            if stripe[index].compareExchange(expected: 0, desired: value, ordering: .releasing).exchanged { return }
         }
-        if !kept { free(context) }
+        free(context)
     }
 
     /// Frees a context that must not be reused (after a failure).

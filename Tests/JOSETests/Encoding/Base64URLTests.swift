@@ -46,6 +46,23 @@ extension EncodingTests {
             }
         }
 
+        /// A foreign byte is found, and its offset named, wherever it sits: in the eight-character
+        /// fast path, in the four-character loop and in the tail.
+        @Test func invalidByteIsReportedAtEveryOffset() throws {
+            let text = Array(Base64URL.encode((0..<40).map { UInt8($0 * 7 % 256) }).utf8)  // 54 characters
+            #expect(try text.withUnsafeBytes { try Base64URL.checkedDecodedLength($0) } == 40)
+            for offset in text.indices {
+                for foreign in [UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "."), 0x00, 0x80, 0xFF] {
+                    var bad = text
+                    bad[offset] = foreign
+                    let error = #expect(throws: JOSEError.self) { try Base64URL.decode(String(decoding: bad, as: UTF8.self)) }
+                    if foreign < 0x80 {
+                        #expect(error?.message.contains("byte offset \(offset))") == true, "offset \(offset)")
+                    }
+                }
+            }
+        }
+
         @Test func bufferForms() throws {
             let text = Array("Zm9vYmFy".utf8)
             var output = [UInt8](repeating: 0, count: 6)

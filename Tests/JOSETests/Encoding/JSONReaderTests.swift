@@ -247,14 +247,14 @@ extension EncodingTests {
             let text = Array(("[" + String(repeating: "[1,\"a\"],", count: 200) + "true]").utf8)
             let document = try text.withUnsafeBufferPointer {
                 try JSONDocument(
-                    parsingInPlace: JSONStorage.make(text: $0, capacity: 0), count: text.count, limits: .default)
+                    parsingInPlace: JSONStorage.make(text: $0, capacity: 0), range: 0..<text.count, limits: .default)
             }
             #expect(document.root.count == 201)
             #expect(document.root[199]?[1]?.string == "a")
             #expect(document.root[200]?.bool == true)
             #expect(throws: JOSEError.self) {
                 try [UInt8]("[1,".utf8).withUnsafeBufferPointer {
-                    try JSONDocument(parsingInPlace: JSONStorage.make(text: $0, capacity: 0), count: 3, limits: .default)
+                    try JSONDocument(parsingInPlace: JSONStorage.make(text: $0, capacity: 0), range: 0..<3, limits: .default)
                 }
             }
         }
@@ -431,9 +431,9 @@ extension EncodingTests {
 }
 
 extension JSONValue: Equatable {
-    /// Two views are equal when they show the same token of documents with the same bytes
+    /// Two views are equal when they show the same token of documents with the same text
     /// (test helper).
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
-        lhs.index == rhs.index && lhs.document.bytes == rhs.document.bytes
+        lhs.index == rhs.index && lhs.document.root.rawBytes == rhs.document.root.rawBytes
     }
 }
