@@ -28,9 +28,22 @@ enum Digest {
     static func digest(
         _ hash: HashAlgorithm, _ data: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer
     ) -> Bool {
+        guard let context = contexts.take(tag: 0) ?? EVP_MD_CTX_new() else { return false }
+        guard digest(hash, data, into: output, using: context) else {
+            contexts.discard(context)
+            return false
+        }
+        contexts.give(context, tag: 0)
+        return true
+    }
+
+    /// ``digest(_:_:into:)`` with a digest context the caller owns (re-initialised here).
+    static func digest(
+        _ hash: HashAlgorithm, _ data: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
+        using context: OpaquePointer
+    ) -> Bool {
         guard output.count >= hash.byteCount, let out = output.baseAddress,
-              let md = OpenSSLAlgorithms.digest(hash),
-              let context = contexts.take(tag: 0) ?? EVP_MD_CTX_new()
+              let md = OpenSSLAlgorithms.digest(hash)
         else { return false }
         var length: UInt32 = 0
         // EVP_DigestUpdate accepts a NULL data pointer only with a zero length; give it a valid one.
@@ -40,11 +53,9 @@ enum Digest {
                 && EVP_DigestFinal_ex(context, out.assumingMemoryBound(to: UInt8.self), &length) == 1
         }
         guard ok, Int(length) == hash.byteCount else {
-            contexts.discard(context)
             OpenSSLErrorQueue.clear()
             return false
         }
-        contexts.give(context, tag: 0)
         return true
     }
 }

@@ -28,9 +28,9 @@ final class EVPKey: @unchecked Sendable {
     let kind: Kind
     /// Whether the key holds private material and can sign.
     let hasPrivateKey: Bool
-    /// Idle `EVP_PKEY_CTX`s over this key, initialised for verification (RSA, ECDSA), tagged by
-    /// hash and padding.
-    let verifyContexts = OpenSSLContextPool(free: { EVP_PKEY_CTX_free($0) })
+    /// Idle ``PreparedVerification`` pairs over this key (RSA, ECDSA), tagged by hash and
+    /// padding.
+    let verifyContexts = OpenSSLContextPool(free: { PreparedVerification.free($0) })
     /// Idle `EVP_MD_CTX`s for EdDSA verification with this key.
     let digestVerifyContexts = OpenSSLContextPool(free: { EVP_MD_CTX_free($0) })
 

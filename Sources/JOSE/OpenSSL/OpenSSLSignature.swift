@@ -163,8 +163,8 @@ enum OpenSSLSignature {
         return paddingIndex * 3 + hashIndex
     }
 
-    /// A new `EVP_PKEY_CTX` over `key`, initialised for verification with `hash` and `padding`.
-    private static func preparedVerifyContext(_ hash: HashAlgorithm, padding: RSAPadding?, key: EVPKey) -> OpaquePointer? {
+    /// A new ``PreparedVerification`` over `key`, initialised for `hash` and `padding`.
+    private static func preparedVerification(_ hash: HashAlgorithm, padding: RSAPadding?, key: EVPKey) -> OpaquePointer? {
         guard let context = EVP_PKEY_CTX_new_from_pkey(nil, key.pointer, nil) else { return nil }
         let initialized = withSignatureParameters(hash, padding: padding) {
             EVP_PKEY_verify_init_ex(context, $0) == 1
@@ -173,32 +173,32 @@ enum OpenSSLSignature {
             EVP_PKEY_CTX_free(context)
             return nil
         }
-        return context
+        return PreparedVerification.make(verifyContext: context)
     }
 
     /// Hashes `message` and verifies `signature` over the digest with `EVP_PKEY_verify`.
     ///
-    /// The `EVP_PKEY_CTX` comes from the key's pool of contexts already initialised for this
-    /// hash and padding (creating and initialising one costs more than an RSA-2048 verify's
-    /// JOSE overhead); it goes back after a successful verify and is freed after a failure.
+    /// The contexts come from the key's pool of ``PreparedVerification`` pairs already
+    /// initialised for this hash and padding (creating and initialising one costs more than an
+    /// RSA-2048 verify's JOSE overhead); the pair goes back after a successful verify and is
+    /// freed after a failure.
     private static func verifyDigest(
         _ hash: HashAlgorithm, padding: RSAPadding?, key: EVPKey,
         message: UnsafeRawBufferPointer, signature: UnsafeRawBufferPointer
     ) -> Bool {
         withUnsafeTemporaryAllocation(byteCount: 64, alignment: 8) { digest -> Bool in
             let tag = contextTag(hash, padding)
-            guard Digest.digest(hash, message, into: digest), let digestStart = digest.baseAddress,
-                  let signatureStart = signature.baseAddress,
-                  let context = key.verifyContexts.take(tag: tag)
-                    ?? preparedVerifyContext(hash, padding: padding, key: key)
+            guard let digestStart = digest.baseAddress, let signatureStart = signature.baseAddress,
+                  let pair = key.verifyContexts.take(tag: tag) ?? preparedVerification(hash, padding: padding, key: key)
             else { return false }
-            let ok = EVP_PKEY_verify(
-                context, signatureStart.assumingMemoryBound(to: UInt8.self), signature.count,
-                digestStart.assumingMemoryBound(to: UInt8.self), hash.byteCount) == 1
+            let ok = Digest.digest(hash, message, into: digest, using: PreparedVerification.digestContext(pair))
+                && EVP_PKEY_verify(
+                    PreparedVerification.verifyContext(pair), signatureStart.assumingMemoryBound(to: UInt8.self),
+                    signature.count, digestStart.assumingMemoryBound(to: UInt8.self), hash.byteCount) == 1
             if ok {
-                key.verifyContexts.give(context, tag: tag)
+                key.verifyContexts.give(pair, tag: tag)
             } else {
-                key.verifyContexts.discard(context)
+                key.verifyContexts.discard(pair)
             }
             return ok
         }
