@@ -219,9 +219,11 @@ struct JSONParser {
         // name; larger ones are checked in one sort when they close (see `close`).
         if tokens[object].count <= JSONParser.linearDuplicateCheckLimit {
             let name = tokens.count - 1
+            let nameToken = tokens[name]
             var other = object + 1
             while other < name {
-                if JSONStrings.equal(tokens[other], tokens[name], in: buffer) {
+                let otherToken = tokens[other]
+                if mayBeEqual(otherToken, nameToken), JSONStrings.equal(otherToken, nameToken, in: buffer) {
                     throw duplicate(name)
                 }
                 other = Int(tokens[other + 1].next)
@@ -233,6 +235,18 @@ struct JSONParser {
         }
         position += 1
         skipWhitespace()
+    }
+
+    /// A cheap first test for two member names: names without escapes can only be equal if
+    /// their raw texts have the same length and the same first four bytes (quote included).
+    @inline(__always)
+    func mayBeEqual(_ lhs: JSONToken, _ rhs: JSONToken) -> Bool {
+        guard (lhs.flags | rhs.flags) & JSONToken.hasEscapes == 0 else { return true }
+        let length = lhs.end - lhs.start
+        guard length == rhs.end - rhs.start else { return false }
+        guard length >= 4, let base = buffer.baseAddress else { return true }
+        return UnsafeRawPointer(base + Int(lhs.start)).loadUnaligned(as: UInt32.self)
+            == UnsafeRawPointer(base + Int(rhs.start)).loadUnaligned(as: UInt32.self)
     }
 
     /// Parses `true`, `false` or `null` (exact lowercase spelling).

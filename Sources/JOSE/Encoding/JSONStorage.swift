@@ -45,11 +45,24 @@ final class JSONStorage: ManagedBuffer<JSONStorageHeader, UInt8> {
             JSONStorageHeader(textCount: textCount, tokensOffset: tokensOffset, tokenCapacity: capacity, tokenCount: 0)
         }
         let storage = unsafeDowncast(buffer, to: JSONStorage.self)
-        try storage.withUnsafeMutablePointers { _, bytes in
-            try fill(UnsafeMutableRawBufferPointer(start: bytes, count: textCount))
-            UnsafeMutableRawPointer(bytes + tokensOffset).bindMemory(to: JSONToken.self, capacity: capacity)
-        }
+        // The pointer is used outside the accessor (the storage is alive: it is returned), so
+        // that calling `fill` does not make the compiler retain the storage around the call.
+        let bytes = storage.withUnsafeMutablePointerToElements { $0 }
+        UnsafeMutableRawPointer(bytes + tokensOffset).bindMemory(to: JSONToken.self, capacity: capacity)
+        try fill(UnsafeMutableRawBufferPointer(start: bytes, count: textCount))
         return storage
+    }
+
+    /// Pointers to the tokens (bounded by the token room) and the text. They stay valid while
+    /// the storage is alive; the caller keeps it alive for as long as it uses them.
+    var view: JSONView {
+        withUnsafeMutablePointers { header, bytes in
+            JSONView(
+                tokens: UnsafeBufferPointer(
+                    start: UnsafeMutableRawPointer(bytes + header.pointee.tokensOffset).assumingMemoryBound(to: JSONToken.self),
+                    count: header.pointee.tokenCapacity),
+                text: UnsafeBufferPointer(start: bytes, count: header.pointee.textCount))
+        }
     }
 
     /// The room for tokens that was reserved after the text.

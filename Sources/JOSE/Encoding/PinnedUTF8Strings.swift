@@ -24,14 +24,20 @@ struct PinnedUTF8Strings: @unchecked Sendable {
 
     /// Keeps the UTF-8 of `strings`, in order.
     init(_ strings: some Collection<String>) {
-        let byteCount = strings.reduce(0) { $0 + $1.utf8.count }
+        self.init(utf8: strings.map { Array($0.utf8) })
+    }
+
+    /// Keeps byte strings, in order (for instance a placeholder that is not UTF-8, which no
+    /// parsed JSON string equals).
+    init(utf8 strings: [[UInt8]]) {
+        let byteCount = strings.reduce(0) { $0 + $1.count }
         let endsSize = strings.count * MemoryLayout<Int>.stride
         block = Block(byteCount: endsSize + byteCount)
         let ends = block.memory.bindMemory(to: Int.self, capacity: strings.count)
         let bytes = (block.memory + endsSize).bindMemory(to: UInt8.self, capacity: byteCount)
         var written = 0
         for (index, string) in strings.enumerated() {
-            for byte in string.utf8 {
+            for byte in string {
                 bytes[written] = byte
                 written += 1
             }
@@ -46,11 +52,16 @@ struct PinnedUTF8Strings: @unchecked Sendable {
 
     /// Whether `matches` holds for one of the strings (tried in order).
     func contains(where matches: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+        firstIndex(where: matches) != nil
+    }
+
+    /// The position of the first string for which `matches` holds, or `nil`.
+    func firstIndex(where matches: (UnsafeBufferPointer<UInt8>) -> Bool) -> Int? {
         var start = 0
-        for end in ends {
-            if matches(UnsafeBufferPointer(rebasing: bytes[start..<end])) { return true }
+        for (index, end) in ends.enumerated() {
+            if matches(UnsafeBufferPointer(rebasing: bytes[start..<end])) { return index }
             start = end
         }
-        return false
+        return nil
     }
 }

@@ -14,11 +14,10 @@ import Darwin
 /// Not copyable: the claims parse writes into ``storage``, which must have a single owner
 /// until then.
 struct CompactJWS: ~Copyable {
-    /// The validated protected header.
+    /// The validated protected header. Its document's storage holds the decoded payload,
+    /// signature and header, back to back, with the header's tokens and room for the payload's
+    /// (if the header's tokens outgrew the room, the whole text moved with them).
     let header: JWSHeader
-    /// The decoded payload, signature and header, back to back, with the header's tokens and
-    /// room for the payload's.
-    let storage: JSONStorage
     /// The length of the decoded payload at the start of ``storage``'s text.
     let payloadCount: Int
     /// The length of the decoded signature, after the payload in ``storage``'s text.
@@ -77,15 +76,13 @@ struct CompactJWS: ~Copyable {
             }
         }
         let json = try JSONDocument(
-            parsingInPlace: storage, range: headerRange,
+            parsingInPlace: consume storage, range: headerRange,
             limits: JSONLimits(maxBytes: limits.maximumHeaderBytes, maxDepth: limits.maximumNestingDepth))
         let root = json.rootIndex
         // The header takes over the document: no copy, so no retain.
         let header = try JWSHeader(json: JSONValue(document: consume json, index: root), understood: understoodCritical)
         guard signatureCount > 0 else { throw JOSEError.malformed("the JWS signature part is empty") }
         self.header = header
-        // The header's document may have moved to a larger storage; the payload is in this one.
-        self.storage = storage
         self.payloadCount = payloadCount
         self.signatureCount = signatureCount
         self.signingInputCount = secondDot
@@ -98,18 +95,27 @@ struct CompactJWS: ~Copyable {
         }
     }
 
+    /// The storage holding the decoded token (the header document's).
+    var storage: JSONStorage { header.json.document.storage }
+
     /// The result of a verified signature: the header, the key and the payload.
     consuming func verified(by key: JWK) -> VerifiedJWS {
         VerifiedJWS(header: header, key: key, storage: storage, payloadCount: payloadCount)
     }
 
     /// Parses the payload as JWT claims, in place in ``storage`` (which is why this consumes the
-    /// token: the storage is written once more, by its only owner).
+    /// token: the storage is written once more, by its only owner), and checks them with `rules`.
     ///
-    /// - Throws: ``JOSEError`` `malformed` when the payload is not a JSON object within the limits.
-    consuming func parseClaims(maximumDepth: Int) throws -> (header: JWSHeader, claims: JWTClaims) {
+    /// - Parameters:
+    ///   - key: the key that verified the signature.
+    ///   - rules: the claim rules.
+    ///   - maximumDepth: the nesting limit for the claims.
+    /// - Throws: ``JOSEError`` `malformed` when the payload is not a JSON object within the
+    ///   limits; claim errors as ``JWTValidator``.
+    consuming func verifiedJWT(key: JWK, rules: JWTValidator, maximumDepth: Int) throws -> VerifiedJWT {
         let claims = try JWTClaims(parsingPayloadOf: storage, count: payloadCount, maximumDepth: maximumDepth)
-        return (header, claims)
+        try rules.validate(claims, header: header)
+        return VerifiedJWT(header: header, claims: claims, key: key)
     }
 
     /// The offset of the first `.` in `token` at or after `start`, or `nil` (`memchr`, which

@@ -20,11 +20,6 @@ public struct JWSHeader: Sendable {
         keyIDPosition >= 0 && json.document.isString(at: keyIDPosition, equalTo: candidate)
     }
 
-    /// Whether the header's `kid` is exactly the UTF-8 `candidate`; false without a `kid`.
-    func keyID(is candidate: UnsafeBufferPointer<UInt8>) -> Bool {
-        keyIDPosition >= 0 && json.document.withView { $0.isString(at: keyIDPosition, equalTo: candidate) }
-    }
-
     /// The key identifier (`kid`).
     public var keyID: String? { keyIDValue?.string }
     /// The media type of the whole token (`typ`), e.g. `JWT` or `at+jwt`.
@@ -60,7 +55,8 @@ public struct JWSHeader: Sendable {
         guard json.kind == .object else { throw JOSEError.malformed("the JOSE header is not a JSON object") }
         // One pass over the members finds the parameters checked here; the checks read the
         // document by token index through a borrowed view (no JSONValue, no reference counting).
-        let (algorithm, kid, b64, crit) = try json.document.withView { document in
+        // (`json` keeps the storage alive while the view is read.)
+        let (algorithm, kid, b64, crit) = try { (document: JSONView) in
             var (alg, kid, typ, cty, b64, crit) = (-1, -1, -1, -1, -1, -1)
             document.forEachMember(of: json.index) { name, value in
                 switch name.count {
@@ -89,7 +85,7 @@ public struct JWSHeader: Sendable {
             try JWSHeader.requireString(document, typ, "typ")
             try JWSHeader.requireString(document, cty, "cty")
             return (algorithm, kid, b64, crit)
-        }
+        }(json.document.storage.view)
         self.algorithm = algorithm
         self.json = json
         self.keyIDPosition = kid

@@ -166,11 +166,10 @@ extension JWKSet {
 extension JWKSet {
     /// The key whose `kid` the header names exactly (the first, when several share it).
     func key(namedBy header: JWSHeader) -> JWK? {
-        keys.withUnsafeBufferPointer { keys in
-            for index in keys.indices where keys[index].hasKeyID(namedBy: header) {
-                return keys[index]
-            }
-            return nil
-        }
+        guard header.keyIDPosition >= 0 else { return nil }
+        // `header` keeps its storage alive while the view is read.
+        let view = header.json.document.storage.view
+        let position = header.keyIDPosition
+        return pinnedKeyIDs.firstIndex { view.isString(at: position, equalTo: $0) }.map { keys[$0] }
     }
 }

@@ -61,9 +61,7 @@ public struct JWTVerifier<Source: JWKSetSource>: Sendable {
 
     /// Parses, in place, and checks the claims of a token whose signature `key` has verified.
     func validate(_ jws: consuming CompactJWS, verifiedBy key: JWK, rules: JWTValidator) throws -> VerifiedJWT {
-        let (header, claims) = try jws.parseClaims(maximumDepth: signatures.limits.maximumNestingDepth)
-        try rules.validate(claims, header: header)
-        return VerifiedJWT(header: header, claims: claims, key: key)
+        try jws.verifiedJWT(key: key, rules: rules, maximumDepth: signatures.limits.maximumNestingDepth)
     }
 }
 

@@ -34,9 +34,6 @@ public struct JWK: Sendable {
     private final class Storage: Sendable {
         let keyType: KeyType
         let keyID: String?
-        /// ``keyID``'s UTF-8 (empty when there is none), compared with token headers without
-        /// touching a reference count.
-        let pinnedKeyID: PinnedUTF8Strings
         let use: String?
         let keyOperations: [String]?
         let algorithm: JWSAlgorithm?
@@ -55,7 +52,6 @@ public struct JWK: Sendable {
         ) {
             self.keyType = keyType
             self.keyID = keyID
-            self.pinnedKeyID = PinnedUTF8Strings(keyID.map { [$0] } ?? [])
             self.use = use
             self.keyOperations = keyOperations
             self.algorithm = algorithm
@@ -170,11 +166,6 @@ public struct JWK: Sendable {
         case .ec(let curve): curve.rawValue
         case .okp(let curve): curve.rawValue
         }
-    }
-
-    /// Whether this key has a `kid` and `header` names exactly it.
-    func hasKeyID(namedBy header: JWSHeader) -> Bool {
-        storage.pinnedKeyID.contains { header.keyID(is: $0) }
     }
 
     /// Whether `signature` is a valid `algorithm` signature of `signingInput` under this key.

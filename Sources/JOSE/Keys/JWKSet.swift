@@ -29,6 +29,13 @@ public struct JWKSet: Sendable {
     public let skippedKeys: [SkippedKey]
     /// `kid`s that appear more than once in the document; never selected.
     public let ambiguousKeyIDs: Set<String>
+    /// Each key's `kid` as UTF-8, in ``keys`` order (a byte that is never UTF-8 for a key
+    /// without one), compared with token headers without touching the keys' reference counts.
+    let pinnedKeyIDs: PinnedUTF8Strings
+
+    /// The placeholder in ``pinnedKeyIDs`` for a key without a `kid`: not UTF-8, so no parsed
+    /// JSON string equals it.
+    private static let noKeyID: [UInt8] = [0xFF]
 
     /// Makes a set from keys already loaded.
     ///
@@ -40,6 +47,7 @@ public struct JWKSet: Sendable {
         self.keys = keys
         self.skippedKeys = []
         self.ambiguousKeyIDs = ambiguous
+        self.pinnedKeyIDs = PinnedUTF8Strings(utf8: keys.map { $0.keyID.map { Array($0.utf8) } ?? JWKSet.noKeyID })
     }
 
     /// Parses a JWK Set document (`{"keys":[...]}`).
@@ -89,6 +97,7 @@ public struct JWKSet: Sendable {
         self.keys = keys
         self.skippedKeys = skipped
         self.ambiguousKeyIDs = ambiguous
+        self.pinnedKeyIDs = PinnedUTF8Strings(utf8: keys.map { $0.keyID.map { Array($0.utf8) } ?? JWKSet.noKeyID })
     }
 
     /// Parses a JWK Set document from its JSON text.
