@@ -11,8 +11,7 @@ import Darwin
 /// once, and a JWT's claims are parsed there too, into the same token room, once the signature
 /// has verified. The header, the claims and the payload of a verified token all share it.
 ///
-/// Not copyable: the claims parse writes into ``storage``, which must have a single owner
-/// until then.
+/// Not copyable: a token's claims are parsed into its storage once, by the token's one owner.
 struct CompactJWS: ~Copyable {
     /// The validated protected header. Its document's storage holds the decoded payload,
     /// signature and header, back to back, with the header's tokens and room for the payload's
@@ -32,7 +31,7 @@ struct CompactJWS: ~Copyable {
     ///   - limits: size and nesting limits.
     ///   - understoodCritical: the `crit` parameters the caller processes.
     ///   - reservingClaimTokens: whether to leave room for parsing the payload as JWT claims in
-    ///     place (see ``parseClaims(maximumDepth:)``).
+    ///     place (see ``verifiedJWT(key:rules:maximumDepth:)``).
     /// - Throws: ``JOSEError`` `malformed` for anything but three strict base64url parts with a
     ///   JSON-object header within the limits; header errors as ``JWSHeader``.
     init(
