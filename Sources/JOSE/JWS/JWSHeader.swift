@@ -14,6 +14,33 @@ public struct JWSHeader: Sendable {
     /// Whether the header has a `kid` (read from the position found while validating).
     var hasKeyID: Bool { keyIDPosition >= 0 }
 
+    /// What validating a header found, and where the header sits among its document's tokens:
+    /// enough to rebuild the header over any storage that holds the same tokens.
+    struct Layout: Sendable {
+        /// The validated algorithm.
+        let algorithm: JWSAlgorithm
+        /// The token index of the header object.
+        let root: Int
+        /// The token index of the `kid` value, −1 when absent.
+        let keyIDPosition: Int
+
+        /// The header, read from `document`, which holds this header's tokens at the same indexes
+        /// (the token storage a JWT's claims were parsed into always does).
+        func header(in document: JSONDocument) -> JWSHeader {
+            JWSHeader(algorithm: algorithm, json: JSONValue(document: document, index: root), keyIDPosition: keyIDPosition)
+        }
+    }
+
+    /// This header's ``Layout``.
+    var layout: Layout { Layout(algorithm: algorithm, root: json.index, keyIDPosition: keyIDPosition) }
+
+    /// A header already validated (see ``Layout``).
+    private init(algorithm: JWSAlgorithm, json: JSONValue, keyIDPosition: Int) {
+        self.algorithm = algorithm
+        self.json = json
+        self.keyIDPosition = keyIDPosition
+    }
+
     /// Whether the header's `kid` is exactly `candidate` (byte-for-byte); false without a `kid`.
     /// Reads the header in place, so key selection builds no ``JSONValue``.
     func keyID(is candidate: String) -> Bool {
