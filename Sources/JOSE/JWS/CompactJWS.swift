@@ -7,11 +7,12 @@ import Darwin
 /// A compact JWS split and decoded, before its signature is checked.
 ///
 /// One allocation per token and no copy of decoded bytes: the payload, the signature and the
-/// header are decoded, in that order, into one ``JSONStorage``; the header is parsed there at
-/// once, and a JWT's claims are parsed there too, into the same token room, once the signature
-/// has verified. The header, the claims and the payload of a verified token all share it.
+/// header are decoded, in that order, into one ``JSONStorage``; the header is parsed there, and
+/// a JWT's claims too, into the same token room, right after decoding (while the bytes are in
+/// the cache; they are checked only once the signature has verified). The header, the claims
+/// and the payload of a verified token all share the storage.
 ///
-/// Not copyable: a token's claims are parsed into its storage once, by the token's one owner.
+/// Not copyable: one owner, from the parse to the result.
 struct CompactJWS: ~Copyable {
     /// The validated protected header. Its document's storage holds the decoded payload,
     /// signature and header, back to back, with the header's tokens and room for the payload's
@@ -23,6 +24,8 @@ struct CompactJWS: ~Copyable {
     let signatureCount: Int
     /// The length of the signing input (`header.payload`) at the start of the token text.
     let signingInputCount: Int
+    /// The payload parsed as JWT claims, when asked for (not yet validated).
+    let claims: JWTClaims?
 
     /// Splits and decodes `token`, and validates the header.
     ///
@@ -30,13 +33,12 @@ struct CompactJWS: ~Copyable {
     ///   - token: the compact serialization.
     ///   - limits: size and nesting limits.
     ///   - understoodCritical: the `crit` parameters the caller processes.
-    ///   - reservingClaimTokens: whether to leave room for parsing the payload as JWT claims in
-    ///     place (see ``verifiedJWT(key:rules:maximumDepth:)``).
+    ///   - parsingClaims: whether the payload is a JWT's claims, to be parsed (in place) too.
     /// - Throws: ``JOSEError`` `malformed` for anything but three strict base64url parts with a
-    ///   JSON-object header within the limits; header errors as ``JWSHeader``.
+    ///   JSON-object header (and, when parsing claims, a JSON-object payload) within the limits;
+    ///   header errors as ``JWSHeader``.
     init(
-        _ token: UnsafeRawBufferPointer, limits: JWSLimits, understoodCritical: Set<String>,
-        reservingClaimTokens: Bool
+        _ token: UnsafeRawBufferPointer, limits: JWSLimits, understoodCritical: Set<String>, parsingClaims: Bool
     ) throws {
         guard token.count <= limits.maximumTokenBytes else {
             throw JOSEError.malformed("the token has \(token.count) bytes; the limit is \(limits.maximumTokenBytes)")
@@ -62,7 +64,7 @@ struct CompactJWS: ~Copyable {
         let payloadCount = try JOSEError.within("the JWS payload") { try Base64URL.checkedDecodedLength(payloadText) }
         let headerStart = payloadCount + signatureCount
         let headerRange = headerStart..<(headerStart + headerCount)
-        let tokenRoom = headerCount / 8 + 8 + (reservingClaimTokens ? payloadCount / 8 + 8 : 0)
+        let tokenRoom = headerCount / 8 + 8 + (parsingClaims ? payloadCount / 8 + 8 : 0)
         let storage = try JSONStorage.make(textCount: headerRange.upperBound, capacity: tokenRoom) { output in
             try JOSEError.within("the JWS header") {
                 try Base64URL.decode(headerText, into: UnsafeMutableRawBufferPointer(rebasing: output[headerRange]))
@@ -81,7 +83,12 @@ struct CompactJWS: ~Copyable {
         // The header takes over the document: no copy, so no retain.
         let header = try JWSHeader(json: JSONValue(document: consume json, index: root), understood: understoodCritical)
         guard signatureCount > 0 else { throw JOSEError.malformed("the JWS signature part is empty") }
+        let claims = parsingClaims
+            ? try JWTClaims(
+                parsingPayloadOf: header.json.document.storage, count: payloadCount, maximumDepth: limits.maximumNestingDepth)
+            : nil
         self.header = header
+        self.claims = claims
         self.payloadCount = payloadCount
         self.signatureCount = signatureCount
         self.signingInputCount = secondDot
@@ -102,17 +109,12 @@ struct CompactJWS: ~Copyable {
         VerifiedJWS(header: header, key: key, storage: storage, payloadCount: payloadCount)
     }
 
-    /// Parses the payload as JWT claims, in place in ``storage`` (which is why this consumes the
-    /// token: the storage is written once more, by its only owner), and checks them with `rules`.
+    /// Checks the claims (parsed with `parsingClaims`) with `rules`, once `key` has verified
+    /// the signature.
     ///
-    /// - Parameters:
-    ///   - key: the key that verified the signature.
-    ///   - rules: the claim rules.
-    ///   - maximumDepth: the nesting limit for the claims.
-    /// - Throws: ``JOSEError`` `malformed` when the payload is not a JSON object within the
-    ///   limits; claim errors as ``JWTValidator``.
-    consuming func verifiedJWT(key: JWK, rules: JWTValidator, maximumDepth: Int) throws -> VerifiedJWT {
-        let claims = try JWTClaims(parsingPayloadOf: storage, count: payloadCount, maximumDepth: maximumDepth)
+    /// - Throws: claim errors as ``JWTValidator``.
+    consuming func verifiedJWT(key: JWK, rules: JWTValidator) throws -> VerifiedJWT {
+        guard let claims else { preconditionFailure("the token was parsed without its claims") }
         try rules.validate(claims, header: header)
         return VerifiedJWT(header: header, claims: claims, key: key)
     }

@@ -90,10 +90,9 @@ public struct JWSVerifier: Sendable {
 
     /// Splits and decodes `token` and validates its header, with this verifier's limits.
     ///
-    /// - Parameter forClaims: whether the payload will be parsed as JWT claims.
+    /// - Parameter forClaims: whether the payload is a JWT's claims, to be parsed too.
     func parse(_ token: UnsafeRawBufferPointer, forClaims: Bool) throws -> CompactJWS {
-        try CompactJWS(
-            token, limits: limits, understoodCritical: understoodCriticalParameters, reservingClaimTokens: forClaims)
+        try CompactJWS(token, limits: limits, understoodCritical: understoodCriticalParameters, parsingClaims: forClaims)
     }
 
     /// Checks the algorithm, selects the key and verifies the signature of a parsed token.

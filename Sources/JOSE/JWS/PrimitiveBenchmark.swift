@@ -23,7 +23,7 @@ package struct PrimitiveBenchmark: Sendable {
     /// - Throws: ``JOSEError`` `malformed` or header errors when `token` is not a compact JWS.
     package init(token: String, key: JWK) throws {
         let bytes = TokenBytes(token)
-        let jws = try CompactJWS(bytes.bytes, limits: .default, understoodCritical: [], reservingClaimTokens: false)
+        let jws = try CompactJWS(bytes.bytes, limits: .default, understoodCritical: [], parsingClaims: false)
         self.algorithm = jws.header.algorithm
         self.key = key
         self.signingInput = Array(bytes.bytes[0..<jws.signingInputCount])

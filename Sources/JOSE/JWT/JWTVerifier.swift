@@ -59,9 +59,9 @@ public struct JWTVerifier<Source: JWKSetSource>: Sendable {
         return jws.verified(by: key)
     }
 
-    /// Parses, in place, and checks the claims of a token whose signature `key` has verified.
+    /// Checks the claims of a token whose signature `key` has verified.
     func validate(_ jws: consuming CompactJWS, verifiedBy key: JWK, rules: JWTValidator) throws -> VerifiedJWT {
-        try jws.verifiedJWT(key: key, rules: rules, maximumDepth: signatures.limits.maximumNestingDepth)
+        try jws.verifiedJWT(key: key, rules: rules)
     }
 }
 
