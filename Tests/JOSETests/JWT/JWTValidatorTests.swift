@@ -153,6 +153,20 @@ struct JWTValidatorTests {
         }
     }
 
+    /// A JWT's claims are parsed with its header, so a payload that is not a JSON object is
+    /// `malformed` whatever the signature; claim rules are only applied once the signature holds.
+    @Test func claimsAreParsedBeforeAndCheckedAfterTheSignature() {
+        let verifier = JWTVerifier(
+            keySource: JWKSet(keys: [TokenForge.hmac]), claims: JWTValidator(issuer: "https://a.example", clock: .fixed(Self.now)))
+        let forged = [UInt8](repeating: 0, count: 32)
+        let notJSON = TokenForge.token(header: #"{"alg":"HS256"}"#, payload: "exp=5", key: TokenForge.hmac, alg: .hs256)
+        #expect(errorCode { try verifier.verify(TokenForge.withSignature(notJSON, forged)) } == .malformed)
+        let wrongIssuer = TokenForge.token(
+            header: #"{"alg":"HS256"}"#, payload: #"{"iss":"https://evil.example","exp":1}"#, key: TokenForge.hmac, alg: .hs256)
+        #expect(errorCode { try verifier.verify(TokenForge.withSignature(wrongIssuer, forged)) } == .invalidSignature)
+        #expect(errorCode { try verifier.verify(wrongIssuer) } == .expired)
+    }
+
     @Test func systemClockRejectsATokenThatExpiredLongAgo() throws {
         let token = TokenForge.token(header: #"{"alg":"HS256"}"#, payload: #"{"exp":1000}"#, key: TokenForge.hmac, alg: .hs256)
         let verifier = JWTVerifier(keySource: JWKSet(keys: [TokenForge.hmac]), claims: JWTValidator())
