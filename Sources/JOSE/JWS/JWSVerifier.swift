@@ -144,7 +144,9 @@ extension JWKSet {
             return key
         }
         var candidates = 0
-        for key in keys where key.canVerify(algorithm) {
+        for index in keys.indices {
+            let key = handle(ofKeyAt: index)
+            guard key.canVerify(algorithm) else { continue }
             candidates += 1
             if key.verifies(algorithm, signingInput: signingInput, signature: signature) { return key }
         }
@@ -158,7 +160,7 @@ extension JWKSet {
 extension JWKSet {
     /// The only key of a one-key set whose key has no `kid`: the key a caller gave explicitly.
     var soleKeyWithoutID: JWK? {
-        keys.count == 1 && keys[0].keyID == nil ? keys[0] : nil
+        isOneUnnamedKey ? handle(ofKeyAt: 0) : nil
     }
 }
 
@@ -169,6 +171,6 @@ extension JWKSet {
         // `header` keeps its storage alive while the view is read.
         let view = header.json.document.storage.view
         let position = header.keyIDPosition
-        return pinnedKeyIDs.firstIndex { view.isString(at: position, equalTo: $0) }.map { keys[$0] }
+        return pinnedKeyIDs.firstIndex { view.isString(at: position, equalTo: $0) }.map { handle(ofKeyAt: $0) }
     }
 }

@@ -65,6 +65,14 @@ public struct JWK: Sendable {
             self.allowsVerification = allowsVerification
         }
 
+        /// A second storage for the same key: the same metadata and material objects.
+        func copy() -> Storage {
+            Storage(
+                keyType: keyType, keyID: keyID, use: use, keyOperations: keyOperations, algorithm: algorithm,
+                isPrivate: isPrivate, material: material, supportedAlgorithms: supportedAlgorithms,
+                allowsVerification: allowsVerification)
+        }
+
         /// Whether `signature` is a valid `algorithm` signature of `signingInput` under this
         /// key's material (read in place: no reference count of the shared key is touched).
         func verifies(
@@ -150,6 +158,17 @@ public struct JWK: Sendable {
             keyType: keyType, keyID: keyID, use: use, keyOperations: keyOperations, algorithm: algorithm,
             isPrivate: isPrivate, material: material, supportedAlgorithms: supported,
             allowsVerification: (use == nil || use == "sig") && (keyOperations?.contains("verify") ?? true))
+    }
+
+    /// Wraps an existing storage.
+    private init(storage: Storage) {
+        self.storage = storage
+    }
+
+    /// Another handle on this key: the same key in every respect (metadata and loaded
+    /// material), with a reference count of its own (see ``JWKSet``'s per-thread handles).
+    func replica() -> JWK {
+        JWK(storage: storage.copy())
     }
 
     /// The algorithms this key will verify: those its material supports, narrowed by the JWK's

@@ -33,6 +33,17 @@ public struct JWKSet: Sendable {
     /// without one), compared with token headers without touching the keys' reference counts.
     let pinnedKeyIDs: PinnedUTF8Strings
 
+    /// Every key once per thread stripe, stripe-major (key `i` of stripe `s` at
+    /// `s * keys.count + i`; stripe 0 is ``keys`` itself). A verification hands out the calling
+    /// thread's handle, which its result keeps: threads verifying with one shared set then do
+    /// not all write one reference count per token (a cache line the cores would fight over).
+    let handles: [JWK]
+    /// Whether the set is one key without a `kid` (a key given explicitly).
+    let isOneUnnamedKey: Bool
+
+    /// How many handles each key has.
+    static let handleStripeCount = 8
+
     /// The placeholder in ``pinnedKeyIDs`` for a key without a `kid`: not UTF-8, so no parsed
     /// JSON string equals it.
     private static let noKeyID: [UInt8] = [0xFF]
@@ -44,10 +55,22 @@ public struct JWKSet: Sendable {
         var seen = Set<String>()
         var ambiguous = Set<String>()
         for kid in keys.compactMap(\.keyID) where !seen.insert(kid).inserted { ambiguous.insert(kid) }
+        self.init(keys: keys, skippedKeys: [], ambiguousKeyIDs: ambiguous)
+    }
+
+    /// Stores the keys and builds what verification reads per token.
+    private init(keys: [JWK], skippedKeys: [SkippedKey], ambiguousKeyIDs: Set<String>) {
         self.keys = keys
-        self.skippedKeys = []
-        self.ambiguousKeyIDs = ambiguous
+        self.skippedKeys = skippedKeys
+        self.ambiguousKeyIDs = ambiguousKeyIDs
         self.pinnedKeyIDs = PinnedUTF8Strings(utf8: keys.map { $0.keyID.map { Array($0.utf8) } ?? JWKSet.noKeyID })
+        self.handles = keys + (1..<JWKSet.handleStripeCount).flatMap { _ in keys.map { $0.replica() } }
+        self.isOneUnnamedKey = keys.count == 1 && keys[0].keyID == nil
+    }
+
+    /// The calling thread's handle on key `index` (see ``handles``).
+    func handle(ofKeyAt index: Int) -> JWK {
+        handles[(ThreadNumber.current & (JWKSet.handleStripeCount - 1)) * keys.count + index]
     }
 
     /// Parses a JWK Set document (`{"keys":[...]}`).
@@ -94,10 +117,7 @@ public struct JWKSet: Sendable {
                 skipped.append(SkippedKey(index: index, keyID: kid, reason: error))
             }
         }
-        self.keys = keys
-        self.skippedKeys = skipped
-        self.ambiguousKeyIDs = ambiguous
-        self.pinnedKeyIDs = PinnedUTF8Strings(utf8: keys.map { $0.keyID.map { Array($0.utf8) } ?? JWKSet.noKeyID })
+        self.init(keys: keys, skippedKeys: skipped, ambiguousKeyIDs: ambiguous)
     }
 
     /// Parses a JWK Set document from its JSON text.

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
 
 /// Idle OpenSSL contexts (`EVP_PKEY_CTX`, `EVP_MD_CTX`, `EVP_MAC_CTX`), each tagged with the
@@ -99,27 +94,5 @@ final class OpenSSLContextPool: Sendable {
     /// Frees a context that must not be reused (after a failure).
     func discard(_ context: OpaquePointer) {
         free(context)
-    }
-}
-
-/// A small number for each thread, given in the order threads first ask for one.
-enum ThreadNumber {
-    /// The next number to give.
-    private static let next = Atomic<Int>(0)
-    /// Where each thread keeps its number (plus one, so that "unset" reads as zero).
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key, nil)
-        return key
-    }()
-
-    /// The calling thread's number.
-    static var current: Int {
-        if let stored = pthread_getspecific(key) {
-            return Int(bitPattern: stored) - 1
-        }
-        let number = next.wrappingAdd(1, ordering: .relaxed).oldValue
-        pthread_setspecific(key, UnsafeRawPointer(bitPattern: number + 1))
-        return number
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import JOSE
 
@@ -43,6 +44,37 @@ struct JWSRoundTripTests {
         #expect(try verifier.verify(token).key.thumbprint() == second.thumbprint())
         let stranger = try JWSSigner(key: TokenForge.attackerEC, algorithm: .es256).sign(Array("{}".utf8))
         #expect(errorCode { try verifier.verify(stranger) } == .invalidSignature)
+    }
+
+    /// Threads get their own handles on a shared set's keys (so results do not share one
+    /// reference count), and every handle is the same key: same kid, same thumbprint, and it
+    /// verifies, by kid and without one.
+    @Test func everyThreadGetsAHandleOnTheSameKey() async throws {
+        let key = try JWK.generate(for: .es256, keyID: "shared")
+        let keys = JWKSet(keys: [TokenForge.rsa.publicKey!, key.publicKey!])
+        #expect(keys.handles.count == 2 * JWKSet.handleStripeCount)
+        let verifier = JWSVerifier(keySet: keys)
+        let named = try JWSSigner(key: key, algorithm: .es256).sign(Array("{}".utf8))
+        let unnamed = TokenForge.token(header: #"{"alg":"ES256"}"#, key: key, alg: .es256)
+        let thumbprint = try key.thumbprint()
+        let results = await withTaskGroup(of: [String?].self) { group in
+            for _ in 0..<(2 * JWKSet.handleStripeCount) {
+                group.addTask {
+                    await withCheckedContinuation { (done: CheckedContinuation<[String?], Never>) in
+                        Thread.detachNewThread {
+                            let found = [named, unnamed].map { token -> String? in
+                                guard let jws = try? verifier.verify(token) else { return nil }
+                                return "\(jws.key.keyID ?? "-") \((try? jws.key.thumbprint()) ?? "")"
+                            }
+                            done.resume(returning: found)
+                        }
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(results.count == 4 * JWKSet.handleStripeCount)
+        #expect(Set(results) == ["shared \(thumbprint)"])
     }
 
     @Test func aSingleKeyWithoutKeyIDIgnoresTheTokensKeyID() throws {
