@@ -80,45 +80,52 @@ public struct JWSHeader: Sendable {
     ///   only these.
     init(json: JSONValue, understood: Set<String>) throws {
         guard json.kind == .object else { throw JOSEError.malformed("the JOSE header is not a JSON object") }
-        // One pass over the members finds the parameters checked here; the checks read the
-        // document by token index through a borrowed view (no JSONValue, no reference counting).
         // (`json` keeps the storage alive while the view is read.)
-        let (algorithm, kid, b64, crit) = try { (document: JSONView) in
-            var (alg, kid, typ, cty, b64, crit) = (-1, -1, -1, -1, -1, -1)
-            document.forEachMember(of: json.index) { name, value in
-                switch name.count {
-                case 3:
-                    if JSONStrings.isName(name, "alg") { alg = value }
-                    else if JSONStrings.isName(name, "kid") { kid = value }
-                    else if JSONStrings.isName(name, "typ") { typ = value }
-                    else if JSONStrings.isName(name, "cty") { cty = value }
-                    else if JSONStrings.isName(name, "b64") { b64 = value }
-                case 4:
-                    if JSONStrings.isName(name, "crit") { crit = value }
-                default:
-                    break
-                }
-            }
-            guard alg >= 0 else { throw JOSEError.malformed("the JOSE header has no \"alg\"") }
-            guard document.kind(at: alg) == .string else { throw JOSEError.malformed("the header \"alg\" is not a string") }
-            guard let algorithm = JWSAlgorithm.named(where: { document.isString(at: alg, equalTo: $0) }) else {
-                let name = document.string(at: alg) ?? ""
-                if name.lowercased() == "none" {
-                    throw JOSEError(.unsupportedAlgorithm, "alg \"\(name)\" (unsecured JWS) is never accepted")
-                }
-                throw JOSEError(.unsupportedAlgorithm, "alg \"\(name)\" is not a supported JWS algorithm")
-            }
-            try JWSHeader.requireString(document, kid, "kid")
-            try JWSHeader.requireString(document, typ, "typ")
-            try JWSHeader.requireString(document, cty, "cty")
-            return (algorithm, kid, b64, crit)
-        }(json.document.storage.view)
+        let (algorithm, kid, b64, crit) = try JWSHeader.checkParameters(json.document.storage.view, object: json.index)
         self.algorithm = algorithm
         self.json = json
         self.keyIDPosition = kid
         if b64 >= 0 || crit >= 0 {
             try validateCritical(b64: b64 >= 0, crit: json.value(at: crit), understood: understood)
         }
+    }
+
+    /// Finds the parameters checked here in one pass over the members of the header object at
+    /// token `object`, and checks `alg`, `kid`, `typ` and `cty`. Reads by token index through a
+    /// borrowed view: no JSONValue, no reference counting.
+    ///
+    /// - Returns: the algorithm and the token indexes of `kid`, `b64` and `crit` (−1: absent).
+    private static func checkParameters(
+        _ document: JSONView, object: Int
+    ) throws -> (algorithm: JWSAlgorithm, kid: Int, b64: Int, crit: Int) {
+        var (alg, kid, typ, cty, b64, crit) = (-1, -1, -1, -1, -1, -1)
+        document.forEachMember(of: object) { name, value in
+            switch name.count {
+            case 3:
+                if JSONStrings.isName(name, "alg") { alg = value }
+                else if JSONStrings.isName(name, "kid") { kid = value }
+                else if JSONStrings.isName(name, "typ") { typ = value }
+                else if JSONStrings.isName(name, "cty") { cty = value }
+                else if JSONStrings.isName(name, "b64") { b64 = value }
+            case 4:
+                if JSONStrings.isName(name, "crit") { crit = value }
+            default:
+                break
+            }
+        }
+        guard alg >= 0 else { throw JOSEError.malformed("the JOSE header has no \"alg\"") }
+        guard document.kind(at: alg) == .string else { throw JOSEError.malformed("the header \"alg\" is not a string") }
+        guard let algorithm = JWSAlgorithm.named(where: { document.isString(at: alg, equalTo: $0) }) else {
+            let name = document.string(at: alg) ?? ""
+            if name.lowercased() == "none" {
+                throw JOSEError(.unsupportedAlgorithm, "alg \"\(name)\" (unsecured JWS) is never accepted")
+            }
+            throw JOSEError(.unsupportedAlgorithm, "alg \"\(name)\" is not a supported JWS algorithm")
+        }
+        try requireString(document, kid, "kid")
+        try requireString(document, typ, "typ")
+        try requireString(document, cty, "cty")
+        return (algorithm, kid, b64, crit)
     }
 
     /// Rejects a present header parameter `name` (at token `position`, −1 when absent) whose

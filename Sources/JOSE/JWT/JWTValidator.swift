@@ -96,7 +96,6 @@ public struct JWTValidator: Sendable {
     ///   `invalid_authorized_party` or `invalid_nonce`.
     public func validate(_ claims: JWTClaims, header: JWSHeader) throws {
         if let type { try JWTValidator.checkType(header.json["typ"], expected: type) }
-        // One pass over the claims' members finds every registered claim the rules read.
         // The rules read the claims by token index through a borrowed view: no JSONValue is
         // built and no reference count is touched.
         try claims.json.document.withView { document in
@@ -126,14 +125,8 @@ public struct JWTValidator: Sendable {
 
     /// Rejects a token that lacks one of ``requiredClaims`` (the members of token `object`).
     private func checkRequired(_ document: JSONView, _ registered: RegisteredClaims, object: Int) throws {
-        var missing: UnsafeBufferPointer<UInt8>?
-        _ = pinnedRequiredClaims.contains { name in
-            if registered.contains(name, in: document, object: object) { return false }
-            missing = name
-            return true
-        }
-        if let missing {
-            throw JOSEError(.missingClaim, "the token has no \"\(String(decoding: missing, as: UTF8.self))\" claim")
+        if let missing = pinnedRequiredClaims.firstIndex(where: { !registered.contains($0, in: document, object: object) }) {
+            throw JOSEError(.missingClaim, "the token has no \"\(requiredClaims[missing])\" claim")
         }
     }
 
