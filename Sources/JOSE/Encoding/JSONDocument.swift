@@ -82,7 +82,7 @@ package struct JSONDocument: @unchecked Sendable {
 
     /// Parses the bytes `range` of `storage`'s text where they are, writing the token index into
     /// the storage's token room after the tokens of documents parsed there before (see
-    /// ``JSONStorage/make(textCount:capacity:fill:)``): no copy of the text, no second allocation
+    /// ``JSONStorage/make(textCount:capacity:)``): no copy of the text, no second allocation
     /// unless the room is too small.
     ///
     /// No other parse may write into the storage meanwhile.

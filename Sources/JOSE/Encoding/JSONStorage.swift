@@ -27,17 +27,15 @@ struct JSONStorageHeader {
 final class JSONStorage: ManagedBuffer<JSONStorageHeader, UInt8> {
     /// Allocates storage holding a copy of `text` and room for at least `capacity` tokens.
     static func make(text: UnsafeBufferPointer<UInt8>, capacity: Int) -> JSONStorage {
-        make(textCount: text.count, capacity: capacity) { output in
-            if let source = text.baseAddress { output.baseAddress?.copyMemory(from: source, byteCount: text.count) }
-        }
+        let storage = make(textCount: text.count, capacity: capacity)
+        if let source = text.baseAddress { storage.mutableText.baseAddress?.copyMemory(from: source, byteCount: text.count) }
+        return storage
     }
 
-    /// Allocates storage for `textCount` bytes of text, written by `fill` (which must write all
-    /// of them), and room for `capacity` tokens: a token's text can be decoded straight into the
-    /// storage its document will use.
-    static func make(
-        textCount: Int, capacity: Int, fill: (UnsafeMutableRawBufferPointer) throws -> Void
-    ) rethrows -> JSONStorage {
+    /// Allocates storage for `textCount` bytes of text and room for `capacity` tokens. The text
+    /// is uninitialised: the caller writes all of it through ``mutableText`` before parsing (a
+    /// token's parts are decoded straight into the storage their documents will use).
+    static func make(textCount: Int, capacity: Int) -> JSONStorage {
         let alignment = MemoryLayout<JSONToken>.alignment
         let tokensOffset = (textCount + alignment - 1) / alignment * alignment
         let size = tokensOffset + capacity * MemoryLayout<JSONToken>.stride
@@ -45,13 +43,21 @@ final class JSONStorage: ManagedBuffer<JSONStorageHeader, UInt8> {
             JSONStorageHeader(textCount: textCount, tokensOffset: tokensOffset, tokenCapacity: capacity, tokenCount: 0)
         }
         let storage = unsafeDowncast(buffer, to: JSONStorage.self)
-        // The pointer is used outside the accessor (the storage is alive: it is returned), so
-        // that calling `fill` does not make the compiler retain the storage around the call.
-        let bytes = storage.withUnsafeMutablePointerToElements { $0 }
-        UnsafeMutableRawPointer(bytes + tokensOffset).bindMemory(to: JSONToken.self, capacity: capacity)
-        try fill(UnsafeMutableRawBufferPointer(start: bytes, count: textCount))
+        storage.withUnsafeMutablePointerToElements { bytes in
+            _ = UnsafeMutableRawPointer(bytes + tokensOffset).bindMemory(to: JSONToken.self, capacity: capacity)
+        }
         return storage
     }
+
+    /// The text, for writing it once, before any parse reads it.
+    var mutableText: UnsafeMutableRawBufferPointer {
+        withUnsafeMutablePointers { header, bytes in
+            UnsafeMutableRawBufferPointer(start: bytes, count: header.pointee.textCount)
+        }
+    }
+
+    /// The room for tokens that was reserved after the text.
+    var tokenCapacity: Int { header.tokenCapacity }
 
     /// Pointers to the tokens (bounded by the token room) and the text. They stay valid while
     /// the storage is alive; the caller keeps it alive for as long as it uses them.
@@ -64,9 +70,6 @@ final class JSONStorage: ManagedBuffer<JSONStorageHeader, UInt8> {
                 text: UnsafeBufferPointer(start: bytes, count: header.pointee.textCount))
         }
     }
-
-    /// The room for tokens that was reserved after the text.
-    var tokenCapacity: Int { header.tokenCapacity }
 
     /// The start of the token index.
     @inline(__always)

@@ -65,16 +65,16 @@ struct CompactJWS: ~Copyable {
         let headerStart = payloadCount + signatureCount
         let headerRange = headerStart..<(headerStart + headerCount)
         let tokenRoom = headerCount / 8 + 8 + (parsingClaims ? payloadCount / 8 + 8 : 0)
-        let storage = try JSONStorage.make(textCount: headerRange.upperBound, capacity: tokenRoom) { output in
-            try JOSEError.within("the JWS header") {
-                try Base64URL.decode(headerText, into: UnsafeMutableRawBufferPointer(rebasing: output[headerRange]))
-            }
-            try JOSEError.within("the JWS signature") {
-                try Base64URL.decode(signatureText, into: UnsafeMutableRawBufferPointer(rebasing: output[payloadCount..<headerStart]))
-            }
-            try JOSEError.within("the JWS payload") {
-                try Base64URL.decode(payloadText, into: UnsafeMutableRawBufferPointer(rebasing: output[0..<payloadCount]))
-            }
+        let storage = JSONStorage.make(textCount: headerRange.upperBound, capacity: tokenRoom)
+        let output = storage.mutableText
+        try JOSEError.within("the JWS header") {
+            try Base64URL.decode(headerText, into: UnsafeMutableRawBufferPointer(rebasing: output[headerRange]))
+        }
+        try JOSEError.within("the JWS signature") {
+            try Base64URL.decode(signatureText, into: UnsafeMutableRawBufferPointer(rebasing: output[payloadCount..<headerStart]))
+        }
+        try JOSEError.within("the JWS payload") {
+            try Base64URL.decode(payloadText, into: UnsafeMutableRawBufferPointer(rebasing: output[0..<payloadCount]))
         }
         let json = try JSONDocument(
             parsingInPlace: consume storage, range: headerRange,
