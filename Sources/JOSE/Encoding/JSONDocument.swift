@@ -28,8 +28,9 @@ struct JSONToken: Sendable {
 ///
 /// Parsing validates the whole text once and records a flat index of tokens; values are read
 /// lazily through ``root`` by comparing bytes, so looking up a member or comparing a string
-/// allocates nothing. The document is one allocation (``JSONStorage``): a copy of the text and
-/// the token index.
+/// allocates nothing. The document lives in one allocation (``JSONStorage``) holding the text
+/// and the token index: its own copy of the text, or a token's decoded bytes parsed in place
+/// (a compact JWS's header and claims share one storage).
 ///
 /// Rejected with ``JOSEError/Code/malformed``: anything outside the RFC 8259 grammar (trailing
 /// commas, comments, leading zeros, `+1`, `.5`, `1.`, `NaN`, capitalised literals, whitespace
@@ -43,11 +44,11 @@ struct JSONToken: Sendable {
 /// if document.root["alg"]?.isString(equalTo: "RS256") == true { ... }
 /// ```
 ///
-/// `@unchecked Sendable`: the only stored property is a ``JSONStorage`` that is never written
-/// after parsing.
+/// `@unchecked Sendable`: the document's text and tokens in its ``JSONStorage`` are never
+/// written after parsing (a later document parsed into the same storage writes only tokens
+/// after this one's).
 package struct JSONDocument: @unchecked Sendable {
-    /// A copy of the JSON text and its flat token index (token 0 is the root value), in one
-    /// allocation.
+    /// The JSON text and its flat token index, in one allocation.
     let storage: JSONStorage
     /// The token index of the top-level value (0 unless the storage holds other documents' tokens
     /// before this one's).

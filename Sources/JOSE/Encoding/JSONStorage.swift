@@ -11,12 +11,13 @@ struct JSONStorageHeader {
     var tokenCount: Int
 }
 
-/// The single allocation behind a ``JSONDocument``: its own copy of the JSON text followed by the
-/// flat token index, after a small header.
+/// The single allocation behind a ``JSONDocument``: the JSON text followed by the flat token
+/// index, after a small header.
 ///
-/// Owning the text (a copy of a few hundred bytes costs far less than sharing an array) makes a
-/// document, and so every ``JSONValue``, header and claims set, a single reference with no
-/// nested array to retain, and lets readers reach bytes and tokens through plain pointers.
+/// Owning the text (a copy of a few hundred bytes, or bytes decoded straight into it, instead of
+/// a shared array) makes a document, and so every ``JSONValue``, header and claims set, a
+/// single reference with no nested array to retain, and lets readers reach bytes and tokens
+/// through plain pointers.
 ///
 /// A storage may hold several documents: a compact JWS decodes its payload, signature and header
 /// into one storage, and the header's tokens and then the claims' tokens are written into its
