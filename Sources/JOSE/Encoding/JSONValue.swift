@@ -279,10 +279,6 @@ struct JSONView {
     @inline(__always)
     func kind(at index: Int) -> JSONValue.Kind { tokens[index].kind }
 
-    /// The number of members of an object or elements of an array at `index`; 0 otherwise.
-    @inline(__always)
-    func count(at index: Int) -> Int { Int(tokens[index].count) }
-
     /// The token index just past the subtree of the value at `index`: for an array element,
     /// the next element (or the array's end).
     @inline(__always)
