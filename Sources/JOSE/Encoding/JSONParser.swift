@@ -320,10 +320,15 @@ struct JSONParser {
         position += 1
         var flags: UInt8 = 0
         while true {
-            // Fast path: plain printable ASCII, eight bytes at a time, then byte by byte.
+            // Fast path: plain printable ASCII, eight bytes at a time; the first byte that needs
+            // attention is found from the word's mask. Near the end of the text, byte by byte.
             if let base = buffer.baseAddress {
-                while end - position >= 8,
-                      !JSONParser.needsAttention(UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)) {
+                while end - position >= 8 {
+                    let mask = JSONParser.attentionMask(UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+                    if mask != 0 {
+                        position += mask.trailingZeroBitCount >> 3
+                        break
+                    }
                     position += 8
                 }
             }
@@ -352,12 +357,13 @@ struct JSONParser {
         tokens.append(JSONToken(start: Int32(start), end: Int32(position), next: Int32(tokens.count + 1), count: 0, kind: .string, flags: flags))
     }
 
-    /// Whether any of the eight bytes in `word` ends the fast path of a string: a quote, a
-    /// backslash, a control character (< 0x20) or a non-ASCII byte. Exact: no such byte is
-    /// ever missed, and a word without one is never flagged (SWAR: each test sets a byte's high
-    /// bit when the byte matches; a borrow can only flag bytes after a real match).
+    /// The high bit of each of the eight bytes of `word` (in memory order, least significant
+    /// first) that ends the fast path of a string: a quote, a backslash, a control character
+    /// (< 0x20) or a non-ASCII byte. A word without such a byte gives 0, and the lowest bit set
+    /// is always that of the first such byte (SWAR: each test sets a byte's high bit when the
+    /// byte matches; a borrow can only flag bytes after a real match).
     @inline(__always)
-    static func needsAttention(_ word: UInt64) -> Bool {
+    static func attentionMask(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highBits: UInt64 = 0x8080_8080_8080_8080
         let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
@@ -365,7 +371,7 @@ struct JSONParser {
         let control = (word &- ones &* 0x20) & ~word
         let isQuote = (quote &- ones) & ~quote
         let isBackslash = (backslash &- ones) & ~backslash
-        return (word | control | isQuote | isBackslash) & highBits != 0
+        return (word | control | isQuote | isBackslash) & highBits
     }
 
     /// Validates the escape sequence at `position` (a backslash) and advances past it.
