@@ -148,20 +148,8 @@ struct JSONWriter {
         _ elements: some Sequence<Element>, count: Int, indent: Int,
         writeElement: (inout JSONWriter, Element, Int) -> Void
     ) {
-        output.append(UInt8(ascii: "["))
-        guard count > 0 else {
-            output.append(UInt8(ascii: "]"))
-            return
-        }
-        var first = true
-        for element in elements {
-            if !first { output.append(UInt8(ascii: ",")) }
-            first = false
-            newline(indent + 1)
-            writeElement(&self, element, indent + 1)
-        }
-        newline(indent)
-        output.append(UInt8(ascii: "]"))
+        writeContainer(open: UInt8(ascii: "["), close: UInt8(ascii: "]"), elements, count: count, indent: indent,
+                       writeItem: writeElement)
     }
 
     /// Appends an object, writing each member's value with `writeValue`.
@@ -169,23 +157,35 @@ struct JSONWriter {
         _ members: some Sequence<(String, Value)>, count: Int, indent: Int,
         writeValue: (inout JSONWriter, Value, Int) -> Void
     ) {
-        output.append(UInt8(ascii: "{"))
+        writeContainer(open: UInt8(ascii: "{"), close: UInt8(ascii: "}"), members, count: count, indent: indent) {
+            writer, member, level in
+            writer.writeString(member.0)
+            writer.output.append(UInt8(ascii: ":"))
+            if writer.pretty { writer.output.append(0x20) }
+            writeValue(&writer, member.1, level)
+        }
+    }
+
+    /// Appends `open`, the items separated by commas (each on its own line when pretty), and
+    /// `close`; an empty container stays on one line.
+    private mutating func writeContainer<Item>(
+        open: UInt8, close: UInt8, _ items: some Sequence<Item>, count: Int, indent: Int,
+        writeItem: (inout JSONWriter, Item, Int) -> Void
+    ) {
+        output.append(open)
         guard count > 0 else {
-            output.append(UInt8(ascii: "}"))
+            output.append(close)
             return
         }
         var first = true
-        for (key, value) in members {
+        for item in items {
             if !first { output.append(UInt8(ascii: ",")) }
             first = false
             newline(indent + 1)
-            writeString(key)
-            output.append(UInt8(ascii: ":"))
-            if pretty { output.append(0x20) }
-            writeValue(&self, value, indent + 1)
+            writeItem(&self, item, indent + 1)
         }
         newline(indent)
-        output.append(UInt8(ascii: "}"))
+        output.append(close)
     }
 
     /// Appends a quoted, escaped string.
