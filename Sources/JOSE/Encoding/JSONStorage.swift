@@ -86,12 +86,8 @@ final class JSONStorage: ManagedBuffer<JSONStorageHeader, UInt8> {
     func withBuffers<Result>(
         _ body: (UnsafeBufferPointer<JSONToken>, UnsafeBufferPointer<UInt8>) throws -> Result
     ) rethrows -> Result {
-        try withUnsafeMutablePointers { header, bytes in
-            let tokens = UnsafeMutableRawPointer(bytes + header.pointee.tokensOffset).assumingMemoryBound(to: JSONToken.self)
-            return try body(
-                UnsafeBufferPointer(start: tokens, count: header.pointee.tokenCapacity),
-                UnsafeBufferPointer(start: bytes, count: header.pointee.textCount))
-        }
+        let view = self.view
+        return try body(view.tokens, view.text)
     }
 
     /// The token at `index` (which must be below the token count).

@@ -372,7 +372,7 @@ extension JSONDocument {
     /// counting per read).
     @inline(__always)
     func withView<Result>(_ body: (JSONView) throws -> Result) rethrows -> Result {
-        try storage.withBuffers { tokens, text in try body(JSONView(tokens: tokens, text: text)) }
+        try body(storage.view)
     }
 
     /// The JSON type of token `index` (which must be a valid token index).

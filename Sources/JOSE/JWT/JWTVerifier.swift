@@ -44,7 +44,7 @@ public struct JWTVerifier<Source: JWKSetSource>: Sendable {
         let jws = try signatures.parse(token.bytes, forClaims: true)
         let keySet = try await keySource.keySet(for: jws.header)
         let key = try signatures.verifySignature(of: jws, token: token.bytes, with: keySet)
-        return try validate(jws, verifiedBy: key, rules: rules)
+        return try jws.verifiedJWT(key: key, rules: rules)
     }
 
     /// Verifies only the signature of a compact JWS, fetching keys if the source must; the
@@ -57,11 +57,6 @@ public struct JWTVerifier<Source: JWKSetSource>: Sendable {
         let keySet = try await keySource.keySet(for: jws.header)
         let key = try signatures.verifySignature(of: jws, token: token.bytes, with: keySet)
         return jws.verified(by: key)
-    }
-
-    /// Checks the claims of a token whose signature `key` has verified.
-    func validate(_ jws: consuming CompactJWS, verifiedBy key: JWK, rules: JWTValidator) throws -> VerifiedJWT {
-        try jws.verifiedJWT(key: key, rules: rules)
     }
 }
 
@@ -96,6 +91,6 @@ extension JWTVerifier where Source == JWKSet {
     func verify(_ token: UnsafeRawBufferPointer, rules: JWTValidator) throws -> VerifiedJWT {
         let jws = try signatures.parse(token, forClaims: true)
         let key = try signatures.verifySignature(of: jws, token: token, with: keySource)
-        return try validate(jws, verifiedBy: key, rules: rules)
+        return try jws.verifiedJWT(key: key, rules: rules)
     }
 }
