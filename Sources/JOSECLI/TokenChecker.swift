@@ -1,7 +1,7 @@
 import JOSE
 
 /// Verifies tokens with the library's ``JWTVerifier``, configured once from `verify`'s options.
-struct TokenChecker<Source: JWKSetSource>: Sendable {
+struct TokenChecker: Sendable {
     /// What verified.
     enum Verified {
         /// A JWT, claims checked.
@@ -18,7 +18,7 @@ struct TokenChecker<Source: JWKSetSource>: Sendable {
         case failure(JOSEError)
     }
 
-    private let verifier: JWTVerifier<Source>
+    private let verifier: JWTVerifier
     private let signatureOnly: Bool
 
     /// Builds the library verifiers once, for every token to come.
@@ -28,7 +28,7 @@ struct TokenChecker<Source: JWKSetSource>: Sendable {
     ///   - keys: the key-source options (`--alg`, `--discover`).
     ///   - rules: the claim options.
     ///   - signatureOnly: `--jws`.
-    init(source: Source, keys: KeySourceOptions, rules: ClaimRuleOptions, signatureOnly: Bool) {
+    init(source: some JWKSetSource, keys: KeySourceOptions, rules: ClaimRuleOptions, signatureOnly: Bool) {
         let issuer = rules.iss ?? keys.discover
         verifier = JWTVerifier(keySource: source, algorithms: keys.allowList, claims: rules.jwtRules(issuer: issuer))
         self.signatureOnly = signatureOnly
@@ -50,9 +50,9 @@ struct TokenChecker<Source: JWKSetSource>: Sendable {
 }
 
 /// How one token's outcome is printed and what exit code it leads to.
-struct VerificationReport<Source: JWKSetSource> {
+struct VerificationReport {
     /// The outcome.
-    let outcome: TokenChecker<Source>.Outcome
+    let outcome: TokenChecker.Outcome
 
     /// Success, rejected (exit 1) or remote keys unusable (exit 3).
     var status: CLIFailure.Status {
@@ -103,9 +103,9 @@ struct VerificationReport<Source: JWKSetSource> {
 }
 
 /// `verify --batch`: one token per stdin line, one JSON line each, in order.
-struct BatchVerification<Source: JWKSetSource> {
+struct BatchVerification {
     /// The verifier, built once.
-    let checker: TokenChecker<Source>
+    let checker: TokenChecker
 
     /// Verifies every non-empty line.
     ///
@@ -118,7 +118,7 @@ struct BatchVerification<Source: JWKSetSource> {
         await Console.forEachInputLine { bytes in
             lineNumber += 1
             guard !bytes.isEmpty else { return }
-            let report = VerificationReport<Source>(outcome: await checker.check(String(decoding: bytes, as: UTF8.self)))
+            let report = VerificationReport(outcome: await checker.check(String(decoding: bytes, as: UTF8.self)))
             Console.out(report.json(line: lineNumber).serialized())
             switch report.status {
             case .success, .usage: break

@@ -76,7 +76,7 @@ struct VerifyCommand: AsyncParsableCommand {
     }
 
     /// Builds the checker for `source` and runs one token or a batch.
-    private func verify<Source: JWKSetSource>(with source: Source) async throws {
+    private func verify(with source: some JWKSetSource) async throws {
         let checker = TokenChecker(source: source, keys: keys, rules: rules, signatureOnly: output.jws)
         if output.batch {
             try await BatchVerification(checker: checker).run()

@@ -41,12 +41,18 @@ extension JWKSCache {
         public var minimumFreshness: Double
         /// The longest freshness, in seconds, whatever the server says; 86 400 seconds (24 hours).
         public var maximumFreshness: Double
-        /// How long, in seconds, after the set stopped being fresh it may still be served while
-        /// fetches fail; 86 400 seconds (24 hours). `0` never serves a stale set.
+        /// How long, in seconds, after the set stopped being fresh it may still be served, while
+        /// a background refresh runs or fetches fail; 86 400 seconds (24 hours). `0` never serves
+        /// a stale set.
         public var maximumStaleness: Double
-        /// While a stale set is being served because a fetch failed, the least time, in seconds,
-        /// before the next attempt; 30 seconds. It keeps a failing server from being asked once
-        /// per verification. It does not apply while nothing usable is cached.
+        /// How long, in seconds, before the set stops being fresh a lookup starts a background
+        /// refresh (at most half the set's freshness); 30 seconds. `0` refreshes at expiry. No
+        /// lookup waits for that refresh.
+        public var refreshAhead: Double
+        /// After a failed fetch, the least time, in seconds, before the next attempt, whether or
+        /// not a set is cached; 30 seconds. In between, lookups get the cached set, or the
+        /// failure at once when nothing usable is cached: a failing server is not asked once per
+        /// verification.
         public var failureRetryInterval: Double
         /// The largest key-set document accepted, in bytes; 1 MiB.
         public var maximumBodyBytes: Int
@@ -68,6 +74,7 @@ extension JWKSCache {
             minimumFreshness = 60
             maximumFreshness = 86_400
             maximumStaleness = 86_400
+            refreshAhead = 30
             failureRetryInterval = 30
             maximumBodyBytes = HTTPFetchRequest.defaultMaximumBodyBytes
             maximumKeyCount = 100
@@ -86,7 +93,8 @@ extension JWKSCache {
             let durations: [(String, Double)] = [
                 ("unknownKeyIDCooldown", unknownKeyIDCooldown), ("defaultFreshness", defaultFreshness),
                 ("minimumFreshness", minimumFreshness), ("maximumFreshness", maximumFreshness),
-                ("maximumStaleness", maximumStaleness), ("failureRetryInterval", failureRetryInterval),
+                ("maximumStaleness", maximumStaleness), ("refreshAhead", refreshAhead),
+                ("failureRetryInterval", failureRetryInterval),
             ]
             for (name, value) in durations where !(value.isFinite && value >= 0) {
                 throw JOSEError.invalidInput("\(name) must be a finite number of seconds >= 0, got \(value)")

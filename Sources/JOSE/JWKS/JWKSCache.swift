@@ -24,13 +24,21 @@ import Synchronization
 ///   random `kid`s included) cause at most one fetch per cooldown.
 /// - **Concurrency.** At most one fetch is in flight; every lookup that needs it waits for that
 ///   same fetch and shares its result.
+/// - **Refresh ahead, never wait for freshness.** Once a set has been fetched, no lookup waits
+///   because it went stale: from ``Configuration/refreshAhead`` before expiry, lookups are
+///   answered with the cached set while one background fetch refreshes it, up to
+///   ``Configuration/maximumStaleness`` past expiry. Only a `kid` the set does not hold may wait
+///   for a fetch, and only as the rotation rule allows.
 /// - **Outages.** A failed fetch never empties the cache: the last good set is served up to
-///   ``Configuration/maximumStaleness`` after it went stale, and errors reach callers only when
-///   nothing usable is cached. A response that is not a usable JWK Set (bad JSON, no `keys`
-///   array, too many keys), a status other than `2xx`, a transport failure, a timeout or an
-///   oversize body are all failures.
-/// - **Hit path.** When a fresh set holds the token's `kid` (or the token has no `kid`), the
-///   lookup reads the set under a lock and returns without suspending, parsing or allocating.
+///   ``Configuration/maximumStaleness`` after it went stale. After a failure, no new fetch starts
+///   for ``Configuration/failureRetryInterval``, whether or not a set is cached: in between,
+///   lookups get the cached set, or (with nothing usable cached) that failure at once. A response
+///   that is not a usable JWK Set (bad JSON, no `keys` array, too many keys), a status other than
+///   `2xx`, a transport failure, a timeout or an oversize body are all failures.
+/// - **Hit path.** When the set is within its freshness (less the refresh lead) and holds the
+///   token's `kid` (or the token has no `kid`), the lookup reads the calling thread's copy of the
+///   set under that copy's own lock and returns without suspending, parsing or allocating:
+///   threads verifying through one cache share no lock and no reference count per token.
 ///
 /// Keys that cannot be used are skipped, and a `kid` that appears more than once in the document
 /// is never selected (see ``JWKSet``).
@@ -41,6 +49,8 @@ public final class JWKSCache: JWKSetSource, Sendable {
     public let configuration: Configuration
     /// Everything that changes, behind a lock that is never held across a suspension.
     private let state = Mutex(State())
+    /// What the hit path reads: the set while it needs no refresh, one copy per thread stripe.
+    private let hits = HitStripes()
 
     /// The most `kid`s remembered as unknown between two fetches; bounds memory under a storm.
     static let maximumRememberedUnknownKeyIDs = 1024
@@ -53,14 +63,16 @@ public final class JWKSCache: JWKSetSource, Sendable {
         var freshUntil = -Double.infinity
         /// Until when (clock seconds) ``keySet`` may be served while fetches fail.
         var staleUntil = -Double.infinity
+        /// From when (clock seconds) a lookup starts a background refresh of ``keySet``.
+        var refreshFrom = -Double.infinity
         /// The `ETag` to send back when revalidating.
         var entityTag: String?
         /// The `Last-Modified` to send back when revalidating.
         var lastModified: String?
         /// When the latest fetch started.
         var lastFetchStart: Double?
-        /// When the latest fetch failed, if the latest completed fetch failed.
-        var lastFailure: Double?
+        /// When the latest fetch failed, and how, if the latest completed fetch failed.
+        var lastFailure: (time: Double, error: JOSEError)?
         /// `kid`s found absent after the latest fetch.
         var unknownKeyIDs: Set<String> = []
         /// The fetch in flight, shared by every lookup that needs it.
@@ -69,12 +81,15 @@ public final class JWKSCache: JWKSetSource, Sendable {
         var statistics = Statistics()
     }
 
-    /// What a lookup does after looking at the state.
-    private enum Plan {
-        /// Answer with this set now; `stale` when it is past its freshness.
-        case serve(JWKSet, stale: Bool = false)
-        /// Wait for this fetch, then answer.
-        case wait(Task<JWKSet, any Error>)
+    /// What a lookup does: answer now, or after a fetch.
+    enum Plan {
+        /// Answer with this set now.
+        case serve(JWKSet)
+        /// Wait for this fetch, then answer; `keyID` is the token's, remembered as unknown if the
+        /// fetched set lacks it.
+        case wait(Task<JWKSet, any Error>, keyID: String?)
+        /// Fail with this error now (a recent fetch failed and nothing usable is cached).
+        case fail(JOSEError)
     }
 
     /// What a completed HTTP exchange means for the cache.
@@ -150,16 +165,7 @@ public final class JWKSCache: JWKSetSource, Sendable {
     ///   fetched and nothing usable is cached (never fetched, or stale beyond
     ///   ``Configuration/maximumStaleness``).
     public func keySet(for header: JWSHeader) async throws -> JWKSet {
-        let now = configuration.clock.now
-        let keyID = header.keyIDValue
-        // Hit path: one lock, a scan of the set's key ids, no allocation, no suspension.
-        let hit: JWKSet? = state.withLock { state in
-            guard let keySet = state.keySet, now < state.freshUntil else { return nil }
-            guard let keyID else { return keySet }
-            return keySet.holds(keyID) ? keySet : nil
-        }
-        if let hit { return hit }
-        return try await lookUp(keyID: header.keyID, now: now)
+        try await keySet(following: plan(for: header))
     }
 
     /// Fetches the key set now, whatever its freshness, or waits for the fetch already in flight.
@@ -176,48 +182,65 @@ public final class JWKSCache: JWKSetSource, Sendable {
         return try await task.value
     }
 
-    /// The lookup when the hit path could not answer: decides whether to serve, fetch or wait,
-    /// and falls back to the cached set when the fetch fails.
-    private func lookUp(keyID: String?, now: Double) async throws -> JWKSet {
+    /// Decides, without suspending, how to answer a lookup for `header`: the hit path first,
+    /// then the rules on ``JWKSCache`` (which may start a background or a waited-for fetch).
+    func plan(for header: JWSHeader) -> Plan {
+        let now = configuration.clock.now
+        if let hit = hits.keySet(for: header, at: now) { return .serve(hit) }
+        return plan(keyID: header.keyID, now: now)
+    }
+
+    /// The lookup when the hit path could not answer.
+    private func plan(keyID: String?, now: Double) -> Plan {
         let cooldown = configuration.unknownKeyIDCooldown
-        let retryInterval = configuration.failureRetryInterval
-        let plan: Plan = state.withLock { state in
-            if let keySet = state.keySet, now < state.freshUntil {
-                // Fresh, but the kid is absent (or the set just became fresh: a racing fetch).
-                guard let keyID, !keySet.holds(keyID) else { return .serve(keySet) }
+        return state.withLock { state in
+            if let keySet = state.keySet, now < state.staleUntil {
+                if keyID.map(keySet.holds) ?? true {
+                    if now >= state.freshUntil { state.statistics.staleServes += 1 }
+                    if now >= state.refreshFrom, state.inFlight == nil, !isBackingOff(state, now: now) {
+                        _ = startFetch(&state, now: now)
+                    }
+                    return .serve(keySet)
+                }
                 state.statistics.unknownKeyIDMisses += 1
-                if state.unknownKeyIDs.contains(keyID) {
+                if let keyID, state.unknownKeyIDs.contains(keyID) {
                     state.statistics.suppressedRefetches += 1
                     return .serve(keySet)
                 }
-                if let task = state.inFlight { return .wait(task) }
+                if let task = state.inFlight { return .wait(task, keyID: keyID) }
                 if let started = state.lastFetchStart, now - started < cooldown {
                     state.statistics.suppressedRefetches += 1
                     return .serve(keySet)
                 }
-                return .wait(startFetch(&state, now: now))
+                if isBackingOff(state, now: now) { return .serve(keySet) }
+                return .wait(startFetch(&state, now: now), keyID: keyID)
             }
-            if let task = state.inFlight { return .wait(task) }
-            if let keySet = state.keySet, now < state.staleUntil,
-               let failed = state.lastFailure, now - failed < retryInterval {
-                state.statistics.staleServes += 1
-                return .serve(keySet, stale: true)
+            if let task = state.inFlight { return .wait(task, keyID: keyID) }
+            if let failure = state.lastFailure, now - failure.time < configuration.failureRetryInterval {
+                return .fail(failure.error)
             }
-            return .wait(startFetch(&state, now: now))
+            return .wait(startFetch(&state, now: now), keyID: keyID)
         }
+    }
 
+    /// Whether a fetch failed less than ``Configuration/failureRetryInterval`` ago.
+    private func isBackingOff(_ state: State, now: Double) -> Bool {
+        guard let failure = state.lastFailure else { return false }
+        return now - failure.time < configuration.failureRetryInterval
+    }
+
+    /// Carries out `plan`: the set it serves, or the set after its fetch. When a waited-for fetch
+    /// fails, the cached set is still served while it is within its staleness.
+    func keySet(following plan: Plan) async throws -> JWKSet {
         let task: Task<JWKSet, any Error>
+        let keyID: String?
         switch plan {
-        case .serve(let keySet, let stale):
-            if stale {
-                configuration.logger?.debug("serving the stale key set; the last fetch failed recently",
-                                            metadata: ["url": "\(describe(url))"])
-            }
-            return keySet
-        case .wait(let shared):
-            task = shared
+        case .serve(let keySet): return keySet
+        case .fail(let error): throw error
+        case .wait(let pending, let pendingKeyID):
+            task = pending
+            keyID = pendingKeyID
         }
-
         do {
             let keySet = try await task.value
             if let keyID, !keySet.holds(keyID) {
@@ -226,19 +249,15 @@ public final class JWKSCache: JWKSetSource, Sendable {
             return keySet
         } catch {
             let later = configuration.clock.now
-            let fallback: (JWKSet, stale: Bool)? = state.withLock { state in
-                guard let keySet = state.keySet else { return nil }
-                if later < state.freshUntil { return (keySet, false) }
-                guard later < state.staleUntil else { return nil }
-                state.statistics.staleServes += 1
-                return (keySet, true)
+            let fallback: JWKSet? = state.withLock { state in
+                guard let keySet = state.keySet, later < state.staleUntil else { return nil }
+                if later >= state.freshUntil { state.statistics.staleServes += 1 }
+                return keySet
             }
             guard let fallback else { throw error }
-            if fallback.stale {
-                configuration.logger?.debug("serving the stale key set after a failed fetch",
-                                            metadata: ["url": "\(describe(url))"])
-            }
-            return fallback.0
+            configuration.logger?.debug("serving the cached key set after a failed fetch",
+                                        metadata: ["url": "\(describe(url))"])
+            return fallback
         }
     }
 
@@ -296,7 +315,6 @@ public final class JWKSCache: JWKSetSource, Sendable {
         }
 
         let now = configuration.clock.now
-        let staleness = configuration.maximumStaleness
         let applied: (result: Result<JWKSet, JOSEError>, staleUsable: Bool) = state.withLock { state in
             state.inFlight = nil
             switch outcome {
@@ -304,30 +322,23 @@ public final class JWKSCache: JWKSetSource, Sendable {
                 state.keySet = keySet
                 state.entityTag = entityTag
                 state.lastModified = lastModified
-                state.freshUntil = now + freshness
-                state.staleUntil = now + freshness + staleness
-                state.lastFailure = nil
-                state.unknownKeyIDs.removeAll()
+                renew(&state, freshness: freshness, now: now)
                 return (.success(keySet), false)
             case .success(.notModified(let freshness, let entityTag, let lastModified)):
                 guard let keySet = state.keySet else {
+                    let error = JOSEError(.jwksUnavailable, "fetching \(describe(url)) failed: 304 Not Modified with nothing cached")
                     state.statistics.failures += 1
-                    state.lastFailure = now
-                    return (.failure(JOSEError(.jwksUnavailable,
-                                               "fetching \(describe(url)) failed: 304 Not Modified with nothing cached")),
-                            false)
+                    state.lastFailure = (now, error)
+                    return (.failure(error), false)
                 }
                 state.statistics.notModified += 1
                 if let entityTag { state.entityTag = entityTag }
                 if let lastModified { state.lastModified = lastModified }
-                state.freshUntil = now + freshness
-                state.staleUntil = now + freshness + staleness
-                state.lastFailure = nil
-                state.unknownKeyIDs.removeAll()
+                renew(&state, freshness: freshness, now: now)
                 return (.success(keySet), false)
             case .failure(let error):
                 state.statistics.failures += 1
-                state.lastFailure = now
+                state.lastFailure = (now, error)
                 return (.failure(error), state.keySet != nil && now >= state.freshUntil && now < state.staleUntil)
             }
         }
@@ -348,6 +359,19 @@ public final class JWKSCache: JWKSetSource, Sendable {
             ])
         }
         return try applied.result.get()
+    }
+
+    /// Makes the cached set fresh for `freshness` seconds from `now` and hands it to the hit
+    /// path. Called with the lock held, after a `200` or a `304`.
+    private func renew(_ state: inout State, freshness: Double, now: Double) {
+        state.freshUntil = now + freshness
+        state.staleUntil = now + freshness + configuration.maximumStaleness
+        state.refreshFrom = state.freshUntil - min(configuration.refreshAhead, freshness / 2)
+        state.lastFailure = nil
+        state.unknownKeyIDs.removeAll()
+        if let keySet = state.keySet {
+            hits.publish(keySet, until: state.refreshFrom)
+        }
     }
 
     /// What a response means: a new set, a confirmed cached set, or a failure.
@@ -379,18 +403,7 @@ public final class JWKSCache: JWKSetSource, Sendable {
 
 extension JWKSet {
     /// Whether the document named `keyID`: a usable key has it, or it is ambiguous (listed more
-    /// than once, so never selected, but refetching would not help). Allocates nothing.
-    ///
-    /// - Parameter keyID: The header's `kid` value.
-    func holds(_ keyID: JSONValue) -> Bool {
-        for key in keys {
-            if let kid = key.keyID, keyID.isString(equalTo: kid) { return true }
-        }
-        for kid in ambiguousKeyIDs where keyID.isString(equalTo: kid) { return true }
-        return false
-    }
-
-    /// Whether the document named `keyID` (see ``holds(_:)-(JSONValue)``).
+    /// than once, so never selected, but refetching would not help).
     ///
     /// - Parameter keyID: A `kid`.
     func holds(_ keyID: String) -> Bool {

@@ -14,12 +14,13 @@
 public struct JWSVerifier: Sendable {
     /// The keys tokens are verified with.
     public let keySet: JWKSet
+    /// The allow-list, limits and `crit` parameters.
+    let rules: SignatureRules
+
     /// The size and nesting limits.
-    public let limits: JWSLimits
+    public var limits: JWSLimits { rules.limits }
     /// The `crit` extension parameters the caller processes itself.
-    public let understoodCriticalParameters: Set<String>
-    /// The allow-list, or every algorithm when the keys alone decide.
-    let allowed: AlgorithmSet
+    public var understoodCriticalParameters: Set<String> { rules.understoodCriticalParameters }
 
     /// Creates a verifier.
     ///
@@ -35,9 +36,8 @@ public struct JWSVerifier: Sendable {
         understoodCriticalParameters: Set<String> = []
     ) {
         self.keySet = keySet
-        self.allowed = algorithms.map { AlgorithmSet($0) } ?? AlgorithmSet(JWSAlgorithm.all)
-        self.limits = limits
-        self.understoodCriticalParameters = understoodCriticalParameters
+        self.rules = SignatureRules(
+            algorithms: algorithms, limits: limits, understoodCriticalParameters: understoodCriticalParameters)
     }
 
     /// Creates a verifier for one key.
@@ -53,7 +53,7 @@ public struct JWSVerifier: Sendable {
 
     /// The algorithms this verifier can accept: the allow-list narrowed to what its keys verify.
     public var acceptedAlgorithms: [JWSAlgorithm] {
-        allowed.intersection(keySet.keys.reduce(AlgorithmSet.empty) {
+        rules.allowed.intersection(keySet.keys.reduce(AlgorithmSet.empty) {
             $0.union($1.allowsVerification ? $1.supportedAlgorithms : .empty)
         }).algorithms
     }
@@ -66,29 +66,42 @@ public struct JWSVerifier: Sendable {
     ///   `algorithm_not_allowed`, `unsupported_critical_header`, `key_not_found` or
     ///   `invalid_signature`.
     public func verify(_ token: some StringProtocol) throws -> VerifiedJWS {
-        if let result = try token.utf8.withContiguousStorageIfAvailable({
-            try verify(UnsafeRawBufferPointer($0))
-        }) {
-            return result
-        }
-        return try Array(token.utf8).withUnsafeBytes { try verify($0) }
+        try TokenText.withUTF8(of: token) { try verify($0) }
     }
 
-    /// Verifies a compact JWS given as UTF-8 bytes.
+    /// Verifies a compact JWS given as UTF-8 bytes (`[UInt8]`, `Data`, `ArraySlice`, a buffer).
     ///
     /// - Throws: ``JOSEError`` as ``verify(_:)-(StringProtocol)``.
-    public func verify(_ token: [UInt8]) throws -> VerifiedJWS {
-        try token.withUnsafeBytes { try verify($0) }
+    public func verify(_ token: some Collection<UInt8>) throws -> VerifiedJWS {
+        try TokenText.withBytes(of: token) { try verify($0) }
     }
 
     /// Verifies token text held in memory.
     func verify(_ token: UnsafeRawBufferPointer) throws -> VerifiedJWS {
-        let jws = try parse(token, forClaims: false)
-        let key = try verifySignature(of: jws, token: token, with: keySet)
+        let jws = try rules.parse(token, forClaims: false)
+        let key = try rules.verifySignature(of: jws, token: token, with: keySet)
         return jws.verified(by: key)
     }
+}
 
-    /// Splits and decodes `token` and validates its header, with this verifier's limits.
+/// What every verifier checks before and around the signature, whatever its keys: the
+/// allow-list, the size and nesting limits, and the `crit` parameters the caller understands.
+struct SignatureRules: Sendable {
+    /// The allow-list, or every algorithm when the keys alone decide.
+    let allowed: AlgorithmSet
+    /// The size and nesting limits.
+    let limits: JWSLimits
+    /// The `crit` extension parameters the caller processes itself.
+    let understoodCriticalParameters: Set<String>
+
+    /// The rules; `algorithms` `nil` lets each key decide.
+    init(algorithms: Set<JWSAlgorithm>?, limits: JWSLimits, understoodCriticalParameters: Set<String>) {
+        self.allowed = algorithms.map { AlgorithmSet($0) } ?? AlgorithmSet(JWSAlgorithm.all)
+        self.limits = limits
+        self.understoodCriticalParameters = understoodCriticalParameters
+    }
+
+    /// Splits and decodes `token` and validates its header, with these limits.
     ///
     /// - Parameter forClaims: whether the payload is a JWT's claims, to be parsed too.
     func parse(_ token: UnsafeRawBufferPointer, forClaims: Bool) throws -> CompactJWS {
@@ -167,10 +180,26 @@ extension JWKSet {
 extension JWKSet {
     /// The key whose `kid` the header names exactly (the first, when several share it).
     func key(namedBy header: JWSHeader) -> JWK? {
+        keyIndex(namedBy: header).map { handle(ofKeyAt: $0) }
+    }
+
+    /// The position of the key whose `kid` the header names exactly, read in place (no key's
+    /// reference count is touched).
+    func keyIndex(namedBy header: JWSHeader) -> Int? {
         guard header.keyIDPosition >= 0 else { return nil }
         // `header` keeps its storage alive while the view is read.
         let view = header.json.document.storage.view
         let position = header.keyIDPosition
-        return pinnedKeyIDs.firstIndex { view.isString(at: position, equalTo: $0) }.map { handle(ofKeyAt: $0) }
+        return pinnedKeyIDs.firstIndex { view.isString(at: position, equalTo: $0) }
+    }
+
+    /// Whether the set answers for the header's `kid`: a usable key has it, or the document
+    /// listed it more than once (never selected, but refetching would not help). True for a
+    /// header without a `kid`. Allocates nothing.
+    func answers(forKeyIDOf header: JWSHeader) -> Bool {
+        guard header.hasKeyID else { return true }
+        if keyIndex(namedBy: header) != nil { return true }
+        guard !ambiguousKeyIDs.isEmpty else { return false }
+        return ambiguousKeyIDs.contains { header.keyID(is: $0) }
     }
 }

@@ -22,12 +22,13 @@ package struct PrimitiveBenchmark: Sendable {
     ///   - key: the verification key (a private key verifies too).
     /// - Throws: ``JOSEError`` `malformed` or header errors when `token` is not a compact JWS.
     package init(token: String, key: JWK) throws {
-        let bytes = TokenBytes(token)
-        let jws = try CompactJWS(bytes.bytes, limits: .default, understoodCritical: [], parsingClaims: false)
-        self.algorithm = jws.header.algorithm
+        var text = token
+        (algorithm, signingInput, signature) = try text.withUTF8 { utf8 in
+            let bytes = UnsafeRawBufferPointer(utf8)
+            let jws = try CompactJWS(bytes, limits: .default, understoodCritical: [], parsingClaims: false)
+            return (jws.header.algorithm, Array(bytes[0..<jws.signingInputCount]), jws.withSignature { Array($0) })
+        }
         self.key = key
-        self.signingInput = Array(bytes.bytes[0..<jws.signingInputCount])
-        self.signature = jws.withSignature { Array($0) }
     }
 
     /// Runs the OpenSSL primitive once; `true` when the signature verifies.

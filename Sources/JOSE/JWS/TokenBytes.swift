@@ -4,11 +4,17 @@ struct TokenBytes: ~Copyable {
     /// The token's bytes.
     let bytes: UnsafeRawBufferPointer
 
-    /// Copies the UTF-8 of `token`.
-    init(_ token: some StringProtocol) {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: token.utf8.count, alignment: 1)
-        _ = buffer.initializeMemory(as: UInt8.self, from: token.utf8)
-        bytes = UnsafeRawBufferPointer(buffer)
+    /// Takes ownership of memory made by ``copy(_:)``.
+    init(adopting bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+    }
+
+    /// Copies `token` into new memory (one allocation, one `memcpy`), to be adopted by a
+    /// ``TokenBytes`` or deallocated by the caller.
+    static func copy(_ token: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: token.count, alignment: 1)
+        buffer.copyMemory(from: token)
+        return UnsafeRawBufferPointer(buffer)
     }
 
     deinit { bytes.deallocate() }

@@ -13,12 +13,12 @@
 ///                                            accessToken: response.accessToken)
 /// print(idToken.claims.subject ?? "")
 /// ```
-public struct IDTokenValidator<Source: JWKSetSource>: Sendable {
+public struct IDTokenValidator: Sendable {
     /// The issuer (`iss`) required, exactly.
     public let issuer: String
     /// The client id: must be in `aud`, and equal `azp` when that is present.
     public let clientID: String
-    private let verifier: JWTVerifier<Source>
+    private let verifier: JWTVerifier
 
     /// Creates a validator.
     ///
@@ -31,7 +31,7 @@ public struct IDTokenValidator<Source: JWKSetSource>: Sendable {
     ///   - maximumTokenAge: reject tokens whose `iat` is older than this many seconds.
     ///   - clock: the time source.
     public init(
-        issuer: String, clientID: String, keySource: Source, algorithms: Set<JWSAlgorithm>? = nil,
+        issuer: String, clientID: String, keySource: some JWKSetSource, algorithms: Set<JWSAlgorithm>? = nil,
         leeway: Double = 60, maximumTokenAge: Double? = nil, clock: JOSEClock = .system
     ) {
         var rules = JWTValidator.idToken(issuer: issuer, clientID: clientID, leeway: leeway, clock: clock)
@@ -41,7 +41,8 @@ public struct IDTokenValidator<Source: JWKSetSource>: Sendable {
         self.verifier = JWTVerifier(keySource: keySource, algorithms: algorithms, claims: rules)
     }
 
-    /// Validates an ID token.
+    /// Validates an ID token. With the keys at hand (a fixed ``JWKSet``, or a ``JWKSCache``
+    /// hit) this never suspends.
     ///
     /// - Parameters:
     ///   - idToken: the compact ID token.
@@ -80,15 +81,18 @@ public struct IDTokenValidator<Source: JWKSetSource>: Sendable {
     }
 }
 
-extension IDTokenValidator where Source == JWKSet {
-    /// Validates an ID token against the fixed key set, without suspending.
+extension IDTokenValidator {
+    /// Validates an ID token without suspending, with the keys at hand (see
+    /// ``JWTVerifier/verifyWithoutSuspending(_:)-(StringProtocol)``). For code that cannot
+    /// `await`.
     ///
-    /// - Throws: ``JOSEError`` as ``validate(_:nonce:maxAge:accessToken:authorizationCode:)-(String,_,_,_,_)``.
-    public func validate(
+    /// - Throws: ``JOSEError`` as ``validate(_:nonce:maxAge:accessToken:authorizationCode:)``;
+    ///   `jwks_unavailable` when the keys would have to be fetched first.
+    public func validateWithoutSuspending(
         _ idToken: String, nonce: String? = nil, maxAge: Double? = nil, accessToken: String? = nil,
         authorizationCode: String? = nil
     ) throws -> VerifiedJWT {
-        let token = try verifier.verify(idToken, rules: rules(nonce: nonce, maxAge: maxAge))
+        let token = try verifier.verifyWithoutSuspending(idToken, rules: rules(nonce: nonce, maxAge: maxAge))
         return try checkHashes(token, accessToken: accessToken, authorizationCode: authorizationCode)
     }
 }

@@ -23,30 +23,70 @@ public struct JWKSet: Sendable {
         public let reason: JOSEError
     }
 
+    /// Everything the set holds, behind one reference: copying a set (as a key-set cache hands
+    /// it out) touches one reference count, and a ``replica()`` touches another.
+    final class Contents: Sendable {
+        /// See ``JWKSet/keys``.
+        let keys: [JWK]
+        /// See ``JWKSet/skippedKeys``.
+        let skippedKeys: [SkippedKey]
+        /// See ``JWKSet/ambiguousKeyIDs``.
+        let ambiguousKeyIDs: Set<String>
+        /// See ``JWKSet/pinnedKeyIDs``.
+        let pinnedKeyIDs: PinnedUTF8Strings
+        /// See ``JWKSet/handles``.
+        let handles: [JWK]
+        /// See ``JWKSet/isOneUnnamedKey``.
+        let isOneUnnamedKey: Bool
+
+        /// Builds what verification reads per token.
+        init(keys: [JWK], skippedKeys: [SkippedKey], ambiguousKeyIDs: Set<String>) {
+            self.keys = keys
+            self.skippedKeys = skippedKeys
+            self.ambiguousKeyIDs = ambiguousKeyIDs
+            self.pinnedKeyIDs = PinnedUTF8Strings(utf8: keys.map { $0.keyID.map { Array($0.utf8) } ?? JWKSet.noKeyID })
+            self.handles = keys + (1..<JWKSet.handleStripeCount).flatMap { _ in keys.map { $0.replica() } }
+            self.isOneUnnamedKey = keys.count == 1 && keys[0].keyID == nil
+        }
+
+        /// The same values under a reference of its own.
+        init(copying other: Contents) {
+            keys = other.keys
+            skippedKeys = other.skippedKeys
+            ambiguousKeyIDs = other.ambiguousKeyIDs
+            pinnedKeyIDs = other.pinnedKeyIDs
+            handles = other.handles
+            isOneUnnamedKey = other.isOneUnnamedKey
+        }
+    }
+
+    /// The set's values.
+    let contents: Contents
+
     /// The usable keys, in document order.
-    public let keys: [JWK]
+    public var keys: [JWK] { contents.keys }
     /// The keys that were left out, with reasons.
-    public let skippedKeys: [SkippedKey]
+    public var skippedKeys: [SkippedKey] { contents.skippedKeys }
     /// `kid`s that appear more than once in the document; never selected.
-    public let ambiguousKeyIDs: Set<String>
+    public var ambiguousKeyIDs: Set<String> { contents.ambiguousKeyIDs }
     /// Each key's `kid` as UTF-8, in ``keys`` order (a byte that is never UTF-8 for a key
     /// without one), compared with token headers without touching the keys' reference counts.
-    let pinnedKeyIDs: PinnedUTF8Strings
+    var pinnedKeyIDs: PinnedUTF8Strings { contents.pinnedKeyIDs }
 
     /// Every key once per thread stripe, stripe-major (key `i` of stripe `s` at
     /// `s * keys.count + i`; stripe 0 is ``keys`` itself). A verification hands out the calling
     /// thread's handle, which its result keeps: threads verifying with one shared set then do
     /// not all write one reference count per token (a cache line the cores would fight over).
-    let handles: [JWK]
+    var handles: [JWK] { contents.handles }
     /// Whether the set is one key without a `kid` (a key given explicitly).
-    let isOneUnnamedKey: Bool
+    var isOneUnnamedKey: Bool { contents.isOneUnnamedKey }
 
     /// How many handles each key has.
     static let handleStripeCount = 8
 
     /// The placeholder in ``pinnedKeyIDs`` for a key without a `kid`: not UTF-8, so no parsed
     /// JSON string equals it.
-    private static let noKeyID: [UInt8] = [0xFF]
+    fileprivate static let noKeyID: [UInt8] = [0xFF]
 
     /// Makes a set from keys already loaded.
     ///
@@ -55,17 +95,18 @@ public struct JWKSet: Sendable {
         var seen = Set<String>()
         var ambiguous = Set<String>()
         for kid in keys.compactMap(\.keyID) where !seen.insert(kid).inserted { ambiguous.insert(kid) }
-        self.init(keys: keys, skippedKeys: [], ambiguousKeyIDs: ambiguous)
+        self.init(contents: Contents(keys: keys, skippedKeys: [], ambiguousKeyIDs: ambiguous))
     }
 
-    /// Stores the keys and builds what verification reads per token.
-    private init(keys: [JWK], skippedKeys: [SkippedKey], ambiguousKeyIDs: Set<String>) {
-        self.keys = keys
-        self.skippedKeys = skippedKeys
-        self.ambiguousKeyIDs = ambiguousKeyIDs
-        self.pinnedKeyIDs = PinnedUTF8Strings(utf8: keys.map { $0.keyID.map { Array($0.utf8) } ?? JWKSet.noKeyID })
-        self.handles = keys + (1..<JWKSet.handleStripeCount).flatMap { _ in keys.map { $0.replica() } }
-        self.isOneUnnamedKey = keys.count == 1 && keys[0].keyID == nil
+    /// Wraps contents already built.
+    private init(contents: Contents) {
+        self.contents = contents
+    }
+
+    /// The same set under a reference count of its own, for a reader that copies the set on
+    /// every token (each thread stripe of a key-set cache holds one).
+    func replica() -> JWKSet {
+        JWKSet(contents: Contents(copying: contents))
     }
 
     /// The calling thread's handle on key `index` (see ``handles``).
@@ -117,7 +158,7 @@ public struct JWKSet: Sendable {
                 skipped.append(SkippedKey(index: index, keyID: kid, reason: error))
             }
         }
-        self.init(keys: keys, skippedKeys: skipped, ambiguousKeyIDs: ambiguous)
+        self.init(contents: Contents(keys: keys, skippedKeys: skipped, ambiguousKeyIDs: ambiguous))
     }
 
     /// Parses a JWK Set document from its JSON text.

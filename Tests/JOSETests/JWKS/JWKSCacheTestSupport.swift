@@ -71,7 +71,7 @@ enum CacheFixture {
     }
 
     /// A verifier of plain JWTs (no claim rules beyond the time claims present) using `cache`.
-    static func verifier(_ cache: JWKSCache) -> JWTVerifier<JWKSCache> {
+    static func verifier(_ cache: JWKSCache) -> JWTVerifier {
         JWTVerifier(keySource: cache, claims: JWTValidator())
     }
 
@@ -101,7 +101,7 @@ extension CacheFixture {
     /// a cache of that URL with the default configuration, and a JWT verifier using the cache.
     static func serve(
         _ keys: [TestSigningKey]
-    ) async throws -> (server: TestHTTPServer, clock: ManualClock, cache: JWKSCache, verifier: JWTVerifier<JWKSCache>) {
+    ) async throws -> (server: TestHTTPServer, clock: ManualClock, cache: JWKSCache, verifier: JWTVerifier) {
         let server = try TestHTTPServer()
         try await server.setRoute(path, body: try document(keys))
         let clock = ManualClock()

@@ -53,7 +53,7 @@ struct HostileInputTests {
                 }
             }
             if mutated == token { unchanged += 1 }
-            let result = Self.outcome { _ = try verifier.verify(mutated) }
+            let result = Self.outcome { _ = try verifier.verifyWithoutSuspending(mutated) }
             #expect(!result.hasPrefix("foreign"), "round \(round): \(result)")
             if result == "ok" {
                 #expect(mutated == token, "round \(round): a changed token verified")
@@ -91,6 +91,6 @@ struct HostileInputTests {
         #expect(Self.outcome { _ = try JWKSet(json: wide) } == "malformed")
         let claims = String(repeating: #"{"a":"#, count: 50) + "1" + String(repeating: "}", count: 50)
         let token = TokenForge.token(header: #"{"alg":"HS256"}"#, payload: claims, key: TokenForge.hmac, alg: .hs256)
-        #expect(Self.outcome { _ = try JWTVerifier(keySource: JWKSet(keys: [TokenForge.hmac]), claims: JWTValidator()).verify(token) } == "malformed")
+        #expect(Self.outcome { _ = try JWTVerifier(keySource: JWKSet(keys: [TokenForge.hmac]), claims: JWTValidator()).verifyWithoutSuspending(token) } == "malformed")
     }
 }

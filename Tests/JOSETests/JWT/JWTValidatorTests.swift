@@ -115,7 +115,7 @@ struct JWTValidatorTests {
         check.rules(&rules)
         let verifier = JWTVerifier(keySource: JWKSet(keys: [TokenForge.hmac]), claims: rules)
         let token = TokenForge.token(header: check.header, payload: check.claims, key: TokenForge.hmac, alg: .hs256)
-        #expect(errorCode { try verifier.verify(token) } == check.expected)
+        #expect(errorCode { try verifier.verifyWithoutSuspending(token) } == check.expected)
     }
 
     @Test func claimsAreReadableAndDecodable() throws {
@@ -124,7 +124,7 @@ struct JWTValidatorTests {
             header: #"{"alg":"HS256"}"#, payload: #"{"sub":"alice","aud":["a","b"],"exp":2000.5,"roles":["admin"]}"#,
             key: TokenForge.hmac, alg: .hs256)
         let jwt = try JWTVerifier(keySource: JWKSet(keys: [TokenForge.hmac]), claims: JWTValidator(clock: .fixed(Self.now)))
-            .verify(token)
+            .verifyWithoutSuspending(token)
         #expect(jwt.claims.subject == "alice")
         #expect(jwt.claims.audience == ["a", "b"])
         #expect(jwt.claims.expiration == 2000.5)
@@ -142,7 +142,7 @@ struct JWTValidatorTests {
             header: #"{"alg":"HS256","# + names + "}", payload: #"{"sub":"alice","n":["# + numbers + #"],"exp":2000}"#,
             key: TokenForge.hmac, alg: .hs256)
         let verifier = JWTVerifier(keySource: JWKSet(keys: [TokenForge.hmac]), claims: JWTValidator(clock: .fixed(Self.now)))
-        let synchronous = try { try verifier.verify(token) }()  // a non-async closure picks the synchronous path
+        let synchronous = try verifier.verifyWithoutSuspending(token)
         let suspending: VerifiedJWT = try await verifier.verify(token)
         for jwt in [synchronous, suspending] {
             #expect(jwt.claims.subject == "alice")
@@ -160,16 +160,16 @@ struct JWTValidatorTests {
             keySource: JWKSet(keys: [TokenForge.hmac]), claims: JWTValidator(issuer: "https://a.example", clock: .fixed(Self.now)))
         let forged = [UInt8](repeating: 0, count: 32)
         let notJSON = TokenForge.token(header: #"{"alg":"HS256"}"#, payload: "exp=5", key: TokenForge.hmac, alg: .hs256)
-        #expect(errorCode { try verifier.verify(TokenForge.withSignature(notJSON, forged)) } == .malformed)
+        #expect(errorCode { try verifier.verifyWithoutSuspending(TokenForge.withSignature(notJSON, forged)) } == .malformed)
         let wrongIssuer = TokenForge.token(
             header: #"{"alg":"HS256"}"#, payload: #"{"iss":"https://evil.example","exp":1}"#, key: TokenForge.hmac, alg: .hs256)
-        #expect(errorCode { try verifier.verify(TokenForge.withSignature(wrongIssuer, forged)) } == .invalidSignature)
-        #expect(errorCode { try verifier.verify(wrongIssuer) } == .expired)
+        #expect(errorCode { try verifier.verifyWithoutSuspending(TokenForge.withSignature(wrongIssuer, forged)) } == .invalidSignature)
+        #expect(errorCode { try verifier.verifyWithoutSuspending(wrongIssuer) } == .expired)
     }
 
     @Test func systemClockRejectsATokenThatExpiredLongAgo() throws {
         let token = TokenForge.token(header: #"{"alg":"HS256"}"#, payload: #"{"exp":1000}"#, key: TokenForge.hmac, alg: .hs256)
         let verifier = JWTVerifier(keySource: JWKSet(keys: [TokenForge.hmac]), claims: JWTValidator())
-        #expect(errorCode { try verifier.verify(token) } == .expired)
+        #expect(errorCode { try verifier.verifyWithoutSuspending(token) } == .expired)
     }
 }

@@ -1,0 +1,25 @@
+/// Reaching a token's bytes in place, whatever type holds them.
+enum TokenText {
+    /// Calls `body` with the UTF-8 of `token` in place (a native `String` or `Substring`), or of
+    /// a contiguous copy.
+    static func withUTF8<Result>(
+        of token: some StringProtocol, _ body: (UnsafeRawBufferPointer) throws -> Result
+    ) rethrows -> Result {
+        if let result = try token.utf8.withContiguousStorageIfAvailable({ try body(UnsafeRawBufferPointer($0)) }) {
+            return result
+        }
+        var copy = String(token)
+        return try copy.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Calls `body` with `token`'s bytes in place when they are contiguous (`[UInt8]`, `Data`,
+    /// `ArraySlice`, buffer pointers), or with a contiguous copy.
+    static func withBytes<Result>(
+        of token: some Collection<UInt8>, _ body: (UnsafeRawBufferPointer) throws -> Result
+    ) rethrows -> Result {
+        if let result = try token.withContiguousStorageIfAvailable({ try body(UnsafeRawBufferPointer($0)) }) {
+            return result
+        }
+        return try Array(token).withUnsafeBytes(body)
+    }
+}
