@@ -171,6 +171,14 @@ package struct JSONValue: Sendable {
         return ArraySlice(document.storage.text(Int(token.start)..<Int(token.end)))
     }
 
+    /// Calls `body` with the value's JSON text in place (no copy).
+    func withRawBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        let token = self.token
+        return try document.storage.withBuffers { _, text in
+            try body(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: text[Int(token.start)..<Int(token.end)])))
+        }
+    }
+
     /// The byte offset of the value within the JSON text (for error messages).
     package var offset: Int { Int(token.start) }
 }

@@ -67,6 +67,12 @@ public struct JWSHeader: Sendable {
     /// The header's JSON text, exactly as decoded from the token.
     public var jsonString: String { String(decoding: json.rawBytes, as: UTF8.self) }
 
+    /// Calls `body` with the header's JSON text (UTF-8, exactly as decoded from the token) in
+    /// place, without copying it.
+    public func withJSONBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try json.withRawBytes(body)
+    }
+
     /// Header parameters registered for JWS and JWE (RFC 7515 §4.1, RFC 7516 §4.1, RFC 7518 §4.6–4.8):
     /// `crit` may not list them.
     static let registeredNames: Set<String> = [

@@ -63,6 +63,12 @@ public struct JWTClaims: Sendable {
     /// The claims' JSON text, exactly as decoded from the token.
     public var jsonString: String { String(decoding: json.rawBytes, as: UTF8.self) }
 
+    /// Calls `body` with the claims' JSON text (UTF-8, exactly as decoded from the token) in
+    /// place, without copying it: for writing it out at verification speed.
+    public func withJSONBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try json.withRawBytes(body)
+    }
+
     /// Decodes the payload into your own type, e.g. to read custom claims.
     ///
     /// The payload has already been checked as strict JSON; this runs Foundation's decoder over
