@@ -105,6 +105,8 @@ package final class TestHTTPServer: Sendable {
     ///   - delaySeconds: Stall this long after reading the request, before answering.
     ///   - etag: Send this `ETag`, and answer `304` to an `If-None-Match` that names it.
     ///   - omitContentLength: Send no `Content-Length`; the body ends when the connection closes.
+    ///   - held: Keep every request for `path` waiting, unanswered, until ``release(path:)``
+    ///     (at most 60 s; then `503`).
     package func setRoute(
         _ path: String,
         status: Int = 200,
@@ -113,16 +115,23 @@ package final class TestHTTPServer: Sendable {
         bodySize: Int? = nil,
         delaySeconds: Double = 0,
         etag: String? = nil,
-        omitContentLength: Bool = false
+        omitContentLength: Bool = false,
+        held: Bool = false
     ) async throws {
         var spec: [String: Any] = [
             "path": path, "status": status, "headers": headers, "body": body,
-            "delay_seconds": delaySeconds, "omit_content_length": omitContentLength,
+            "delay_seconds": delaySeconds, "omit_content_length": omitContentLength, "hold": held,
         ]
         if let bodySize { spec["body_size"] = bodySize }
         if let etag { spec["etag"] = etag }
         _ = try await control("/_control/route", method: "POST",
                               body: try JSONSerialization.data(withJSONObject: spec))
+    }
+
+    /// Answers the requests held for `path` (see `held` in ``setRoute(_:status:headers:body:bodySize:delaySeconds:etag:omitContentLength:held:)``).
+    package func release(path: String) async throws {
+        _ = try await control("/_control/release", method: "POST",
+                              body: try JSONSerialization.data(withJSONObject: ["path": path]))
     }
 
     /// How many requests the server has seen for `path` (configured or not) since the last reset.

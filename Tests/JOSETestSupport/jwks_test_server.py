@@ -8,11 +8,14 @@ the tests configure over the same server:
   POST /_control/route   JSON body, every member but "path" optional:
                            {"path": "/jwks.json", "status": 200, "headers": {"Name": "value"},
                             "body": "text" | "body_size": 5000000, "delay_seconds": 0.0,
-                            "etag": "\"v1\"", "omit_content_length": false}
+                            "etag": "\"v1\"", "omit_content_length": false, "hold": false}
                          When "etag" is set it is sent as the ETag header, and a request whose
                          If-None-Match contains it (or "*") gets 304 with no body.
                          "omit_content_length" sends the body without Content-Length and closes
                          the connection to end it. "delay_seconds" stalls before the status line.
+                         "hold" keeps every request for the path waiting (counted, unanswered)
+                         until /_control/release names the path (at most 60 s, then 503).
+  POST /_control/release JSON body {"path": "/jwks.json"}: answers the held requests for the path
   GET  /_control/count?path=/jwks.json   -> {"count": n} requests seen for that path
   GET  /_control/last_request?path=/p     -> {"headers": {...lowercased...}} of the last request, or 404
   POST /_control/reset   forget all routes, counts and recorded requests
@@ -34,6 +37,8 @@ LOCK = threading.Lock()
 ROUTES = {}
 COUNTS = {}
 LAST_HEADERS = {}
+HOLDS = {}
+HOLD_LIMIT_SECONDS = 60
 CHUNK = 64 * 1024
 
 
@@ -78,9 +83,18 @@ class Handler(BaseHTTPRequestHandler):
                 with LOCK:
                     ROUTES[path] = spec
                 self.send_json(200, {"ok": True})
+            elif parts.path == "/_control/release":
+                spec = json.loads(self.read_body() or b"{}")
+                with LOCK:
+                    event = HOLDS.setdefault(spec.get("path"), threading.Event())
+                event.set()
+                self.send_json(200, {"ok": True})
             elif parts.path == "/_control/reset":
                 self.read_body()
                 with LOCK:
+                    for event in HOLDS.values():
+                        event.set()
+                    HOLDS.clear()
                     ROUTES.clear()
                     COUNTS.clear()
                     LAST_HEADERS.clear()
@@ -118,6 +132,12 @@ class Handler(BaseHTTPRequestHandler):
         self.serve_route(spec, head)
 
     def serve_route(self, spec, head):
+        if spec.get("hold"):
+            with LOCK:
+                event = HOLDS.setdefault(spec["path"], threading.Event())
+            if not event.wait(HOLD_LIMIT_SECONDS):
+                self.send_json(503, {"error": "held past the limit"})
+                return
         delay = float(spec.get("delay_seconds") or 0)
         if delay > 0:
             time.sleep(delay)

@@ -146,6 +146,12 @@ public final class JWKSCache: JWKSetSource, Sendable {
         state.withLock { $0.statistics }
     }
 
+    /// The fetch in flight (a background refresh, say), `nil` when none is: what tests await to
+    /// see a refresh's outcome.
+    var fetchInFlight: Task<JWKSet, any Error>? {
+        state.withLock { $0.inFlight }
+    }
+
     /// The last good key set, fresh or not, without fetching; `nil` before the first successful
     /// fetch.
     public var cachedKeySet: JWKSet? {

@@ -67,7 +67,12 @@ enum ServerBreakage: String, CaseIterable, Sendable, CustomTestStringConvertible
         #expect(error?.message.isEmpty == false)
         #expect(cache.statistics.failures == 1)
         #expect(cache.cachedKeySet == nil)
-        // With nothing cached, the next lookup tries again at once.
+        // Within the retry interval the next lookup gets the same failure at once, unfetched...
+        let again = await expectJOSEError(.jwksUnavailable) { try await cache.keySet(for: CacheFixture.header(kid: "k1")) }
+        #expect(again?.message == error?.message)
+        #expect(cache.statistics.fetches == 1)
+        // ...and after it, one new attempt.
+        clock.advance(30)
         _ = await expectJOSEError(.jwksUnavailable) { try await cache.keySet(for: CacheFixture.header(kid: "k1")) }
         #expect(cache.statistics.fetches == 2)
     }
@@ -82,9 +87,11 @@ enum ServerBreakage: String, CaseIterable, Sendable, CustomTestStringConvertible
         #expect(await expectJOSEError(.jwksUnavailable) { try await cache.keySet(for: header) }?
             .message.contains("500") == true)
         try await server.setRoute(path, body: #"{"nokeys":[]}"#)
+        clock.advance(30)
         #expect(await expectJOSEError(.jwksUnavailable) { try await cache.keySet(for: header) }?
             .message.contains("not a usable JWK Set") == true)
         try await server.setRoute(path, bodySize: 5_000_000)
+        clock.advance(30)
         #expect(await expectJOSEError(.jwksUnavailable) { try await cache.keySet(for: header) }?
             .message.contains("limit") == true)
     }
@@ -103,7 +110,9 @@ enum ServerBreakage: String, CaseIterable, Sendable, CustomTestStringConvertible
 
         try await breakage.apply(to: server, path: path)
         clock.advance(61)
+        // Served stale at once; the refresh runs in the background and fails.
         #expect(try await verifier.verify(token).claims.subject == "alice")
+        _ = try? await cache.fetchInFlight?.value
         var statistics = cache.statistics
         #expect(statistics.fetches == 2)
         #expect(statistics.failures == 1)
@@ -119,6 +128,7 @@ enum ServerBreakage: String, CaseIterable, Sendable, CustomTestStringConvertible
         // After it: one more attempt, still stale.
         clock.advance(21)
         _ = try await verifier.verify(token)
+        _ = try? await cache.fetchInFlight?.value
         statistics = cache.statistics
         #expect(statistics.fetches == 3)
         #expect(statistics.failures == 2)
@@ -145,10 +155,12 @@ enum ServerBreakage: String, CaseIterable, Sendable, CustomTestStringConvertible
 
         try await server.setRoute(path, status: 503)
         clock.advance(600 + 3599)
-        _ = try await verifier.verify(token)
-        clock.advance(2)
+        _ = try await verifier.verify(token)            // stale; its background refresh fails
+        _ = try? await cache.fetchInFlight?.value
+        clock.advance(31)
         _ = await expectJOSEError(.jwksUnavailable) { try await verifier.verify(token) }
         try await server.setRoute(path, body: document)
+        clock.advance(30)
         _ = try await verifier.verify(token)
         #expect(try await server.requestCount(path: path) == 4)
     }
@@ -189,6 +201,7 @@ enum ServerBreakage: String, CaseIterable, Sendable, CustomTestStringConvertible
         clock.advance(601)
         #expect(try await verifier.verify(token).claims.subject == "alice")
         #expect(cache.statistics.staleServes == 1)
+        _ = try? await cache.fetchInFlight?.value
         #expect(cache.statistics.failures == 1)
     }
 

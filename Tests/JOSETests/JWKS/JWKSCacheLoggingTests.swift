@@ -68,11 +68,13 @@ final class CapturingLogHandler: LogHandler, Sendable {
 
         clock.advance(601)
         _ = try await verifier.verify(token)
+        _ = try? await cache.fetchInFlight?.value
         #expect(handler.entries.contains { $0.message.contains("304") && $0.level == .debug })
 
         try await server.setRoute(path, status: 500)
         clock.advance(601)
         _ = try await verifier.verify(token)
+        _ = try? await cache.fetchInFlight?.value
         #expect(handler.entries.contains { $0.message.contains("stale") && $0.level == .warning })
     }
 }

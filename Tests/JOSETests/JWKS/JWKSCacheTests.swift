@@ -32,15 +32,17 @@ import JOSETestSupport
         let token = try key.token()
 
         _ = try await verifier.verify(token)
-        clock.advance(599)  // default freshness is 600 s
+        clock.advance(569)  // default freshness is 600 s, refreshed from 30 s before its end
         _ = try await verifier.verify(token)
-        #expect(try await server.requestCount(path: path) == 1)
+        #expect(cache.statistics.fetches == 1)
 
         clock.advance(1)
         let results = await CacheFixture.concurrently(50) { _ in (try? await verifier.verify(token)) != nil }
         #expect(results.allSatisfy { $0 })
+        _ = try await cache.fetchInFlight?.value
         #expect(try await server.requestCount(path: path) == 2)
         #expect(cache.statistics.fetches == 2)
+        #expect(cache.statistics.staleServes == 0)
     }
 
     @Test(arguments: [
@@ -63,16 +65,19 @@ import JOSETestSupport
         let headers = cacheControl.map { ["Cache-Control": $0] } ?? [:]
         try await server.setRoute(path, headers: headers, body: try CacheFixture.document([key]))
         let clock = ManualClock()
-        let cache = try CacheFixture.cache(server, clock: clock)
+        let cache = try CacheFixture.cache(server, clock: clock) { $0.refreshAhead = 0 }
         let header = try CacheFixture.header(kid: "k1")
 
         _ = try await cache.keySet(for: header)
         clock.advance(freshness - 0.5)
         _ = try await cache.keySet(for: header)
-        #expect(try await server.requestCount(path: path) == 1, "still fresh just before \(freshness) s")
+        #expect(cache.statistics.fetches == 1, "still fresh just before \(freshness) s")
+        #expect(cache.statistics.staleServes == 0)
         clock.advance(0.5)
         _ = try await cache.keySet(for: header)
+        _ = try await cache.fetchInFlight?.value
         #expect(try await server.requestCount(path: path) == 2, "refetched at \(freshness) s")
+        #expect(cache.statistics.staleServes == 1)
     }
 
     @Test func notModifiedKeepsKeysAndRenewsFreshness() async throws {
@@ -90,18 +95,22 @@ import JOSETestSupport
 
         clock.advance(121)
         #expect(try await verifier.verify(token).claims.subject == "alice")
+        _ = try await cache.fetchInFlight?.value
         #expect(try await server.requestCount(path: path) == 2)
         #expect(try await server.lastRequestHeaders(path: path)?["if-none-match"] == #""v1""#)
         #expect(cache.statistics.notModified == 1)
         #expect(cache.statistics.failures == 0)
         #expect(cache.cachedKeySet?.keys.first?.keyID == "k1")
 
-        // The 304 renewed freshness for its own max-age, counted from the 304.
-        clock.advance(119)
+        // The 304 renewed freshness for its own max-age, counted from the 304: no refresh until
+        // the 30 s refresh lead before its end.
+        clock.advance(89)
         _ = try await verifier.verify(token)
+        #expect(cache.fetchInFlight == nil)
         #expect(try await server.requestCount(path: path) == 2)
         clock.advance(1)
         _ = try await verifier.verify(token)
+        _ = try await cache.fetchInFlight?.value
         #expect(try await server.requestCount(path: path) == 3)
         #expect(cache.statistics.notModified == 2)
     }

@@ -1,0 +1,86 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import JOSE
+
+/// A key source of the caller's own: answers with a fixed set, counting the lookups.
+private final class CountingSource: JWKSetSource, Sendable {
+    let keySet: JWKSet
+    let lookups = Atomic<Int>(0)
+
+    init(_ keySet: JWKSet) { self.keySet = keySet }
+
+    func keySet(for header: JWSHeader) async throws -> JWKSet {
+        lookups.wrappingAdd(1, ordering: .relaxed)
+        return keySet
+    }
+}
+
+/// Every entry point of ``JWTVerifier`` (text or bytes, any key source, async or not) reaches
+/// the same verification with the same outcome.
+@Suite struct JWTVerifierEntryPointTests {
+    static let keys = JWKSet(keys: [TokenForge.ec256.publicKey!])
+    static let token = TokenForge.token(header: #"{"alg":"ES256"}"#, key: TokenForge.ec256, alg: .es256)
+    static let tampered = String(token.dropLast(2)) + (token.hasSuffix("AA") ? "BB" : "AA")
+
+    /// The subject the verifier reads from `token` through each entry point, or the error code.
+    static func outcomes(_ verifier: JWTVerifier, _ token: String) async -> [String] {
+        let bytes = Array(token.utf8)
+        let attempts: [() async throws -> VerifiedJWT] = [
+            { try await verifier.verify(token) },
+            { try await verifier.verify(Substring(token)) },
+            { try await verifier.verify(("x" + token).dropFirst()) },
+            { try await verifier.verify(bytes) },
+            { try await verifier.verify(bytes[...]) },
+            { try await verifier.verify(Data(bytes)) },
+            { try await verifier.verify(token.utf8) },
+        ]
+        var outcomes: [String] = []
+        for attempt in attempts {
+            do {
+                outcomes.append(try await attempt().claims.subject ?? "no subject")
+            } catch {
+                outcomes.append((error as? JOSEError)?.code.rawValue ?? "\(error)")
+            }
+        }
+        return outcomes
+    }
+
+    @Test func fixedKeySetEveryEntryPoint() async throws {
+        let verifier = JWTVerifier(keySource: Self.keys, claims: JWTValidator())
+        #expect(await Self.outcomes(verifier, Self.token) == Array(repeating: "alice", count: 7))
+        #expect(await Self.outcomes(verifier, Self.tampered) == Array(repeating: "invalid_signature", count: 7))
+        #expect(try verifier.verifyWithoutSuspending(Self.token).claims.subject == "alice")
+        #expect(try verifier.verifyWithoutSuspending(Array(Self.token.utf8)).claims.subject == "alice")
+    }
+
+    @Test func customSourceEveryEntryPoint() async throws {
+        let source = CountingSource(Self.keys)
+        let verifier = JWTVerifier(keySource: source, claims: JWTValidator())
+        #expect(await Self.outcomes(verifier, Self.token) == Array(repeating: "alice", count: 7))
+        #expect(source.lookups.load(ordering: .relaxed) == 7)
+        #expect(await Self.outcomes(verifier, "not.a-token") == Array(repeating: "malformed", count: 7))
+        // The source is asked for keys only once a token's header parsed.
+        #expect(source.lookups.load(ordering: .relaxed) == 7)
+        // Code that cannot await cannot ask a custom source.
+        #expect(throws: JOSEError.self) { try verifier.verifyWithoutSuspending(Self.token) }
+    }
+
+    @Test func signatureOnlyThroughEverySource() async throws {
+        for source in [Self.keys as any JWKSetSource, CountingSource(Self.keys)] {
+            let verifier = JWTVerifier(keySource: source, claims: JWTValidator())
+            let jws = try await verifier.verifySignature(Self.token)
+            #expect(Array(jws.payload) == Array(#"{"sub":"alice"}"#.utf8))
+            await #expect(throws: JOSEError.self) { try await verifier.verifySignature(Self.tampered) }
+        }
+    }
+
+    @Test func verifierIsStoredWithoutNamingItsSource() {
+        let verifiers: [JWTVerifier] = [
+            JWTVerifier(keySource: Self.keys, claims: JWTValidator()),
+            JWTVerifier(keySource: CountingSource(Self.keys), claims: JWTValidator()),
+        ]
+        #expect(verifiers[0].keySource is JWKSet)
+        #expect(verifiers[1].keySource is CountingSource)
+    }
+}
