@@ -1,5 +1,6 @@
-// swift-jose ("ours") benchmarks: full verify per algorithm, ID-token validation, the JWKS
-// cache hit, base64url decode, header parsing and PKCE.
+// swift-jose ("ours") benchmarks: full verify per algorithm (sync with a fixed key set, and async
+// through a warm JWKS cache), ID-token validation (both roads), the JWKS cache hit (one and two
+// threads), base64url decode, header parsing and PKCE.
 import Benchmark
 import Foundation
 import JOSE
@@ -18,21 +19,47 @@ func registerOursBenchmarks(tokens: [BenchToken]) {
         }
     }
 
+    // --- Ours.verifyAsync.JWKSCache.<ALG>: the API server's road: `try await verifier.verify(token)`
+    //     with the token as the String a server holds, keys from a warm JWKSCache (every verify
+    //     a cache hit). HS256 has none: a remote key set never carries secret keys.
+    for token in tokens {
+        Benchmark("Ours.verifyAsync.JWKSCache.\(token.algorithm)", configuration: verifyConfiguration(token.algorithm)) { benchmark async in
+            guard let (verifier, _) = await OursVerifier.makeCacheVerifier(for: token) else { return }
+            let text = token.tokenString
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole((try? await verifier.verify(text)) != nil)
+            }
+        }
+    }
+
     guard let rs256 = tokens.first(where: { $0.algorithm == .rs256 }),
           let hs256 = tokens.first(where: { $0.algorithm == .hs256 })
     else { return }
 
     // --- Ours.idToken.RS256: OpenID Connect ID-token validation (iss, sub, aud, exp, iat,
     //     nonce, azp rule) on the RS256 token, expecting nonce BenchClaims.nonce. The token is
-    //     passed as the String an SDK holds (the sync `validate` for a fixed JWKSet).
+    //     passed as the String an SDK holds (`validateWithoutSuspending` with a fixed JWKSet).
+    let idToken = rs256.tokenString
     if let keys = OursVerifier.makeKeySet(for: rs256) {
         let validator = IDTokenValidator(
             issuer: BenchClaims.issuer, clientID: BenchClaims.audience, keySource: keys, algorithms: [.rs256])
-        let idToken = rs256.tokenString
         Benchmark("Ours.idToken.RS256", configuration: verifyConfiguration(.rs256)) { benchmark in
             for _ in benchmark.scaledIterations {
-                blackHole((try? validator.validate(idToken, nonce: BenchClaims.nonce)) != nil)
+                blackHole((try? validator.validateWithoutSuspending(idToken, nonce: BenchClaims.nonce)) != nil)
             }
+        }
+    }
+
+    // --- Ours.idToken.JWKSCache.RS256: the same validation as a login SDK runs it: `try await
+    //     validator.validate(...)` with the provider's keys from a warm JWKSCache.
+    Benchmark("Ours.idToken.JWKSCache.RS256", configuration: verifyConfiguration(.rs256)) { benchmark async in
+        guard let (_, cache) = await OursVerifier.makeCacheVerifier(for: rs256) else { return }
+        let validator = IDTokenValidator(
+            issuer: BenchClaims.issuer, clientID: BenchClaims.audience, keySource: cache, algorithms: [.rs256])
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole((try? await validator.validate(idToken, nonce: BenchClaims.nonce)) != nil)
         }
     }
 
@@ -40,18 +67,26 @@ func registerOursBenchmarks(tokens: [BenchToken]) {
     //     The cache is filled once from an in-process fetcher serving `{"keys":[rs256.jwkJSON]}`
     //     (only the hit path is timed, so no HTTP is involved); the header is the RS256 token's,
     //     taken from a verified token through the public API (`VerifiedJWS.header`).
+    //     Ours.jwksCache.hit.2threads: the same lookups from two tasks at once on one cache; each
+    //     sample is 1000 lookups per task, so throughput per sample doubles when they scale.
     if let keys = OursVerifier.makeKeySet(for: rs256),
-       let header = try? JWSVerifier(keySet: keys, algorithms: [.rs256]).verify(rs256.token).header,
-       let url = URL(string: "https://issuer.example/jwks") {
-        var configuration = JWKSCache.Configuration()
-        configuration.fetcher = FixedDocumentFetcher(body: Array("{\"keys\":[\(rs256.jwkJSON)]}".utf8))
-        if let cache = try? JWKSCache(url: url, configuration: configuration) {
-            Benchmark("Ours.jwksCache.hit", configuration: verifyConfiguration(.hs256)) { benchmark async in
-                if cache.cachedKeySet == nil { _ = try? await cache.refresh() }
-                guard cache.cachedKeySet != nil else { return }
-                benchmark.startMeasurement()
-                for _ in benchmark.scaledIterations {
-                    blackHole(try? await cache.keySet(for: header))
+       let header = try? JWSVerifier(keySet: keys, algorithms: [.rs256]).verify(rs256.token).header {
+        Benchmark("Ours.jwksCache.hit", configuration: verifyConfiguration(.hs256)) { benchmark async in
+            guard let (_, cache) = await OursVerifier.makeCacheVerifier(for: rs256) else { return }
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(try? await cache.keySet(for: header))
+            }
+        }
+        Benchmark("Ours.jwksCache.hit.2threads", configuration: verifyConfiguration(.hs256)) { benchmark async in
+            guard let (_, cache) = await OursVerifier.makeCacheVerifier(for: rs256) else { return }
+            let iterations = benchmark.scaledIterations
+            benchmark.startMeasurement()
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<2 {
+                    group.addTask {
+                        for _ in iterations { blackHole(try? await cache.keySet(for: header)) }
+                    }
                 }
             }
         }
@@ -90,17 +125,5 @@ func registerOursBenchmarks(tokens: [BenchToken]) {
                 blackHole(verifier.challenge)
             }
         }
-    }
-}
-
-/// A key-set "server" inside the process: answers every request with the same `200` document.
-/// Only for warming a cache before timing its hit path.
-struct FixedDocumentFetcher: HTTPFetcher {
-    /// The JWK Set document served.
-    let body: [UInt8]
-
-    /// Returns the document with status 200 and no caching headers.
-    func fetch(_ request: HTTPFetchRequest) async throws -> HTTPFetchResponse {
-        HTTPFetchResponse(statusCode: 200, headers: ["Content-Type": "application/json"], body: body)
     }
 }

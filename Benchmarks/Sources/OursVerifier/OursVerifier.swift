@@ -1,4 +1,5 @@
 // The library under test.
+import Foundation
 import JOSE
 import TokenFactory
 
@@ -19,8 +20,8 @@ public typealias TokenVerifier = @Sendable (_ token: [UInt8]) -> Bool
 /// Ours is a ``JWTVerifier`` over a fixed ``JWKSet`` holding the token's one JWK (for HS256 the
 /// `oct` key, hence `allowPrivateKeys: true`), an allow-list of exactly the token's algorithm,
 /// and a ``JWTValidator`` requiring ``BenchClaims/issuer`` and ``BenchClaims/audience`` (`exp`,
-/// `nbf`, `iat` are checked whenever present, with the default 60 s leeway). The verify is the
-/// synchronous `[UInt8]` overload, so the token bytes are not copied.
+/// `nbf`, `iat` are checked whenever present, with the default 60 s leeway). The verify is
+/// `verifyWithoutSuspending` on the `[UInt8]`, so the token bytes are not copied.
 public enum OursVerifier {
     /// Makes swift-jose's verifier for `token`'s key and algorithm.
     /// - Parameter token: the benchmark token with its public JWK.
@@ -28,22 +29,58 @@ public enum OursVerifier {
     ///   (which `compare` reports as "not wired").
     public static func make(for token: BenchToken) -> TokenVerifier? {
         guard let verifier = makeJWTVerifier(for: token) else { return nil }
-        return { bytes in (try? verifier.verify(bytes)) != nil }
+        return { bytes in (try? verifier.verifyWithoutSuspending(bytes)) != nil }
     }
 
     /// The ``JWTVerifier`` behind ``make(for:)``, for benchmarks that need more than a `Bool`.
-    public static func makeJWTVerifier(for token: BenchToken) -> JWTVerifier<JWKSet>? {
-        guard let algorithm = JWSAlgorithm(rawValue: token.algorithm.rawValue),
-              let keys = try? JWKSet(json: "{\"keys\":[\(token.jwkJSON)]}", allowPrivateKeys: true),
-              keys.keys.count == 1
+    public static func makeJWTVerifier(for token: BenchToken) -> JWTVerifier? {
+        guard let keys = makeKeySet(for: token), keys.keys.count == 1 else { return nil }
+        return makeJWTVerifier(for: token, keySource: keys)
+    }
+
+    /// The same verifier as ``makeJWTVerifier(for:)``, but with its keys from a ``JWKSCache``
+    /// warmed once from an in-process fetcher serving the token's JWK Set (see
+    /// ``FixedDocumentFetcher``): the road an API server takes, where every verification is a
+    /// cache hit. The cache is fresh for 10 minutes, longer than any run.
+    ///
+    /// - Returns: the verifier and its cache, or `nil` if the key is not accepted (HS256: a
+    ///   remote key set never carries secret keys).
+    public static func makeCacheVerifier(for token: BenchToken) async -> (JWTVerifier, JWKSCache)? {
+        guard let url = URL(string: "https://issuer.example/jwks") else { return nil }
+        var configuration = JWKSCache.Configuration()
+        configuration.fetcher = FixedDocumentFetcher(body: Array("{\"keys\":[\(token.jwkJSON)]}".utf8))
+        guard let cache = try? JWKSCache(url: url, configuration: configuration),
+              (try? await cache.refresh())?.keys.count == 1,
+              let verifier = makeJWTVerifier(for: token, keySource: cache)
         else { return nil }
+        return (verifier, cache)
+    }
+
+    /// The benchmark's verifier over `keySource`: the token's algorithm only, issuer and audience.
+    private static func makeJWTVerifier(for token: BenchToken, keySource: some JWKSetSource) -> JWTVerifier? {
+        guard let algorithm = JWSAlgorithm(rawValue: token.algorithm.rawValue) else { return nil }
         return JWTVerifier(
-            keySource: keys, algorithms: [algorithm],
+            keySource: keySource, algorithms: [algorithm],
             claims: JWTValidator(issuer: BenchClaims.issuer, audiences: [BenchClaims.audience]))
     }
 
     /// The token's key set, for benchmarks that build their own verifier (e.g. ID tokens).
     public static func makeKeySet(for token: BenchToken) -> JWKSet? {
         try? JWKSet(json: "{\"keys\":[\(token.jwkJSON)]}", allowPrivateKeys: true)
+    }
+}
+
+/// A key-set "server" inside the process: answers every request with the same `200` document.
+/// Only for warming a cache before timing its hit path.
+public struct FixedDocumentFetcher: HTTPFetcher {
+    /// The JWK Set document served.
+    public let body: [UInt8]
+
+    /// Serves `body`.
+    public init(body: [UInt8]) { self.body = body }
+
+    /// Returns the document with status 200 and no caching headers.
+    public func fetch(_ request: HTTPFetchRequest) async throws -> HTTPFetchResponse {
+        HTTPFetchResponse(statusCode: 200, headers: ["Content-Type": "application/json"], body: body)
     }
 }

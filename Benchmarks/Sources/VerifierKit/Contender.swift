@@ -21,8 +21,11 @@ public enum ThreadVerifier {
 public struct Contender: Sendable {
     /// Which verifier this is.
     public enum Kind: String, Sendable, CaseIterable {
-        /// swift-jose (see ``OursVerifier``).
+        /// swift-jose (see ``OursVerifier``), synchronous, fixed key set.
         case ours
+        /// swift-jose through a warm ``JOSE/JWKSCache``, with the `async` verify an API server
+        /// calls (``OursVerifier/makeCacheVerifier(for:)``); one cache shared by all threads.
+        case oursCache = "ours-cache"
         /// The raw OpenSSL floor in C, fastest form: hash once, then `EVP_PKEY_verify` on a
         /// prepared context (RSA, ECDSA); a re-initialised keyed context (HMAC).
         case floor
@@ -45,6 +48,11 @@ public struct Contender: Sendable {
         var contenders: [Contender] = []
         if let ours = OursVerifier.make(for: token) {
             contenders.append(Contender(kind: .ours) { .sync(ours) })
+        }
+        if let (verifier, _) = await OursVerifier.makeCacheVerifier(for: token) {
+            contenders.append(Contender(kind: .oursCache) {
+                .async { bytes in (try? await verifier.verify(bytes)) != nil }
+            })
         }
         let floor = try FloorVerifier(token: token)
         contenders.append(Contender(kind: .floor) {

@@ -14,6 +14,10 @@ struct ComparisonRow {
     var allocations: [Contender.Kind: Double] = [:]
     /// N-thread ops/s divided by single-thread ops/s per verifier.
     var scaling: [Contender.Kind: Double] = [:]
+    /// `jose verify --batch` tokens per second (one thread), when measured.
+    var cliBatch: Double?
+    /// `jose verify --batch --threads N` over one thread, when measured.
+    var cliBatchScaling: Double?
 }
 
 /// Prints the comparison table row by row as algorithms finish.
@@ -23,9 +27,10 @@ struct ComparisonTable {
 
     /// Column titles and widths.
     private var columns: [(String, Int)] {
-        [("alg", 6), ("bytes", 5), ("ours ops/s", 11), ("floor ops/s", 11), ("floor-dv ops/s", 14),
-         ("jwt-kit ops/s", 13), ("ours/floor", 10), ("ours/floor-dv", 13), ("ours/jwt-kit", 12),
-         ("allocs ours|floor|jwt-kit", 26), ("\(threads)T scaling ours|floor|jwt-kit", 29)]
+        [("alg", 6), ("bytes", 5), ("ours ops/s", 11), ("cache ops/s", 11), ("cli ops/s", 10),
+         ("floor ops/s", 11), ("floor-dv ops/s", 14), ("jwt-kit ops/s", 13),
+         ("cache/ours", 10), ("cli/ours", 8), ("ours/floor", 10), ("ours/floor-dv", 13), ("ours/jwt-kit", 12),
+         ("allocs ours|cache|floor|jwt-kit", 31), ("\(threads)T scaling ours|cache|cli|floor|jwt-kit", 40)]
     }
 
     /// Prints the header line and a rule.
@@ -38,17 +43,21 @@ struct ComparisonTable {
     /// Prints one algorithm's row.
     func printRow(_ row: ComparisonRow) {
         let ours = row.opsPerSecond[.ours]
+        let cache = row.opsPerSecond[.oursCache]
         let floor = row.opsPerSecond[.floor]
         let floorDigestVerify = row.opsPerSecond[.floorDigestVerify]
         let jwtKit = row.opsPerSecond[.jwtKit]
-        let kinds: [Contender.Kind] = [.ours, .floor, .jwtKit]
+        let kinds: [Contender.Kind] = [.ours, .oursCache, .floor, .jwtKit]
+        let scalings = [row.scaling[.ours], row.scaling[.oursCache], row.cliBatchScaling,
+                        row.scaling[.floor], row.scaling[.jwtKit]]
         let values = [
             row.algorithm.rawValue,
             String(row.tokenBytes),
-            rate(ours), rate(floor), rate(floorDigestVerify), rate(jwtKit),
+            rate(ours), rate(cache), rate(row.cliBatch), rate(floor), rate(floorDigestVerify), rate(jwtKit),
+            ratio(cache, ours), ratio(row.cliBatch, ours),
             ratio(ours, floor), ratio(ours, floorDigestVerify), ratio(ours, jwtKit),
             kinds.map { count(row.allocations[$0]) }.joined(separator: " | "),
-            kinds.map { factor(row.scaling[$0]) }.joined(separator: " | "),
+            scalings.map(factor).joined(separator: " | "),
         ]
         print(zip(values, columns).map { pad($0, $1.1) }.joined(separator: "  "))
         fflush(nil)

@@ -46,6 +46,13 @@ if options.countAllocations && !countingAllocations {
 }
 print("")
 
+// A `jose` that exits early must not take `compare` down with it while it is being fed.
+signal(SIGPIPE, SIG_IGN)
+let cliBatch = CLIBatch.besideThisProgram()
+if cliBatch == nil {
+    print("no jose beside compare: the cli columns show — (swift build -c release --package-path Benchmarks --product jose)")
+}
+
 var table = ComparisonTable(threads: options.threads)
 table.printHeader()
 
@@ -86,6 +93,21 @@ for algorithm in options.algorithms {
             }
             row.scaling[contender.kind] = single > 0 ? parallel.opsPerSecond / single : 0
         }
+        if let cliBatch, let ours = row.opsPerSecond[.ours] {
+            // About `seconds * rounds` of work for one run at the library's rate.
+            let count = min(max(Int(ours * options.seconds * Double(options.rounds)), 5_000), 1_000_000)
+            var single: [Double] = []
+            var parallel: [Double] = []
+            for _ in 0..<3 {
+                single.append(try cliBatch.tokensPerSecond(token, count: count, threads: 1))
+                // A jose without --threads leaves the scaling cell empty.
+                if let rate = try? cliBatch.tokensPerSecond(token, count: count, threads: options.threads) {
+                    parallel.append(rate)
+                }
+            }
+            row.cliBatch = Measure.median(single)
+            row.cliBatchScaling = parallel.isEmpty ? nil : Measure.median(parallel) / Measure.median(single)
+        }
         table.printRow(row)
     } catch {
         fail("\(algorithm): \(error)")
@@ -93,6 +115,8 @@ for algorithm in options.algorithms {
 }
 print("""
 
-    ops/s: single-thread medians. ratios: ours / other (higher is better for ours).
+    ops/s: single-thread medians. ours: sync verify, fixed key set. cache: async verify through a warm JWKSCache
+    (HS256: none, remote sets never hold secret keys). cli: `jose verify --batch` end to end, N tokens through a pipe.
+    ratios: left / right (higher is better for the left).
     allocs: malloc calls per verify (ordo-one/malloc-interposer). scaling: \(options.threads)-thread ops / 1-thread ops.
     """)

@@ -1,0 +1,83 @@
+import Foundation
+import TokenFactory
+
+/// `jose verify --batch` measured as a person or a script runs it: the built `jose` binary
+/// (next to `compare`, from `swift build -c release --package-path Benchmarks --product jose`)
+/// fed N copies of the token through a pipe, its JSON lines written to `/dev/null`, timed from
+/// launch to exit: process start, key loading, reading, verifying and writing all count.
+struct CLIBatch {
+    /// The `jose` executable.
+    let executable: URL
+
+    /// The `jose` built beside this program, or `nil` when there is none.
+    static func besideThisProgram() -> CLIBatch? {
+        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent()
+        let candidate = directory.appendingPathComponent("jose")
+        guard FileManager.default.isExecutableFile(atPath: candidate.path) else { return nil }
+        return CLIBatch(executable: candidate)
+    }
+
+    /// Tokens verified per second by one `jose verify --batch` run over `count` copies of
+    /// `token`, with `threads` verifying threads.
+    ///
+    /// - Throws: ``BenchSetupError`` when `jose` cannot be started or does not accept every token
+    ///   (exit status other than 0).
+    func tokensPerSecond(_ token: BenchToken, count: Int, threads: Int) throws -> Double {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("jose-compare-\(ProcessInfo.processInfo.processIdentifier)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        var arguments = ["verify", "--batch", "--alg", token.algorithm.rawValue,
+                         "--iss", BenchClaims.issuer, "--aud", BenchClaims.audience]
+        if threads > 1 { arguments += ["--threads", String(threads)] }
+        if token.algorithm == .hs256 {
+            let secret = directory.appendingPathComponent("secret")
+            try Data(token.hmacSecret).write(to: secret)
+            arguments += ["--secret-file", secret.path]
+        } else {
+            let jwks = directory.appendingPathComponent("jwks.json")
+            try Data("{\"keys\":[\(token.jwkJSON)]}".utf8).write(to: jwks)
+            arguments += ["--jwks", jwks.path]
+        }
+
+        var lines = Data(capacity: (token.token.count + 1) * count)
+        for _ in 0..<count {
+            lines.append(contentsOf: token.token)
+            lines.append(UInt8(ascii: "\n"))
+        }
+        let input = lines
+
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardInput = pipe
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let start = monotonicSeconds()
+        try process.run()
+        let writer = Thread {
+            // jose may exit early (an unknown flag, say): then the write fails, and the exit
+            // status below says why.
+            try? pipe.fileHandleForWriting.write(contentsOf: input)
+            try? pipe.fileHandleForWriting.close()
+        }
+        writer.start()
+        process.waitUntilExit()
+        let seconds = monotonicSeconds() - start
+        guard process.terminationStatus == 0 else {
+            throw BenchSetupError("jose verify --batch \(threads > 1 ? "--threads \(threads) " : "")"
+                                  + "exited \(process.terminationStatus) on valid \(token.algorithm) tokens")
+        }
+        return Double(count) / seconds
+    }
+}
+
+/// A monotonic clock reading in seconds.
+private func monotonicSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}
