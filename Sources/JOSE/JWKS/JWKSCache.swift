@@ -82,7 +82,7 @@ public final class JWKSCache: JWKSetSource, Sendable {
     }
 
     /// What a lookup does: answer now, or after a fetch.
-    enum Plan {
+    private enum Plan {
         /// Answer with this set now.
         case serve(JWKSet)
         /// Wait for this fetch, then answer; `keyID` is the token's, remembered as unknown if the
@@ -90,6 +90,8 @@ public final class JWKSCache: JWKSetSource, Sendable {
         case wait(Task<JWKSet, any Error>, keyID: String?)
         /// Fail with this error now (a recent fetch failed and nothing usable is cached).
         case fail(JOSEError)
+        /// Only a lookup that may wait can answer (asked without waiting; nothing was changed).
+        case mustWait
     }
 
     /// What a completed HTTP exchange means for the cache.
@@ -171,7 +173,21 @@ public final class JWKSCache: JWKSetSource, Sendable {
     ///   fetched and nothing usable is cached (never fetched, or stale beyond
     ///   ``Configuration/maximumStaleness``).
     public func keySet(for header: JWSHeader) async throws -> JWKSet {
-        try await keySet(following: plan(for: header))
+        try await keySet(following: plan(for: header, mayWait: true))
+    }
+
+    /// The key set for this header when it can be had without waiting for a fetch: a hit, or a
+    /// set served while a background refresh runs (which this may start); `nil` when the lookup
+    /// must wait for a fetch (none is started: ``keySet(for:)`` does that).
+    ///
+    /// - Throws: `JOSEError` with code ``JOSEError/Code/jwksUnavailable`` when a fetch failed
+    ///   within ``Configuration/failureRetryInterval`` and nothing usable is cached.
+    public func keySetWithoutSuspending(for header: JWSHeader) throws -> JWKSet? {
+        switch plan(for: header, mayWait: false) {
+        case .serve(let keySet): return keySet
+        case .fail(let error): throw error
+        case .wait, .mustWait: return nil
+        }
     }
 
     /// Fetches the key set now, whatever its freshness, or waits for the fetch already in flight.
@@ -189,43 +205,45 @@ public final class JWKSCache: JWKSetSource, Sendable {
     }
 
     /// Decides, without suspending, how to answer a lookup for `header`: the hit path first,
-    /// then the rules on ``JWKSCache`` (which may start a background or a waited-for fetch).
-    func plan(for header: JWSHeader) -> Plan {
+    /// then the rules on ``JWKSCache`` (which may start a background fetch, and, when the caller
+    /// `mayWait`, a fetch to wait for).
+    private func plan(for header: JWSHeader, mayWait: Bool) -> Plan {
         let now = configuration.clock.now
         if let hit = hits.keySet(for: header, at: now) { return .serve(hit) }
-        return plan(keyID: header.keyID, now: now)
+        return plan(keyID: header.keyID, now: now, mayWait: mayWait)
     }
 
-    /// The lookup when the hit path could not answer.
-    private func plan(keyID: String?, now: Double) -> Plan {
-        let cooldown = configuration.unknownKeyIDCooldown
-        return state.withLock { state in
+    /// The lookup when the hit path could not answer. Without `mayWait`, a lookup that would
+    /// wait returns ``Plan/mustWait`` before changing anything, so that the waiting lookup that
+    /// follows counts and starts what it must once.
+    private func plan(keyID: String?, now: Double, mayWait: Bool) -> Plan {
+        state.withLock { state in
+            let backingOff = isBackingOff(state, now: now)
             if let keySet = state.keySet, now < state.staleUntil {
-                if keyID.map(keySet.holds) ?? true {
+                guard let keyID, !keySet.holds(keyID) else {
                     if now >= state.freshUntil { state.statistics.staleServes += 1 }
-                    if now >= state.refreshFrom, state.inFlight == nil, !isBackingOff(state, now: now) {
+                    if now >= state.refreshFrom, state.inFlight == nil, !backingOff {
                         _ = startFetch(&state, now: now)
                     }
                     return .serve(keySet)
                 }
+                // A kid the set lacks: refetch, unless remembered, cooling down or backing off.
+                let remembered = state.unknownKeyIDs.contains(keyID)
+                let coolingDown = state.lastFetchStart.map { now - $0 < configuration.unknownKeyIDCooldown } ?? false
+                if remembered || (state.inFlight == nil && (coolingDown || backingOff)) {
+                    state.statistics.unknownKeyIDMisses += 1
+                    if remembered || coolingDown { state.statistics.suppressedRefetches += 1 }
+                    return .serve(keySet)
+                }
+                guard mayWait else { return .mustWait }
                 state.statistics.unknownKeyIDMisses += 1
-                if let keyID, state.unknownKeyIDs.contains(keyID) {
-                    state.statistics.suppressedRefetches += 1
-                    return .serve(keySet)
-                }
-                if let task = state.inFlight { return .wait(task, keyID: keyID) }
-                if let started = state.lastFetchStart, now - started < cooldown {
-                    state.statistics.suppressedRefetches += 1
-                    return .serve(keySet)
-                }
-                if isBackingOff(state, now: now) { return .serve(keySet) }
-                return .wait(startFetch(&state, now: now), keyID: keyID)
+                return .wait(state.inFlight ?? startFetch(&state, now: now), keyID: keyID)
             }
-            if let task = state.inFlight { return .wait(task, keyID: keyID) }
-            if let failure = state.lastFailure, now - failure.time < configuration.failureRetryInterval {
+            if state.inFlight == nil, backingOff, let failure = state.lastFailure {
                 return .fail(failure.error)
             }
-            return .wait(startFetch(&state, now: now), keyID: keyID)
+            guard mayWait else { return .mustWait }
+            return .wait(state.inFlight ?? startFetch(&state, now: now), keyID: keyID)
         }
     }
 
@@ -237,12 +255,13 @@ public final class JWKSCache: JWKSetSource, Sendable {
 
     /// Carries out `plan`: the set it serves, or the set after its fetch. When a waited-for fetch
     /// fails, the cached set is still served while it is within its staleness.
-    func keySet(following plan: Plan) async throws -> JWKSet {
+    private func keySet(following plan: Plan) async throws -> JWKSet {
         let task: Task<JWKSet, any Error>
         let keyID: String?
         switch plan {
         case .serve(let keySet): return keySet
         case .fail(let error): throw error
+        case .mustWait: preconditionFailure("a lookup that may wait never plans to wait without a fetch")
         case .wait(let pending, let pendingKeyID):
             task = pending
             keyID = pendingKeyID

@@ -9,12 +9,13 @@
 /// print(jwt.claims.subject ?? "")
 /// ```
 ///
-/// One type for every key source (a fixed ``JWKSet``, a ``JWKSCache`` or your own
+/// One type for every key source (a fixed ``JWKSet``, a remote key-set cache or your own
 /// ``JWKSetSource``), so a verifier can be stored in an app's state without naming its source.
 /// ``verify(_:)-(StringProtocol)`` is the one way to verify: when the keys are at hand (a fixed
-/// set, or a cache hit) it runs to the end without suspending, copying or allocating beyond the
-/// token's own storage. ``verifyWithoutSuspending(_:)-(StringProtocol)`` serves code that cannot
-/// `await`.
+/// set, or a cache hit) it runs to the end without suspending. With a fixed set it reads the
+/// token where it lies; with another source it copies the token once (one allocation), so that
+/// it can wait for keys when it must. ``verifyWithoutSuspending(_:)-(StringProtocol)`` serves
+/// code that cannot `await`.
 ///
 /// Immutable and `Sendable`: make it once and share it across tasks and threads.
 public struct JWTVerifier: Sendable {
@@ -22,8 +23,7 @@ public struct JWTVerifier: Sendable {
     public var keySource: any JWKSetSource {
         switch keys {
         case .fixed(let keySet): keySet
-        case .cache(let cache): cache
-        case .custom(let source): source
+        case .source(let source): source
         }
     }
 
@@ -36,44 +36,26 @@ public struct JWTVerifier: Sendable {
 
     /// A key source, by how a verification reaches its keys.
     private enum Keys: Sendable {
-        /// A fixed set: always at hand.
+        /// A fixed set: the token is verified where it lies.
         case fixed(JWKSet)
-        /// A remote set: at hand on a cache hit (decided without suspending), else after a fetch.
-        case cache(JWKSCache)
-        /// Another source: asked for every token.
-        case custom(any JWKSetSource)
-    }
-
-    /// How a verification that could not finish at once goes on.
-    private enum Pending {
-        /// Follow the cache's plan (a fetch to wait for, or a failure).
-        case cache(JWKSCache, JWKSCache.Plan)
-        /// Ask the source.
-        case custom(any JWKSetSource)
-    }
-
-    /// What an attempt without suspending came to.
-    private enum Attempt<Verified> {
-        /// Verified (or thrown) without suspending.
-        case done(Verified)
-        /// The keys must be awaited: the token was copied to `token` (owned by the caller now).
-        case pending(Pending, token: UnsafeRawBufferPointer)
+        /// Any other source: the token is copied once, so that the verification can wait for
+        /// keys; it does not suspend when the source has them at hand
+        /// (``JWKSetSource/keySetWithoutSuspending(for:)``).
+        case source(any JWKSetSource)
     }
 
     /// Creates a verifier.
     ///
     /// - Parameters:
-    ///   - keySource: a ``JWKSet``, a ``JWKSCache``, or another ``JWKSetSource``.
+    ///   - keySource: a ``JWKSet``, a remote key-set cache, or another ``JWKSetSource``.
     ///   - algorithms: the allow-list; `nil` lets each key decide (never `none`).
     ///   - claims: the claim rules.
     ///   - limits: size and nesting limits.
     public init(keySource: some JWKSetSource, algorithms: Set<JWSAlgorithm>? = nil, claims: JWTValidator, limits: JWSLimits = .default) {
         if let keySet = keySource as? JWKSet {
             keys = .fixed(keySet)
-        } else if let cache = keySource as? JWKSCache {
-            keys = .cache(cache)
         } else {
-            keys = .custom(keySource)
+            keys = .source(keySource)
         }
         self.claims = claims
         self.signatures = SignatureRules(algorithms: algorithms, limits: limits, understoodCriticalParameters: [])
@@ -83,8 +65,7 @@ public struct JWTVerifier: Sendable {
 
     /// Verifies the signature and the claims of a compact JWT, fetching keys if the source must.
     ///
-    /// When the keys are at hand (a fixed ``JWKSet``, or a ``JWKSCache`` hit) this never
-    /// suspends, and it reads the token's UTF-8 in place.
+    /// When the keys are at hand (a fixed ``JWKSet``, or a cache hit) this never suspends.
     ///
     /// - Parameter token: the compact serialization, with no surrounding whitespace.
     /// - Throws: ``JOSEError``: signature errors as ``JWSVerifier``, claim errors as
@@ -98,10 +79,13 @@ public struct JWTVerifier: Sendable {
     ///
     /// - Throws: ``JOSEError`` as ``verify(_:)-(StringProtocol)``.
     public func verify(_ token: some Collection<UInt8>) async throws -> VerifiedJWT {
-        let attempt: Attempt<VerifiedJWT> = try TokenText.withBytes(of: token) {
-            try start($0, rules: claims, parse: Self.verifiedJWT)
+        switch keys {
+        case .fixed(let keySet):
+            return try TokenText.withBytes(of: token) { try verify($0, with: keySet, rules: claims, finish: Self.verifiedJWT) }
+        case .source(let source):
+            let copy = TokenBytes(adopting: TokenText.withBytes(of: token, TokenBytes.copy))
+            return try await verify(copy, from: source, rules: claims, finish: Self.verifiedJWT)
         }
-        return try await finish(attempt, rules: claims, parse: Self.verifiedJWT)
     }
 
     /// Verifies only the signature of a compact JWS, fetching keys if the source must; the
@@ -109,19 +93,16 @@ public struct JWTVerifier: Sendable {
     ///
     /// - Throws: ``JOSEError`` as ``JWSVerifier/verify(_:)-(StringProtocol)``, or `jwks_unavailable`.
     public func verifySignature(_ token: some StringProtocol) async throws -> VerifiedJWS {
-        let attempt: Attempt<VerifiedJWS> = try TokenText.withUTF8(of: token) {
-            try start($0, rules: claims, parse: Self.verifiedJWS)
-        }
-        return try await finish(attempt, rules: claims, parse: Self.verifiedJWS)
+        try await verify(token, rules: claims, finish: Self.verifiedJWS)
     }
 
     /// Verifies the signature and the claims of a compact JWT without suspending, with the keys
-    /// at hand: a fixed ``JWKSet``'s, or the set a ``JWKSCache`` can serve now (which may start a
-    /// background refresh, never a fetch to wait for). For code that cannot `await`; everywhere
-    /// else use ``verify(_:)-(StringProtocol)``, which is as fast.
+    /// at hand: a fixed ``JWKSet``'s, or what the source can give without waiting (a cache hit,
+    /// or a set a cache serves while it refreshes). For code that cannot `await`; everywhere
+    /// else use ``verify(_:)-(StringProtocol)``, which is as fast and fetches when it must.
     ///
     /// - Throws: ``JOSEError`` as ``verify(_:)-(StringProtocol)``; `jwks_unavailable` when the
-    ///   keys would have to be fetched first (a cache miss, or a custom ``JWKSetSource``).
+    ///   keys would have to be fetched first.
     public func verifyWithoutSuspending(_ token: some StringProtocol) throws -> VerifiedJWT {
         try verifyWithoutSuspending(token, rules: claims)
     }
@@ -137,10 +118,7 @@ public struct JWTVerifier: Sendable {
 
     /// ``verify(_:)-(StringProtocol)`` with other claim rules for this token.
     func verify(_ token: some StringProtocol, rules: JWTValidator) async throws -> VerifiedJWT {
-        let attempt: Attempt<VerifiedJWT> = try TokenText.withUTF8(of: token) {
-            try start($0, rules: rules, parse: Self.verifiedJWT)
-        }
-        return try await finish(attempt, rules: rules, parse: Self.verifiedJWT)
+        try await verify(token, rules: rules, finish: Self.verifiedJWT)
     }
 
     /// ``verifyWithoutSuspending(_:)-(StringProtocol)`` with other claim rules for this token.
@@ -148,7 +126,7 @@ public struct JWTVerifier: Sendable {
         try TokenText.withUTF8(of: token) { try verifyWithoutSuspending($0, rules: rules) }
     }
 
-    // MARK: - The one road
+    // MARK: - The roads
 
     /// The checks after the signature, for a JWT: the claims, parsed in place, with `rules`.
     private static func verifiedJWT(_ jws: consuming CompactJWS, key: JWK, rules: JWTValidator) throws -> VerifiedJWT {
@@ -165,68 +143,60 @@ public struct JWTVerifier: Sendable {
         Verified.self == VerifiedJWT.self
     }
 
-    /// Parses `token`, verifies its signature with `keySet` and finishes with `parse`.
+    /// Verifies token text: in place with a fixed set, else from a copy that can wait for keys.
+    private func verify<Verified>(
+        _ token: some StringProtocol, rules: JWTValidator,
+        finish: (consuming CompactJWS, JWK, JWTValidator) throws -> Verified
+    ) async throws -> Verified {
+        switch keys {
+        case .fixed(let keySet):
+            return try TokenText.withUTF8(of: token) { try verify($0, with: keySet, rules: rules, finish: finish) }
+        case .source(let source):
+            let copy = TokenBytes(adopting: TokenText.withUTF8(of: token, TokenBytes.copy))
+            return try await verify(copy, from: source, rules: rules, finish: finish)
+        }
+    }
+
+    /// Parses `token`, verifies its signature with `keySet` and finishes with `finish`.
     private func verify<Verified>(
         _ token: UnsafeRawBufferPointer, with keySet: JWKSet, rules: JWTValidator,
-        parse: (consuming CompactJWS, JWK, JWTValidator) throws -> Verified
+        finish: (consuming CompactJWS, JWK, JWTValidator) throws -> Verified
     ) throws -> Verified {
         let jws = try signatures.parse(token, forClaims: Self.parsesClaims(Verified.self))
         let key = try signatures.verifySignature(of: jws, token: token, with: keySet)
-        return try parse(jws, key, rules)
+        return try finish(jws, key, rules)
     }
 
-    /// Verifies `token` to the end if its keys are at hand; otherwise copies it and says what
-    /// to wait for.
-    private func start<Verified>(
-        _ token: UnsafeRawBufferPointer, rules: JWTValidator,
-        parse: (consuming CompactJWS, JWK, JWTValidator) throws -> Verified
-    ) throws -> Attempt<Verified> {
-        switch keys {
-        case .fixed(let keySet):
-            return .done(try verify(token, with: keySet, rules: rules, parse: parse))
-        case .cache(let cache):
-            let jws = try signatures.parse(token, forClaims: Self.parsesClaims(Verified.self))
-            let plan = cache.plan(for: jws.header)
-            guard case .serve(let keySet) = plan else {
-                return .pending(.cache(cache, plan), token: TokenBytes.copy(token))
-            }
-            let key = try signatures.verifySignature(of: jws, token: token, with: keySet)
-            return .done(try parse(jws, key, rules))
-        case .custom(let source):
-            return .pending(.custom(source), token: TokenBytes.copy(token))
-        }
-    }
-
-    /// Finishes an attempt: waits for the keys when it must, then verifies the copied token.
-    private func finish<Verified>(
-        _ attempt: Attempt<Verified>, rules: JWTValidator,
-        parse: (consuming CompactJWS, JWK, JWTValidator) throws -> Verified
+    /// Verifies a copied token with keys from `source`: without suspending when the source has
+    /// them at hand, else after waiting for them.
+    private func verify<Verified>(
+        _ token: consuming TokenBytes, from source: any JWKSetSource, rules: JWTValidator,
+        finish: (consuming CompactJWS, JWK, JWTValidator) throws -> Verified
     ) async throws -> Verified {
-        switch attempt {
-        case .done(let verified):
-            return verified
-        case .pending(let pending, let copied):
-            let token = TokenBytes(adopting: copied)
-            let jws = try signatures.parse(token.bytes, forClaims: Self.parsesClaims(Verified.self))
-            let keySet = switch pending {
-            case .cache(let cache, let plan): try await cache.keySet(following: plan)
-            case .custom(let source): try await source.keySet(for: jws.header)
-            }
-            let key = try signatures.verifySignature(of: jws, token: token.bytes, with: keySet)
-            return try parse(jws, key, rules)
+        let jws = try signatures.parse(token.bytes, forClaims: Self.parsesClaims(Verified.self))
+        let keySet: JWKSet
+        if let atHand = try source.keySetWithoutSuspending(for: jws.header) {
+            keySet = atHand
+        } else {
+            keySet = try await source.keySet(for: jws.header)
         }
+        let key = try signatures.verifySignature(of: jws, token: token.bytes, with: keySet)
+        return try finish(jws, key, rules)
     }
 
     /// Verifies `token` with the keys at hand, or throws `jwks_unavailable`.
     private func verifyWithoutSuspending(_ token: UnsafeRawBufferPointer, rules: JWTValidator) throws -> VerifiedJWT {
-        switch try start(token, rules: rules, parse: Self.verifiedJWT) {
-        case .done(let verified):
-            return verified
-        case .pending(let pending, let copied):
-            copied.deallocate()
-            if case .cache(_, .fail(let error)) = pending { throw error }
-            throw JOSEError(.jwksUnavailable,
-                            "the keys for this token are not at hand (they must be fetched); use the async verify")
+        switch keys {
+        case .fixed(let keySet):
+            return try verify(token, with: keySet, rules: rules, finish: Self.verifiedJWT)
+        case .source(let source):
+            let jws = try signatures.parse(token, forClaims: true)
+            guard let keySet = try source.keySetWithoutSuspending(for: jws.header) else {
+                throw JOSEError(.jwksUnavailable,
+                                "the keys for this token are not at hand (they must be fetched first); use the async verify")
+            }
+            let key = try signatures.verifySignature(of: jws, token: token, with: keySet)
+            return try Self.verifiedJWT(jws, key: key, rules: rules)
         }
     }
 }

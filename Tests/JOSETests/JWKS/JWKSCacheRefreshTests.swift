@@ -111,8 +111,10 @@ import JOSETestSupport
         let key = try TestSigningKey(kid: "k1")
         let (server, _, cache, verifier) = try await CacheFixture.serve([key])
         let token = try key.token()
+        // Nothing cached: it would have to fetch, so it refuses (and starts nothing).
         #expect(throws: JOSEError.self) { try verifier.verifyWithoutSuspending(token) }
-        _ = try await cache.fetchInFlight?.value  // the lookup above started the first fetch
+        #expect(cache.fetchInFlight == nil)
+        _ = try await cache.refresh()
         #expect(try verifier.verifyWithoutSuspending(token).claims.subject == "alice")
         #expect(try verifier.verifyWithoutSuspending(Array(token.utf8)).claims.subject == "alice")
         #expect(try await server.requestCount(path: path) == 1)

@@ -1,0 +1,29 @@
+/// Where a verifier gets its keys: a fixed ``JWKSet``, or a source that may have to fetch them
+/// (such as ``JWKSCache``).
+public protocol JWKSetSource: Sendable {
+    /// The key set to verify a token with this header, fetching or refreshing if needed.
+    ///
+    /// - Throws: ``JOSEError`` `jwks_unavailable` when no key set can be had.
+    func keySet(for header: JWSHeader) async throws -> JWKSet
+
+    /// The key set for this header when the source can give it without suspending (a fixed set,
+    /// a cache hit), or `nil` when only ``keySet(for:)`` can (after a fetch). Called on every
+    /// token before ``keySet(for:)``; it must not wait. The default is `nil`.
+    ///
+    /// - Throws: ``JOSEError`` when the source knows at once that it has no keys to give (for
+    ///   example a fetch failed moments ago).
+    func keySetWithoutSuspending(for header: JWSHeader) throws -> JWKSet?
+}
+
+extension JWKSetSource {
+    /// No key set without suspending: every token asks ``keySet(for:)``.
+    public func keySetWithoutSuspending(for header: JWSHeader) throws -> JWKSet? { nil }
+}
+
+extension JWKSet: JWKSetSource {
+    /// A fixed set answers with itself.
+    public func keySet(for header: JWSHeader) async throws -> JWKSet { self }
+
+    /// A fixed set answers with itself, at once.
+    public func keySetWithoutSuspending(for header: JWSHeader) throws -> JWKSet? { self }
+}
