@@ -6,6 +6,9 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "JOSE", targets: ["JOSE"]),
+        // The URLSession key-set fetcher: Foundation's networking (libcurl) only for those who
+        // want it; servers plug their own HTTP client into `HTTPFetcher` instead.
+        .library(name: "JOSEURLSession", targets: ["JOSEURLSession"]),
         .executable(name: "jose", targets: ["JOSECLI"]),
     ],
     dependencies: [
@@ -25,12 +28,23 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(
+            name: "JOSEURLSession",
+            dependencies: ["JOSE"]
+        ),
         .executableTarget(
             name: "JOSECLI",
             dependencies: [
                 "JOSE",
+                "JOSEURLSession",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // `import JOSE` alone, for CI to check what the core links (no FoundationNetworking, no ICU).
+        .executableTarget(
+            name: "core-only-program",
+            dependencies: ["JOSE"],
+            path: "Tests/CoreOnlyProgram"
         ),
         .target(
             name: "JOSETestSupport",
@@ -41,6 +55,7 @@ let package = Package(
             name: "JOSETests",
             dependencies: [
                 "JOSE",
+                "JOSEURLSession",
                 "JOSETestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]

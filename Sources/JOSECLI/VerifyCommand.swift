@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import JOSE
+import JOSEURLSession
 
 /// `jose verify`: checks a token's signature with keys from one source, then its claims.
 struct VerifyCommand: AsyncParsableCommand {

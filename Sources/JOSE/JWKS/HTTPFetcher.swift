@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What the key-set cache asks of an HTTP client: one `GET`, its status, headers and body.
 ///

@@ -23,8 +23,6 @@ extension JWKSCache {
     /// let cache = try JWKSCache(url: jwksURL, configuration: configuration)
     /// ```
     public struct Configuration: Sendable {
-        /// The HTTP client; ``URLSessionHTTPFetcher`` by default.
-        public var fetcher: any HTTPFetcher
         /// The time source for every freshness, staleness and cooldown decision; the system clock
         /// by default. Tests inject a controllable clock instead of sleeping.
         public var clock: JOSEClock
@@ -66,7 +64,6 @@ extension JWKSCache {
 
         /// Creates the default configuration (see the table on ``JWKSCache/Configuration``).
         public init() {
-            fetcher = URLSessionHTTPFetcher()
             clock = .system
             timeout = .seconds(10)
             unknownKeyIDCooldown = 30

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 import Synchronization
 
@@ -45,6 +49,8 @@ import Synchronization
 public final class JWKSCache: JWKSetSource, Sendable {
     /// The key-set URL fetched by this cache.
     public let url: URL
+    /// The HTTP client the cache fetches with.
+    public let fetcher: any HTTPFetcher
     /// The settings this cache was created with.
     public let configuration: Configuration
     /// Everything that changes, behind a lock that is never held across a suspension.
@@ -108,17 +114,20 @@ public final class JWKSCache: JWKSetSource, Sendable {
     ///
     /// - Parameters:
     ///   - url: The `jwks_uri`: `https`, or `http` to a loopback host.
+    ///   - fetcher: The HTTP client: your server's own (see ``HTTPFetcher``), or the
+    ///     `URLSessionHTTPFetcher` of the `JOSEURLSession` product.
     ///   - configuration: Fetching, freshness and limits; the defaults unless given.
     /// - Throws: `JOSEError` with code ``JOSEError/Code/jwksUnavailable`` when
     ///   ``TransportPolicy/isAllowed(_:)`` refuses `url`; ``JOSEError/Code/invalidInput`` when a
     ///   configuration value is unusable (negative, not finite, minimum above maximum).
-    public init(url: URL, configuration: Configuration = Configuration()) throws {
+    public init(url: URL, fetcher: any HTTPFetcher, configuration: Configuration = Configuration()) throws {
         guard TransportPolicy.isAllowed(url) else {
             throw JOSEError(.jwksUnavailable,
-                            "refusing key-set URL \(describe(url)): only https, or http to a loopback host, is allowed")
+                            "refusing key-set URL \(TransportPolicy.describe(url)): only https, or http to a loopback host, is allowed")
         }
         try configuration.validate()
         self.url = url
+        self.fetcher = fetcher
         self.configuration = configuration
     }
 
@@ -130,17 +139,20 @@ public final class JWKSCache: JWKSetSource, Sendable {
     ///
     /// - Parameters:
     ///   - issuer: The issuer identifier, for example `https://accounts.example.com`.
+    ///   - fetcher: The HTTP client, for the discovery document and then the key set.
     ///   - configuration: Used for the discovery fetch and by the cache.
     /// - Returns: A cache for the issuer's `jwks_uri`; its keys are not fetched yet.
     /// - Throws: `JOSEError` with code ``JOSEError/Code/invalidInput`` for an unusable issuer or
     ///   configuration, ``JOSEError/Code/jwksUnavailable`` when the document cannot be fetched or
     ///   trusted (see ``OpenIDDiscovery/jwksURI(forIssuer:using:timeout:maximumBodyBytes:)``).
-    public static func discover(issuer: String, configuration: Configuration = Configuration()) async throws -> JWKSCache {
+    public static func discover(
+        issuer: String, fetcher: any HTTPFetcher, configuration: Configuration = Configuration()
+    ) async throws -> JWKSCache {
         try configuration.validate()
         let jwksURL = try await OpenIDDiscovery.jwksURI(
-            forIssuer: issuer, using: configuration.fetcher, timeout: configuration.timeout,
+            forIssuer: issuer, using: fetcher, timeout: configuration.timeout,
             maximumBodyBytes: configuration.maximumBodyBytes)
-        return try JWKSCache(url: jwksURL, configuration: configuration)
+        return try JWKSCache(url: jwksURL, fetcher: fetcher, configuration: configuration)
     }
 
     /// What the cache has done so far (fetches, `304`s, failures, stale serves, unknown `kid`s).
@@ -281,7 +293,7 @@ public final class JWKSCache: JWKSetSource, Sendable {
             }
             guard let fallback else { throw error }
             configuration.logger?.debug("serving the cached key set after a failed fetch",
-                                        metadata: ["url": "\(describe(url))"])
+                                        metadata: ["url": "\(TransportPolicy.describe(url))"])
             return fallback
         }
     }
@@ -324,19 +336,19 @@ public final class JWKSCache: JWKSetSource, Sendable {
         let request = HTTPFetchRequest(url: url, headers: headers, timeout: configuration.timeout,
                                        maximumBodyBytes: configuration.maximumBodyBytes)
         let logger = configuration.logger
-        logger?.debug("fetching key set \(describe(url))",
+        logger?.debug("fetching key set \(TransportPolicy.describe(url))",
                       metadata: ["revalidating": "\(entityTag != nil || lastModified != nil)"])
 
         let outcome: Result<Outcome, JOSEError>
         do {
-            let response = try await configuration.fetcher.fetch(request)
+            let response = try await fetcher.fetch(request)
             outcome = .success(try interpret(response, revalidating: entityTag != nil || lastModified != nil))
         } catch let error as JOSEError where error.code == .jwksUnavailable {
             outcome = .failure(error)
         } catch let error as JOSEError {
-            outcome = .failure(JOSEError(.jwksUnavailable, "fetching \(describe(url)) failed: \(error.message)"))
+            outcome = .failure(JOSEError(.jwksUnavailable, "fetching \(TransportPolicy.describe(url)) failed: \(error.message)"))
         } catch {
-            outcome = .failure(JOSEError(.jwksUnavailable, "fetching \(describe(url)) failed: \(error)"))
+            outcome = .failure(JOSEError(.jwksUnavailable, "fetching \(TransportPolicy.describe(url)) failed: \(error)"))
         }
 
         let now = configuration.clock.now
@@ -351,7 +363,7 @@ public final class JWKSCache: JWKSetSource, Sendable {
                 return (.success(keySet), false)
             case .success(.notModified(let freshness, let entityTag, let lastModified)):
                 guard let keySet = state.keySet else {
-                    let error = JOSEError(.jwksUnavailable, "fetching \(describe(url)) failed: 304 Not Modified with nothing cached")
+                    let error = JOSEError(.jwksUnavailable, "fetching \(TransportPolicy.describe(url)) failed: 304 Not Modified with nothing cached")
                     state.statistics.failures += 1
                     state.lastFailure = (now, error)
                     return (.failure(error), false)
@@ -372,14 +384,14 @@ public final class JWKSCache: JWKSetSource, Sendable {
         case (_, .failure(let error)):
             logger?.warning(applied.staleUsable ? "key set fetch failed; serving the last good (stale) set"
                                                 : "key set fetch failed",
-                            metadata: ["url": "\(describe(url))", "error": "\(error.message)"])
+                            metadata: ["url": "\(TransportPolicy.describe(url))", "error": "\(error.message)"])
             throw error
         case (.success(.notModified(let freshness, _, _)), .success):
             logger?.debug("key set not modified (304)",
-                          metadata: ["url": "\(describe(url))", "freshSeconds": "\(freshness)"])
+                          metadata: ["url": "\(TransportPolicy.describe(url))", "freshSeconds": "\(freshness)"])
         case (_, .success(let keySet)):
             logger?.debug("key set fetched", metadata: [
-                "url": "\(describe(url))", "keys": "\(keySet.keys.count)",
+                "url": "\(TransportPolicy.describe(url))", "keys": "\(keySet.keys.count)",
                 "skippedKeys": "\(keySet.skippedKeys.count)",
             ])
         }
@@ -413,14 +425,14 @@ public final class JWKSCache: JWKSetSource, Sendable {
             return .notModified(freshness: freshness, entityTag: entityTag, lastModified: lastModified)
         }
         guard response.isSuccess else {
-            throw JOSEError(.jwksUnavailable, "fetching \(describe(url)) failed: the server answered \(response.statusCode)")
+            throw JOSEError(.jwksUnavailable, "fetching \(TransportPolicy.describe(url)) failed: the server answered \(response.statusCode)")
         }
         let keySet: JWKSet
         do {
             keySet = try JWKSet(json: response.body, policy: configuration.keyPolicy,
                                 maximumKeyCount: configuration.maximumKeyCount)
         } catch let error as JOSEError {
-            throw JOSEError(.jwksUnavailable, "the document at \(describe(url)) is not a usable JWK Set: \(error.message)")
+            throw JOSEError(.jwksUnavailable, "the document at \(TransportPolicy.describe(url)) is not a usable JWK Set: \(error.message)")
         }
         return .replaced(keySet, freshness: freshness, entityTag: entityTag, lastModified: lastModified)
     }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The part of OpenID Connect Discovery 1.0 the key-set cache needs: where an issuer's
 /// configuration document lives, and the trusted `jwks_uri` in it.
@@ -99,7 +103,7 @@ public enum OpenIDDiscovery {
     ///
     /// - Parameters:
     ///   - issuer: The issuer identifier; the document must name it exactly.
-    ///   - fetcher: The HTTP client; ``URLSessionHTTPFetcher`` unless given.
+    ///   - fetcher: The HTTP client.
     ///   - timeout: The limit on the whole request; 10 seconds unless given.
     ///   - maximumBodyBytes: The limit on the document's size; 1 MiB unless given.
     /// - Returns: The key-set URL.
@@ -109,7 +113,7 @@ public enum OpenIDDiscovery {
     ///   ``jwksURI(fromDiscoveryDocument:expectedIssuer:)``).
     public static func jwksURI(
         forIssuer issuer: String,
-        using fetcher: some HTTPFetcher = URLSessionHTTPFetcher(),
+        using fetcher: some HTTPFetcher,
         timeout: Duration = HTTPFetchRequest.defaultTimeout,
         maximumBodyBytes: Int = HTTPFetchRequest.defaultMaximumBodyBytes
     ) async throws -> URL {
@@ -118,7 +122,7 @@ public enum OpenIDDiscovery {
             url: url, headers: ["Accept": "application/json"], timeout: timeout, maximumBodyBytes: maximumBodyBytes))
         guard response.statusCode == 200 else {
             throw JOSEError(.jwksUnavailable,
-                            "fetching \(describe(url)) failed: the server answered \(response.statusCode)")
+                            "fetching \(TransportPolicy.describe(url)) failed: the server answered \(response.statusCode)")
         }
         return try jwksURI(fromDiscoveryDocument: response.body, expectedIssuer: issuer)
     }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Which URLs the library will fetch key sets and discovery documents from.
 ///
@@ -84,5 +88,20 @@ public enum TransportPolicy {
             values.append(value)
         }
         return values.dropLast().allSatisfy { $0 == 0 } && values.last == 1
+    }
+
+    /// A URL as error messages show it: without user info, query or fragment (where secrets
+    /// travel), and cut to 200 characters.
+    public static func describe(_ url: URL) -> String {
+        var text = url.absoluteString
+        if var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
+            components.user = nil
+            components.password = nil
+            components.query = nil
+            components.fragment = nil
+            if let cleaned = components.string { text = cleaned }
+        }
+        if text.count > 200 { text = String(text.prefix(200)) + "..." }
+        return text
     }
 }

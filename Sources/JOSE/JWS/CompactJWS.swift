@@ -7,10 +7,10 @@ import Darwin
 /// A compact JWS split and decoded, before its signature is checked.
 ///
 /// One allocation per token and no copy of decoded bytes: the payload, the signature and the
-/// header are decoded, in that order, into one ``JSONStorage``; the header is parsed there, and
-/// a JWT's claims too, into the same token room, right after decoding (while the bytes are in
-/// the cache; they are checked only once the signature has verified). The header, the claims
-/// and the payload of a verified token all share the storage.
+/// header are decoded, in that order, into one ``JSONStorage``, and the header is parsed there.
+/// On request the storage keeps room for the payload's JSON tokens too, so that a layer above
+/// (JWT claims) can parse the payload in place, right after decoding, while the bytes are in the
+/// cache. The header, the payload and whatever is parsed from it all share the storage.
 ///
 /// Not copyable: one owner, from the parse to the result.
 struct CompactJWS: ~Copyable {
@@ -24,8 +24,6 @@ struct CompactJWS: ~Copyable {
     let signatureCount: Int
     /// The length of the signing input (`header.payload`) at the start of the token text.
     let signingInputCount: Int
-    /// The payload parsed as JWT claims, when asked for (not yet validated).
-    let claims: JWTClaims?
 
     /// Splits and decodes `token`, and validates the header.
     ///
@@ -33,12 +31,12 @@ struct CompactJWS: ~Copyable {
     ///   - token: the compact serialization.
     ///   - limits: size and nesting limits.
     ///   - understoodCritical: the `crit` parameters the caller processes.
-    ///   - parsingClaims: whether the payload is a JWT's claims, to be parsed (in place) too.
+    ///   - reservingPayloadTokens: whether to keep room in the storage for parsing the payload as
+    ///     JSON in place (see ``storage``).
     /// - Throws: ``JOSEError`` `malformed` for anything but three strict base64url parts with a
-    ///   JSON-object header (and, when parsing claims, a JSON-object payload) within the limits;
-    ///   header errors as ``JWSHeader``.
+    ///   JSON-object header within the limits; header errors as ``JWSHeader``.
     init(
-        _ token: UnsafeRawBufferPointer, limits: JWSLimits, understoodCritical: Set<String>, parsingClaims: Bool
+        _ token: UnsafeRawBufferPointer, limits: JWSLimits, understoodCritical: Set<String>, reservingPayloadTokens: Bool
     ) throws {
         guard token.count <= limits.maximumTokenBytes else {
             throw JOSEError.malformed("the token has \(token.count) bytes; the limit is \(limits.maximumTokenBytes)")
@@ -64,7 +62,7 @@ struct CompactJWS: ~Copyable {
         let payloadCount = try JOSEError.within("the JWS payload") { try Base64URL.checkedDecodedLength(payloadText) }
         let headerStart = payloadCount + signatureCount
         let headerRange = headerStart..<(headerStart + headerCount)
-        let tokenRoom = headerCount / 8 + 8 + (parsingClaims ? payloadCount / 8 + 8 : 0)
+        let tokenRoom = headerCount / 8 + 8 + (reservingPayloadTokens ? payloadCount / 8 + 8 : 0)
         let storage = JSONStorage.make(textCount: headerRange.upperBound, capacity: tokenRoom)
         let output = storage.mutableText
         try JOSEError.within("the JWS header") {
@@ -83,12 +81,7 @@ struct CompactJWS: ~Copyable {
         // The header takes over the document: no copy, so no retain.
         let header = try JWSHeader(json: JSONValue(document: consume json, index: root), understood: understoodCritical)
         guard signatureCount > 0 else { throw JOSEError.malformed("the JWS signature part is empty") }
-        let claims = parsingClaims
-            ? try JWTClaims(
-                parsingPayloadOf: header.json.document.storage, count: payloadCount, maximumDepth: limits.maximumNestingDepth)
-            : nil
         self.header = header
-        self.claims = claims
         self.payloadCount = payloadCount
         self.signatureCount = signatureCount
         self.signingInputCount = secondDot
@@ -101,22 +94,13 @@ struct CompactJWS: ~Copyable {
         }
     }
 
-    /// The storage holding the decoded token (the header document's).
+    /// The storage holding the decoded token (the header document's): the payload is its text's
+    /// first ``payloadCount`` bytes.
     var storage: JSONStorage { header.json.document.storage }
 
     /// The result of a verified signature: the header, the key and the payload.
     consuming func verified(by key: JWK) -> VerifiedJWS {
         VerifiedJWS(header: header, key: key, storage: storage, payloadCount: payloadCount)
-    }
-
-    /// Checks the claims (parsed with `parsingClaims`) with `rules`, once `key` has verified
-    /// the signature.
-    ///
-    /// - Throws: claim errors as ``JWTValidator``.
-    consuming func verifiedJWT(key: JWK, rules: JWTValidator) throws -> VerifiedJWT {
-        guard let claims else { preconditionFailure("the token was parsed without its claims") }
-        try rules.validate(claims, header: header)
-        return VerifiedJWT(header: header, claims: claims, key: key)
     }
 
     /// The offset of the first `.` in `token` at or after `start`, or `nil` (`memchr`, which

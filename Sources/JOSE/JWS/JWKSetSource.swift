@@ -1,5 +1,5 @@
 /// Where a verifier gets its keys: a fixed ``JWKSet``, or a source that may have to fetch them
-/// (such as ``JWKSCache``).
+/// (such as the remote key-set cache).
 public protocol JWKSetSource: Sendable {
     /// The key set to verify a token with this header, fetching or refreshing if needed.
     ///

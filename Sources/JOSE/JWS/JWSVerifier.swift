@@ -78,7 +78,7 @@ public struct JWSVerifier: Sendable {
 
     /// Verifies token text held in memory.
     func verify(_ token: UnsafeRawBufferPointer) throws -> VerifiedJWS {
-        let jws = try rules.parse(token, forClaims: false)
+        let jws = try rules.parse(token)
         let key = try rules.verifySignature(of: jws, token: token, with: keySet)
         return jws.verified(by: key)
     }
@@ -103,9 +103,11 @@ struct SignatureRules: Sendable {
 
     /// Splits and decodes `token` and validates its header, with these limits.
     ///
-    /// - Parameter forClaims: whether the payload is a JWT's claims, to be parsed too.
-    func parse(_ token: UnsafeRawBufferPointer, forClaims: Bool) throws -> CompactJWS {
-        try CompactJWS(token, limits: limits, understoodCritical: understoodCriticalParameters, parsingClaims: forClaims)
+    /// - Parameter reservingPayloadTokens: whether to keep room for parsing the payload as JSON
+    ///   in place (see ``CompactJWS``).
+    func parse(_ token: UnsafeRawBufferPointer, reservingPayloadTokens: Bool = false) throws -> CompactJWS {
+        try CompactJWS(token, limits: limits, understoodCritical: understoodCriticalParameters,
+                       reservingPayloadTokens: reservingPayloadTokens)
     }
 
     /// Checks the algorithm, selects the key and verifies the signature of a parsed token.

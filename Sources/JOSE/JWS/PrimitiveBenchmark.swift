@@ -25,7 +25,7 @@ package struct PrimitiveBenchmark: Sendable {
         var text = token
         (algorithm, signingInput, signature) = try text.withUTF8 { utf8 in
             let bytes = UnsafeRawBufferPointer(utf8)
-            let jws = try CompactJWS(bytes, limits: .default, understoodCritical: [], parsingClaims: false)
+            let jws = try CompactJWS(bytes, limits: .default, understoodCritical: [], reservingPayloadTokens: false)
             return (jws.header.algorithm, Array(bytes[0..<jws.signingInputCount]), jws.withSignature { Array($0) })
         }
         self.key = key

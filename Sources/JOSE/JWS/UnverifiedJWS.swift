@@ -1,7 +1,7 @@
 /// The parts of a compact JWS, decoded WITHOUT any verification: for display and debugging only.
 ///
 /// - Warning: Nothing here is authenticated. Never base a decision on an unverified header or
-///   payload; use ``JWSVerifier`` or ``JWTVerifier``.
+///   payload; verify it first (a JWS verifier, or a JWT verifier for claims).
 public struct UnverifiedJWS: Sendable {
     /// The decoded protected header bytes (JSON, not validated beyond base64url).
     public let header: [UInt8]

@@ -41,7 +41,7 @@ public struct IDTokenValidator: Sendable {
         self.verifier = JWTVerifier(keySource: keySource, algorithms: algorithms, claims: rules)
     }
 
-    /// Validates an ID token. With the keys at hand (a fixed ``JWKSet``, or a ``JWKSCache``
+    /// Validates an ID token. With the keys at hand (a fixed ``JWKSet``, or a key-set cache
     /// hit) this never suspends.
     ///
     /// - Parameters:

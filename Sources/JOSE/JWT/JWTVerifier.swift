@@ -81,10 +81,10 @@ public struct JWTVerifier: Sendable {
     public func verify(_ token: some Collection<UInt8>) async throws -> VerifiedJWT {
         switch keys {
         case .fixed(let keySet):
-            return try TokenText.withBytes(of: token) { try verify($0, with: keySet, rules: claims, finish: Self.verifiedJWT) }
+            return try TokenText.withBytes(of: token) { try verify($0, with: keySet, rules: claims) }
         case .source(let source):
-            let copy = TokenBytes(adopting: TokenText.withBytes(of: token, TokenBytes.copy))
-            return try await verify(copy, from: source, rules: claims, finish: Self.verifiedJWT)
+            return try await verify(TokenBytes(adopting: TokenText.withBytes(of: token, TokenBytes.copy)),
+                                    from: source, rules: claims)
         }
     }
 
@@ -93,7 +93,20 @@ public struct JWTVerifier: Sendable {
     ///
     /// - Throws: ``JOSEError`` as ``JWSVerifier/verify(_:)-(StringProtocol)``, or `jwks_unavailable`.
     public func verifySignature(_ token: some StringProtocol) async throws -> VerifiedJWS {
-        try await verify(token, rules: claims, finish: Self.verifiedJWS)
+        switch keys {
+        case .fixed(let keySet):
+            return try TokenText.withUTF8(of: token) { token in
+                let jws = try signatures.parse(token)
+                let key = try signatures.verifySignature(of: jws, token: token, with: keySet)
+                return jws.verified(by: key)
+            }
+        case .source(let source):
+            let copy = TokenBytes(adopting: TokenText.withUTF8(of: token, TokenBytes.copy))
+            let jws = try signatures.parse(copy.bytes)
+            let keySet = try await Self.keySet(for: jws.header, from: source)
+            let key = try signatures.verifySignature(of: jws, token: copy.bytes, with: keySet)
+            return jws.verified(by: key)
+        }
     }
 
     /// Verifies the signature and the claims of a compact JWT without suspending, with the keys
@@ -118,7 +131,13 @@ public struct JWTVerifier: Sendable {
 
     /// ``verify(_:)-(StringProtocol)`` with other claim rules for this token.
     func verify(_ token: some StringProtocol, rules: JWTValidator) async throws -> VerifiedJWT {
-        try await verify(token, rules: rules, finish: Self.verifiedJWT)
+        switch keys {
+        case .fixed(let keySet):
+            return try TokenText.withUTF8(of: token) { try verify($0, with: keySet, rules: rules) }
+        case .source(let source):
+            return try await verify(TokenBytes(adopting: TokenText.withUTF8(of: token, TokenBytes.copy)),
+                                    from: source, rules: rules)
+        }
     }
 
     /// ``verifyWithoutSuspending(_:)-(StringProtocol)`` with other claim rules for this token.
@@ -128,75 +147,41 @@ public struct JWTVerifier: Sendable {
 
     // MARK: - The roads
 
-    /// The checks after the signature, for a JWT: the claims, parsed in place, with `rules`.
-    private static func verifiedJWT(_ jws: consuming CompactJWS, key: JWK, rules: JWTValidator) throws -> VerifiedJWT {
-        try jws.verifiedJWT(key: key, rules: rules)
-    }
-
-    /// The result of a plain JWS whose signature verified (no claims).
-    private static func verifiedJWS(_ jws: consuming CompactJWS, key: JWK, rules: JWTValidator) throws -> VerifiedJWS {
-        jws.verified(by: key)
-    }
-
-    /// Whether `Verified` is a JWT, whose payload is parsed as claims.
-    private static func parsesClaims<Verified>(_: Verified.Type) -> Bool {
-        Verified.self == VerifiedJWT.self
-    }
-
-    /// Verifies token text: in place with a fixed set, else from a copy that can wait for keys.
-    private func verify<Verified>(
-        _ token: some StringProtocol, rules: JWTValidator,
-        finish: (consuming CompactJWS, JWK, JWTValidator) throws -> Verified
-    ) async throws -> Verified {
-        switch keys {
-        case .fixed(let keySet):
-            return try TokenText.withUTF8(of: token) { try verify($0, with: keySet, rules: rules, finish: finish) }
-        case .source(let source):
-            let copy = TokenBytes(adopting: TokenText.withUTF8(of: token, TokenBytes.copy))
-            return try await verify(copy, from: source, rules: rules, finish: finish)
-        }
-    }
-
-    /// Parses `token`, verifies its signature with `keySet` and finishes with `finish`.
-    private func verify<Verified>(
-        _ token: UnsafeRawBufferPointer, with keySet: JWKSet, rules: JWTValidator,
-        finish: (consuming CompactJWS, JWK, JWTValidator) throws -> Verified
-    ) throws -> Verified {
-        let jws = try signatures.parse(token, forClaims: Self.parsesClaims(Verified.self))
-        let key = try signatures.verifySignature(of: jws, token: token, with: keySet)
-        return try finish(jws, key, rules)
+    /// Verifies token text held in memory with `keySet`: signature, then the claims parsed in place.
+    private func verify(_ token: UnsafeRawBufferPointer, with keySet: JWKSet, rules: JWTValidator) throws -> VerifiedJWT {
+        let jwt = try CompactJWT(token, rules: signatures)
+        let key = try signatures.verifySignature(of: jwt.jws, token: token, with: keySet)
+        return try jwt.verified(by: key, rules: rules)
     }
 
     /// Verifies a copied token with keys from `source`: without suspending when the source has
     /// them at hand, else after waiting for them.
-    private func verify<Verified>(
-        _ token: consuming TokenBytes, from source: any JWKSetSource, rules: JWTValidator,
-        finish: (consuming CompactJWS, JWK, JWTValidator) throws -> Verified
-    ) async throws -> Verified {
-        let jws = try signatures.parse(token.bytes, forClaims: Self.parsesClaims(Verified.self))
-        let keySet: JWKSet
-        if let atHand = try source.keySetWithoutSuspending(for: jws.header) {
-            keySet = atHand
-        } else {
-            keySet = try await source.keySet(for: jws.header)
-        }
-        let key = try signatures.verifySignature(of: jws, token: token.bytes, with: keySet)
-        return try finish(jws, key, rules)
+    private func verify(_ token: consuming TokenBytes, from source: any JWKSetSource, rules: JWTValidator) async throws -> VerifiedJWT {
+        let jwt = try CompactJWT(token.bytes, rules: signatures)
+        let keySet = try await Self.keySet(for: jwt.jws.header, from: source)
+        let key = try signatures.verifySignature(of: jwt.jws, token: token.bytes, with: keySet)
+        return try jwt.verified(by: key, rules: rules)
+    }
+
+    /// The source's keys for `header`: at hand without suspending when it can, else awaited.
+    private static func keySet(for header: JWSHeader, from source: any JWKSetSource) async throws -> JWKSet {
+        if let atHand = try source.keySetWithoutSuspending(for: header) { return atHand }
+        return try await source.keySet(for: header)
     }
 
     /// Verifies `token` with the keys at hand, or throws `jwks_unavailable`.
     private func verifyWithoutSuspending(_ token: UnsafeRawBufferPointer, rules: JWTValidator) throws -> VerifiedJWT {
         switch keys {
         case .fixed(let keySet):
-            return try verify(token, with: keySet, rules: rules, finish: Self.verifiedJWT)
+            return try verify(token, with: keySet, rules: rules)
         case .source(let source):
-            let jws = try signatures.parse(token, forClaims: true)
-            guard let keySet = try source.keySetWithoutSuspending(for: jws.header) else {
+            let jwt = try CompactJWT(token, rules: signatures)
+            guard let keySet = try source.keySetWithoutSuspending(for: jwt.jws.header) else {
                 throw JOSEError(.jwksUnavailable,
                                 "the keys for this token are not at hand (they must be fetched first); use the async verify")
             }
-            let key = try signatures.verifySignature(of: jws, token: token, with: keySet)
-            return try Self.verifiedJWT(jws, key: key, rules: rules)
+            let key = try signatures.verifySignature(of: jwt.jws, token: token, with: keySet)
+            return try jwt.verified(by: key, rules: rules)
         }
     }
 }

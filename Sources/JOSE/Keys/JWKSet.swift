@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A JWK Set (RFC 7517 §5): the keys a verifier may use.
 ///

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import JOSE
+import JOSEURLSession
 import JOSETestSupport
 
 /// A fetcher double that answers from a closure and records every request.
@@ -75,11 +76,10 @@ final class ScriptedFetcher: HTTPFetcher {
         let body = Array(try CacheFixture.document([key]).utf8)
         let fetcher = ScriptedFetcher { _ in HTTPFetchResponse(statusCode: 200, body: body) }
         var configuration = JWKSCache.Configuration()
-        configuration.fetcher = fetcher
         configuration.timeout = .seconds(3)
         configuration.maximumBodyBytes = 4096
         let cache = try JWKSCache(url: try #require(URL(string: "https://keys.example.com/jwks")),
-                                  configuration: configuration)
+                                  fetcher: fetcher, configuration: configuration)
         _ = try await cache.refresh()
         let request = try #require(fetcher.requests.first)
         #expect(request.timeout == .seconds(3))
@@ -97,9 +97,8 @@ final class ScriptedFetcher: HTTPFetcher {
             ], body: body)
         }
         var configuration = JWKSCache.Configuration()
-        configuration.fetcher = fetcher
         let cache = try JWKSCache(url: try #require(URL(string: "https://keys.example.com/jwks")),
-                                  configuration: configuration)
+                                  fetcher: fetcher, configuration: configuration)
         _ = try await cache.refresh()
         _ = try await cache.refresh()
         _ = try await cache.refresh()
@@ -115,9 +114,8 @@ final class ScriptedFetcher: HTTPFetcher {
         struct Boom: Error {}
         let fetcher = ScriptedFetcher { _ in throw Boom() }
         var configuration = JWKSCache.Configuration()
-        configuration.fetcher = fetcher
         let cache = try JWKSCache(url: try #require(URL(string: "https://keys.example.com/jwks")),
-                                  configuration: configuration)
+                                  fetcher: fetcher, configuration: configuration)
         _ = await expectJOSEError(.jwksUnavailable) { try await cache.keySet(for: CacheFixture.header(kid: "k")) }
         #expect(cache.statistics.failures == 1)
     }

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import JOSE
+import JOSEURLSession
 import JOSETestSupport
 
 /// A clock the test moves by hand, so expiry, staleness and cooldowns are tested without sleeping.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JOSE
+import JOSEURLSession
 import JOSETestSupport
 
 /// OpenID Connect Discovery: the configuration URL and the trusted `jwks_uri`.
@@ -125,17 +126,17 @@ import JOSETestSupport
         let body = String(decoding: try document(["issuer": issuer, "jwks_uri": jwks]), as: UTF8.self)
         try await server.setRoute(OpenIDDiscovery.configurationPath, headers: ["Content-Type": "application/json"], body: body)
 
-        let url = try await OpenIDDiscovery.jwksURI(forIssuer: issuer)
+        let url = try await OpenIDDiscovery.jwksURI(forIssuer: issuer, using: URLSessionHTTPFetcher())
         #expect(url.absoluteString == jwks)
         // A trailing slash on the issuer finds the same document, but the document must then name it.
-        _ = await expectJOSEError(.jwksUnavailable) { try await OpenIDDiscovery.jwksURI(forIssuer: issuer + "/") }
+        _ = await expectJOSEError(.jwksUnavailable) { try await OpenIDDiscovery.jwksURI(forIssuer: issuer + "/", using: URLSessionHTTPFetcher()) }
         #expect(try await server.requestCount(path: OpenIDDiscovery.configurationPath) == 2)
     }
 
     @Test func discoveryErrorStatusIsUnavailable() async throws {
         let server = try TestHTTPServer()
         let error = await expectJOSEError(.jwksUnavailable) {
-            try await OpenIDDiscovery.jwksURI(forIssuer: server.baseURL.absoluteString)
+            try await OpenIDDiscovery.jwksURI(forIssuer: server.baseURL.absoluteString, using: URLSessionHTTPFetcher())
         }
         #expect(error?.message.contains("404") == true)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JOSE
+import JOSEURLSession
 import JOSETestSupport
 
 /// Runs `body` and returns the `JOSEError` it throws, recording an issue if it throws something

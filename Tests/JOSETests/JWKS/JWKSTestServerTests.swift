@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JOSE
+import JOSEURLSession
 import JOSETestSupport
 
 /// The test HTTP server's control protocol, which every JWKS test relies on.

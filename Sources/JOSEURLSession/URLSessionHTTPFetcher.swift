@@ -1,4 +1,5 @@
 import Foundation
+import JOSE
 import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -43,7 +44,7 @@ public struct URLSessionHTTPFetcher: HTTPFetcher {
         let url = request.url
         guard TransportPolicy.isAllowed(url) else {
             throw JOSEError(.jwksUnavailable,
-                            "refusing to fetch \(describe(url)): only https, or http to a loopback host, is allowed")
+                            "refusing to fetch \(TransportPolicy.describe(url)): only https, or http to a loopback host, is allowed")
         }
         guard request.timeout > .zero else {
             throw JOSEError(.invalidInput, "fetch timeout must be positive, got \(request.timeout)")
@@ -53,7 +54,7 @@ public struct URLSessionHTTPFetcher: HTTPFetcher {
         }
         for (name, value) in request.headers where !isSafeHeader(name: name, value: value) {
             throw JOSEError(.jwksUnavailable,
-                            "refusing to fetch \(describe(url)): header \(String(reflecting: name)) is empty or contains control characters")
+                            "refusing to fetch \(TransportPolicy.describe(url)): header \(String(reflecting: name)) is empty or contains control characters")
         }
 
         let seconds = request.timeout.timeInterval
@@ -85,7 +86,7 @@ public struct URLSessionHTTPFetcher: HTTPFetcher {
         let deadline = Task {
             try await Task.sleep(for: request.timeout)
             exchange.finish(.failure(JOSEError(.jwksUnavailable,
-                "fetching \(describe(url)) failed: timed out after \(request.timeout)")))
+                "fetching \(TransportPolicy.describe(url)) failed: timed out after \(request.timeout)")))
         }
         defer { deadline.cancel() }
 
@@ -94,7 +95,7 @@ public struct URLSessionHTTPFetcher: HTTPFetcher {
                 exchange.start(continuation)
             }
         } onCancel: {
-            exchange.finish(.failure(JOSEError(.jwksUnavailable, "fetching \(describe(url)) was cancelled")))
+            exchange.finish(.failure(JOSEError(.jwksUnavailable, "fetching \(TransportPolicy.describe(url)) was cancelled")))
         }
     }
 
@@ -107,20 +108,6 @@ public struct URLSessionHTTPFetcher: HTTPFetcher {
         }
         return value.unicodeScalars.allSatisfy { $0 == "\t" || ($0.value >= 0x20 && $0.value != 0x7F) }
     }
-}
-
-/// A URL for error messages: without user info, query or fragment, and shortened when long.
-func describe(_ url: URL) -> String {
-    var text = url.absoluteString
-    if var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
-        components.user = nil
-        components.password = nil
-        components.query = nil
-        components.fragment = nil
-        if let cleaned = components.string { text = cleaned }
-    }
-    if text.count > 200 { text = String(text.prefix(200)) + "..." }
-    return text
 }
 
 extension Duration {
@@ -202,7 +189,7 @@ private final class FetchExchange: NSObject, URLSessionDataDelegate, Sendable {
 
     /// Fails the fetch with a `jwks_unavailable` error naming the URL.
     private func fail(_ reason: String) {
-        finish(.failure(JOSEError(.jwksUnavailable, "fetching \(describe(url)) failed: \(reason)")))
+        finish(.failure(JOSEError(.jwksUnavailable, "fetching \(TransportPolicy.describe(url)) failed: \(reason)")))
     }
 
     // MARK: URLSessionDataDelegate
@@ -281,7 +268,7 @@ private final class FetchExchange: NSObject, URLSessionDataDelegate, Sendable {
 
     /// The message for a redirect that was not followed.
     private func redirectReason(_ response: HTTPURLResponse, target: URL?) -> String {
-        let location = target.map(describe) ?? (response.value(forHTTPHeaderField: "Location")).map {
+        let location = target.map(TransportPolicy.describe) ?? (response.value(forHTTPHeaderField: "Location")).map {
             String($0.prefix(200))
         }
         let suffix = location.map { " to \($0)" } ?? ""

@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Checks that the library's layers only point down (DESIGN.md, issue #11).
+
+Sources/JOSE is layered: Encoding <- Algorithms <- OpenSSL <- Keys/PKCE <- JWS <- JWT <- JWKS
+(JOSEError.swift at the root is below them all; Algorithms is the JWA vocabulary every layer
+above speaks). A file in a layer may name types of its own layer and lower
+ones only: this finds every top-level type declared in a higher layer and fails if a lower
+layer's file names it in code or in a DocC symbol link (``Name``); prose that mentions a format
+("the JWK `x`") is not a name. The layers and their order are LAYERS below.
+
+The CLI (Sources/JOSECLI) must use only public API: the library declares nothing `package`, and
+the CLI does not import it with @testable.
+"""
+import pathlib
+import re
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+LIBRARY = ROOT / "Sources" / "JOSE"
+LAYERS = {"": 0, "Encoding": 1, "Algorithms": 2, "OpenSSL": 3, "Keys": 4, "PKCE": 4, "JWS": 5, "JWT": 6, "JWKS": 7}
+DECLARATION = re.compile(r"^(?:public |package |internal |fileprivate |private |final |indirect )*"
+                         r"(?:struct|class|enum|protocol|actor|typealias)\s+([A-Z]\w*)", re.M)
+
+
+def layer_of(path: pathlib.Path) -> int:
+    folder = path.parent.relative_to(LIBRARY).parts
+    name = folder[0] if folder else ""
+    if name not in LAYERS:
+        sys.exit(f"check-layers: {path.relative_to(ROOT)} is in no known layer; add its folder to LAYERS")
+    return LAYERS[name]
+
+
+files = sorted(p for p in LIBRARY.rglob("*.swift"))
+declared = {}  # type name -> (layer, file)
+for path in files:
+    for name in DECLARATION.findall(path.read_text()):
+        declared.setdefault(name, (layer_of(path), path))
+
+def named_text(source: str) -> str:
+    """The code of `source`, plus the symbol links (``Name``) of its comments."""
+    kept = []
+    for line in source.splitlines():
+        code, _, comment = line.partition("//")
+        kept.append(code + " " + " ".join(re.findall(r"``([^`]+)``", comment)))
+    return "\n".join(kept)
+
+
+problems = []
+for path in files:
+    layer = layer_of(path)
+    text = named_text(path.read_text())
+    for name, (owner_layer, owner) in declared.items():
+        if owner_layer > layer and re.search(rf"\b{name}\b", text):
+            line = next(i + 1 for i, l in enumerate(text.splitlines()) if re.search(rf"\b{name}\b", l))
+            problems.append(f"{path.relative_to(ROOT)}:{line} names {name}, "
+                            f"declared in a higher layer ({owner.relative_to(ROOT)})")
+
+for path in files:
+    for number, line in enumerate(named_text(path.read_text()).splitlines(), 1):
+        if re.search(r"(^|\s)package\s+(static\s+|final\s+)*(func|var|let|init|struct|enum|class|subscript)\b", line):
+            problems.append(f"{path.relative_to(ROOT)}:{number} declares `package` API (the CLI must use public API only)")
+for path in sorted((ROOT / "Sources" / "JOSECLI").rglob("*.swift")):
+    if "@testable" in path.read_text():
+        problems.append(f"{path.relative_to(ROOT)} imports with @testable")
+
+if problems:
+    print("check-layers: dependencies must point down, and the CLI must use public API only:")
+    print("\n".join("  " + p for p in problems))
+    sys.exit(1)
+print(f"check-layers: {len(files)} library files, {len(declared)} types: every layer points down; "
+      "no `package` API, so the CLI uses public API only")
