@@ -324,7 +324,10 @@ struct JSONParser {
             // attention is found from the word's mask. Near the end of the text, byte by byte.
             if let base = buffer.baseAddress {
                 while end - position >= 8 {
-                    let mask = JSONParser.attentionMask(UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+                    // Little-endian order whatever the machine's, so that the lowest flagged
+                    // byte of the mask is the first in memory.
+                    let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+                    let mask = JSONParser.attentionMask(word)
                     if mask != 0 {
                         position += mask.trailingZeroBitCount >> 3
                         break
@@ -357,8 +360,8 @@ struct JSONParser {
         tokens.append(JSONToken(start: Int32(start), end: Int32(position), next: Int32(tokens.count + 1), count: 0, kind: .string, flags: flags))
     }
 
-    /// The high bit of each of the eight bytes of `word` (in memory order, least significant
-    /// first) that ends the fast path of a string: a quote, a backslash, a control character
+    /// The high bit of each of the eight bytes of `word` (read little-endian: memory order,
+    /// least significant first, on any machine) that ends the fast path of a string: a quote, a backslash, a control character
     /// (< 0x20) or a non-ASCII byte. A word without such a byte gives 0, and the lowest bit set
     /// is always that of the first such byte (SWAR: each test sets a byte's high bit when the
     /// byte matches; a borrow can only flag bytes after a real match).

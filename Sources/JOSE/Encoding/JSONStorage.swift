@@ -2,8 +2,8 @@
 struct JSONStorageHeader {
     /// The number of bytes of JSON text at the start of the tail.
     let textCount: Int
-    /// Where the tokens start in the tail (the text's length rounded up to a token's alignment).
-    let tokensOffset: Int
+    /// Where the tokens start in the tail: after the text, at the first suitably aligned address.
+    var tokensOffset: Int
     /// How many tokens fit after the text.
     let tokenCapacity: Int
     /// The number of tokens written: where the next document parsed in place starts its tokens.
@@ -37,15 +37,20 @@ final class JSONStorage: ManagedBuffer<JSONStorageHeader, UInt8> {
     /// is uninitialised: the caller writes all of it through ``mutableText`` before parsing (a
     /// token's parts are decoded straight into the storage their documents will use).
     static func make(textCount: Int, capacity: Int) -> JSONStorage {
+        // The tokens start at the first address after the text that suits a token, computed
+        // from where the elements actually are (not from the header's size): room for the
+        // padding is allocated.
         let alignment = MemoryLayout<JSONToken>.alignment
-        let tokensOffset = (textCount + alignment - 1) / alignment * alignment
-        let size = tokensOffset + capacity * MemoryLayout<JSONToken>.stride
+        let size = textCount + (alignment - 1) + capacity * MemoryLayout<JSONToken>.stride
         let buffer = create(minimumCapacity: size) { _ in
-            JSONStorageHeader(textCount: textCount, tokensOffset: tokensOffset, tokenCapacity: capacity, tokenCount: 0)
+            JSONStorageHeader(textCount: textCount, tokensOffset: textCount, tokenCapacity: capacity, tokenCount: 0)
         }
         let storage = unsafeDowncast(buffer, to: JSONStorage.self)
-        storage.withUnsafeMutablePointerToElements { bytes in
-            _ = UnsafeMutableRawPointer(bytes + tokensOffset).bindMemory(to: JSONToken.self, capacity: capacity)
+        storage.withUnsafeMutablePointers { header, bytes in
+            let textEnd = UnsafeMutableRawPointer(bytes + textCount)
+            let tokens = textEnd.alignedUp(toMultipleOf: alignment)
+            header.pointee.tokensOffset = textCount + (tokens - textEnd)
+            _ = tokens.bindMemory(to: JSONToken.self, capacity: capacity)
         }
         return storage
     }

@@ -78,8 +78,37 @@ public struct JWTClaims: Sendable {
     /// The payload has already been checked as strict JSON; this runs Foundation's decoder over
     /// the same bytes, off the verification path.
     ///
-    /// - Throws: the decoder's error when the payload does not fit `type`.
+    /// - Throws: ``JOSEError`` `invalid_claim` when the payload does not fit `type`: a claim is
+    ///   missing (`missing_claim`) or of the wrong type, with the path of the claim in the message.
     public func decode<T: Decodable>(_ type: T.Type, decoder: JSONDecoder = JSONDecoder()) throws -> T {
-        try decoder.decode(type, from: Data(json.rawBytes))
+        do {
+            return try decoder.decode(type, from: Data(json.rawBytes))
+        } catch let error as DecodingError {
+            throw JOSEError(decoding: error, into: type)
+        }
+    }
+}
+
+extension JOSEError {
+    /// The error for claims that do not decode into `type`: which claim, and why.
+    init<T>(decoding error: DecodingError, into type: T.Type) {
+        func path(_ context: DecodingError.Context) -> String {
+            let names = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
+            return names.isEmpty ? "the claims" : "claim " + names.joined(separator: ".")
+        }
+        let target = String(describing: type)
+        switch error {
+        case .keyNotFound(let key, let context):
+            let place = context.codingPath.isEmpty ? "" : " in \(path(context))"
+            self.init(.missingClaim, "claim \"\(key.stringValue)\" is missing\(place) (decoding \(target))")
+        case .valueNotFound(_, let context):
+            self.init(.missingClaim, "\(path(context)) is null (decoding \(target))")
+        case .typeMismatch(let expected, let context):
+            self.init(.invalidClaim, "\(path(context)) is not a \(expected) (decoding \(target))")
+        case .dataCorrupted(let context):
+            self.init(.invalidClaim, "\(path(context)) cannot be decoded: \(context.debugDescription) (decoding \(target))")
+        @unknown default:
+            self.init(.invalidClaim, "the claims do not decode into \(target)")
+        }
     }
 }

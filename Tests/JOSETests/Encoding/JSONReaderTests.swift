@@ -291,6 +291,18 @@ extension EncodingTests {
             expectMalformed(Array(("{" + (names.dropLast() + [names[500]]).map { "\"\($0)\":0" }.joined(separator: ",") + "}").utf8), "duplicate member name")
         }
 
+        @Test func tokensAreAlignedWhateverTheTextLength() throws {
+            // The token room starts at an address suited to a token for every text length
+            // (computed from where the storage's bytes are, not from its header's size).
+            for length in 0..<40 {
+                let storage = JSONStorage.make(textCount: length, capacity: 4)
+                let view = storage.view
+                let address = UInt(bitPattern: view.tokens.baseAddress)
+                #expect(address % UInt(MemoryLayout<JSONToken>.alignment) == 0, "text of \(length) bytes")
+                #expect(UInt(bitPattern: view.text.baseAddress) + UInt(length) <= address)
+            }
+        }
+
         @Test func rangeIsRespectedAndOffsetsAreRelative() throws {
             let bytes = Array("xx{\"a\":1}yy".utf8)
             let document = try JSONDocument(bytes: bytes, range: 2..<9)

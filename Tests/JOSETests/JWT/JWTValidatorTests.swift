@@ -130,6 +130,23 @@ struct JWTValidatorTests {
         #expect(jwt.claims.expiration == 2000.5)
         #expect(jwt.claims.string("missing") == nil)
         #expect(try jwt.claims.decode(Custom.self).roles == ["admin"])
+
+        // Claims that do not fit the type are a JOSEError naming the claim.
+        struct MissingClaim: Decodable { let tenant: String }
+        struct WrongType: Decodable { let roles: [Int] }
+        #expect(throws: JOSEError.self) { try jwt.claims.decode(MissingClaim.self) }
+        do {
+            _ = try jwt.claims.decode(MissingClaim.self)
+        } catch let error as JOSEError {
+            #expect(error.code == .missingClaim)
+            #expect(error.message.contains("\"tenant\""))
+        }
+        do {
+            _ = try jwt.claims.decode(WrongType.self)
+        } catch let error as JOSEError {
+            #expect(error.code == .invalidClaim)
+            #expect(error.message.contains("roles.[0]") || error.message.contains("roles"))
+        }
     }
 
     /// Claims and headers with far more JSON values per byte than the room reserved for parsing
