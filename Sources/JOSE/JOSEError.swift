@@ -98,3 +98,35 @@ extension JOSEError {
     static func invalidKey(_ message: String) -> JOSEError { JOSEError(.invalidKey, message) }
     static func invalidInput(_ message: String) -> JOSEError { JOSEError(.invalidInput, message) }
 }
+
+extension JOSEError {
+    /// The most characters of a value from a token or a key set that a message shows.
+    static let quotedValueLimit = 64
+
+    /// `value` (taken from a token or a key set) as messages show it: in double quotes, with
+    /// `"`, `\`, control characters and everything outside printable ASCII escaped as `\uXXXX`
+    /// (UTF-16 units), and cut after ``quotedValueLimit`` characters with `…`. Nothing an
+    /// attacker sends reaches a message, and so a terminal, raw, and no message grows with it.
+    static func quoted(_ value: some StringProtocol) -> String {
+        var text = "\""
+        var shown = 0
+        for scalar in value.unicodeScalars {
+            if shown == quotedValueLimit {
+                text += "…"
+                break
+            }
+            shown += 1
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case " "..."~": text.unicodeScalars.append(scalar)
+            default:
+                for unit in String(scalar).utf16 {
+                    let hex = String(unit, radix: 16, uppercase: false)
+                    text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                }
+            }
+        }
+        return text + "\""
+    }
+}

@@ -91,9 +91,9 @@ public final class JWKSCache: JWKSetSource, Sendable {
     private enum Plan {
         /// Answer with this set now.
         case serve(JWKSet)
-        /// Wait for this fetch, then answer; `keyID` is the token's, remembered as unknown if the
+        /// Wait for this fetch, then answer; the token's `kid` is remembered as unknown if the
         /// fetched set lacks it.
-        case wait(Task<JWKSet, any Error>, keyID: String?)
+        case wait(Task<JWKSet, any Error>, header: JWSHeader)
         /// Fail with this error now (a recent fetch failed and nothing usable is cached).
         case fail(JOSEError)
         /// Only a lookup that may wait can answer (asked without waiting; nothing was changed).
@@ -222,17 +222,17 @@ public final class JWKSCache: JWKSetSource, Sendable {
     private func plan(for header: JWSHeader, mayWait: Bool) -> Plan {
         let now = configuration.clock.now
         if let hit = hits.keySet(for: header, at: now) { return .serve(hit) }
-        return plan(keyID: header.keyID, now: now, mayWait: mayWait)
+        return plan(header: header, now: now, mayWait: mayWait)
     }
 
     /// The lookup when the hit path could not answer. Without `mayWait`, a lookup that would
     /// wait returns ``Plan/mustWait`` before changing anything, so that the waiting lookup that
     /// follows counts and starts what it must once.
-    private func plan(keyID: String?, now: Double, mayWait: Bool) -> Plan {
+    private func plan(header: JWSHeader, now: Double, mayWait: Bool) -> Plan {
         state.withLock { state in
             let backingOff = isBackingOff(state, now: now)
             if let keySet = state.keySet, now < state.staleUntil {
-                guard let keyID, !keySet.holds(keyID) else {
+                guard !keySet.answers(forKeyIDOf: header), let keyID = header.keyID else {
                     if now >= state.freshUntil { state.statistics.staleServes += 1 }
                     if now >= state.refreshFrom, state.inFlight == nil, !backingOff {
                         _ = startFetch(&state, now: now)
@@ -249,13 +249,13 @@ public final class JWKSCache: JWKSetSource, Sendable {
                 }
                 guard mayWait else { return .mustWait }
                 state.statistics.unknownKeyIDMisses += 1
-                return .wait(state.inFlight ?? startFetch(&state, now: now), keyID: keyID)
+                return .wait(state.inFlight ?? startFetch(&state, now: now), header: header)
             }
             if state.inFlight == nil, backingOff, let failure = state.lastFailure {
                 return .fail(failure.error)
             }
             guard mayWait else { return .mustWait }
-            return .wait(state.inFlight ?? startFetch(&state, now: now), keyID: keyID)
+            return .wait(state.inFlight ?? startFetch(&state, now: now), header: header)
         }
     }
 
@@ -269,19 +269,19 @@ public final class JWKSCache: JWKSetSource, Sendable {
     /// fails, the cached set is still served while it is within its staleness.
     private func keySet(following plan: Plan) async throws -> JWKSet {
         let task: Task<JWKSet, any Error>
-        let keyID: String?
+        let header: JWSHeader
         switch plan {
         case .serve(let keySet): return keySet
         case .fail(let error): throw error
         case .mustWait: preconditionFailure("a lookup that may wait never plans to wait without a fetch")
-        case .wait(let pending, let pendingKeyID):
+        case .wait(let pending, let pendingHeader):
             task = pending
-            keyID = pendingKeyID
+            header = pendingHeader
         }
         do {
             let keySet = try await task.value
-            if let keyID, !keySet.holds(keyID) {
-                rememberUnknown(keyID)
+            if !keySet.answers(forKeyIDOf: header) {
+                rememberUnknown(header)
             }
             return keySet
         } catch {
@@ -298,12 +298,13 @@ public final class JWKSCache: JWKSetSource, Sendable {
         }
     }
 
-    /// Records that `keyID` is absent after the latest fetch (bounded; see
+    /// Records that the header's `kid` is absent after the latest fetch (bounded; see
     /// ``maximumRememberedUnknownKeyIDs``).
-    private func rememberUnknown(_ keyID: String) {
+    private func rememberUnknown(_ header: JWSHeader) {
+        guard let keyID = header.keyID else { return }
         state.withLock { state in
             // Check the current set: a later fetch may already have brought the kid.
-            guard let current = state.keySet, !current.holds(keyID),
+            guard let current = state.keySet, !current.answers(forKeyIDOf: header),
                   state.unknownKeyIDs.count < Self.maximumRememberedUnknownKeyIDs else { return }
             state.unknownKeyIDs.insert(keyID)
         }
@@ -435,15 +436,5 @@ public final class JWKSCache: JWKSetSource, Sendable {
             throw JOSEError(.jwksUnavailable, "the document at \(TransportPolicy.describe(url)) is not a usable JWK Set: \(error.message)")
         }
         return .replaced(keySet, freshness: freshness, entityTag: entityTag, lastModified: lastModified)
-    }
-}
-
-extension JWKSet {
-    /// Whether the document named `keyID`: a usable key has it, or it is ambiguous (listed more
-    /// than once, so never selected, but refetching would not help).
-    ///
-    /// - Parameter keyID: A `kid`.
-    func holds(_ keyID: String) -> Bool {
-        keys.contains { $0.keyID == keyID } || ambiguousKeyIDs.contains(keyID)
     }
 }

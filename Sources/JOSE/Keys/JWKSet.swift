@@ -9,12 +9,12 @@ import Foundation
 /// Loading is tolerant of keys the library cannot use and strict about everything else: a key
 /// with an unknown `kty`, curve or `alg`, a `use` other than `sig`, private members where none
 /// are allowed, or weak material is skipped (its reason kept in ``skippedKeys``) instead of
-/// failing the whole set. A `kid` that appears more than once in the document is ambiguous, and
-/// no key with it is ever selected.
+/// failing the whole set. A `kid` shared by several keys that could verify is ambiguous, and no
+/// key with it is ever selected.
 ///
 /// ```swift
 /// let keys = try JWKSet(json: jwksData)
-/// let verifier = JWSVerifier(keySet: keys)
+/// print(keys.keys.count, keys.skippedKeys.map(\.reason))
 /// ```
 public struct JWKSet: Sendable {
     /// A key that was left out of the set, and why.
@@ -44,13 +44,22 @@ public struct JWKSet: Sendable {
         let isOneUnnamedKey: Bool
 
         /// Builds what verification reads per token.
-        init(keys: [JWK], skippedKeys: [SkippedKey], ambiguousKeyIDs: Set<String>) {
+        ///
+        /// - Parameter givenOneByOne: whether the keys were passed by themselves rather than
+        ///   read from a JWK Set document (only then may a lone key without a `kid` answer any
+        ///   `kid`).
+        init(keys: [JWK], skippedKeys: [SkippedKey], givenOneByOne: Bool) {
             self.keys = keys
             self.skippedKeys = skippedKeys
-            self.ambiguousKeyIDs = ambiguousKeyIDs
+            var seen = Set<String>()
+            var ambiguous = Set<String>()
+            for key in keys where key.allowsVerification {
+                if let kid = key.keyID, !seen.insert(kid).inserted { ambiguous.insert(kid) }
+            }
+            self.ambiguousKeyIDs = ambiguous
             self.pinnedKeyIDs = PinnedUTF8Strings(utf8: keys.map { $0.keyID.map { Array($0.utf8) } ?? JWKSet.noKeyID })
             self.handles = keys + (1..<JWKSet.handleStripeCount).flatMap { _ in keys.map { $0.replica() } }
-            self.isOneUnnamedKey = keys.count == 1 && keys[0].keyID == nil
+            self.isOneUnnamedKey = givenOneByOne && keys.count == 1 && keys[0].keyID == nil
         }
 
         /// The same values under a reference of its own.
@@ -71,7 +80,8 @@ public struct JWKSet: Sendable {
     public var keys: [JWK] { contents.keys }
     /// The keys that were left out, with reasons.
     public var skippedKeys: [SkippedKey] { contents.skippedKeys }
-    /// `kid`s that appear more than once in the document; never selected.
+    /// `kid`s shared by several keys that could verify; never selected. (Keys that cannot
+    /// verify, skipped or not, may share a `kid` with one that can: RFC 7517 §4.5.)
     public var ambiguousKeyIDs: Set<String> { contents.ambiguousKeyIDs }
     /// Each key's `kid` as UTF-8, in ``keys`` order (a byte that is never UTF-8 for a key
     /// without one), compared with token headers without touching the keys' reference counts.
@@ -82,7 +92,8 @@ public struct JWKSet: Sendable {
     /// thread's handle, which its result keeps: threads verifying with one shared set then do
     /// not all write one reference count per token (a cache line the cores would fight over).
     var handles: [JWK] { contents.handles }
-    /// Whether the set is one key without a `kid` (a key given explicitly).
+    /// Whether the set is one key without a `kid` given by itself (``init(keys:)``), which then
+    /// answers any `kid`; never true for a JWK Set document.
     var isOneUnnamedKey: Bool { contents.isOneUnnamedKey }
 
     /// How many handles each key has.
@@ -92,14 +103,13 @@ public struct JWKSet: Sendable {
     /// JSON string equals it.
     fileprivate static let noKeyID: [UInt8] = [0xFF]
 
-    /// Makes a set from keys already loaded.
+    /// Makes a set from keys already loaded, given one by one.
     ///
-    /// A `kid` shared by several of the keys is ambiguous and never selected.
+    /// A `kid` shared by several keys that could verify is ambiguous and never selected. One key
+    /// without a `kid` (`JWKSet(keys: [key])`: a key passed explicitly, as `jose verify --key`
+    /// does) verifies tokens whatever `kid` they carry.
     public init(keys: [JWK]) {
-        var seen = Set<String>()
-        var ambiguous = Set<String>()
-        for kid in keys.compactMap(\.keyID) where !seen.insert(kid).inserted { ambiguous.insert(kid) }
-        self.init(contents: Contents(keys: keys, skippedKeys: [], ambiguousKeyIDs: ambiguous))
+        self.init(contents: Contents(keys: keys, skippedKeys: [], givenOneByOne: true))
     }
 
     /// Wraps contents already built.
@@ -141,11 +151,8 @@ public struct JWKSet: Sendable {
         }
         var keys: [JWK] = []
         var skipped: [SkippedKey] = []
-        var seen = Set<String>()
-        var ambiguous = Set<String>()
         for (index, element) in elements.enumerated() {
             let kid = element["kid"]?.string
-            if let kid, !seen.insert(kid).inserted { ambiguous.insert(kid) }
             do {
                 let key = try JWK(jsonObject: element, policy: policy)
                 if key.isPrivate, !allowPrivateKeys {
@@ -162,7 +169,7 @@ public struct JWKSet: Sendable {
                 skipped.append(SkippedKey(index: index, keyID: kid, reason: error))
             }
         }
-        self.init(contents: Contents(keys: keys, skippedKeys: skipped, ambiguousKeyIDs: ambiguous))
+        self.init(contents: Contents(keys: keys, skippedKeys: skipped, givenOneByOne: false))
     }
 
     /// Parses a JWK Set document from its JSON text.

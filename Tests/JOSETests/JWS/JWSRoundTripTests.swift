@@ -36,14 +36,26 @@ struct JWSRoundTripTests {
         #expect(try verifier.verify(token).key.keyID == "second")
     }
 
-    @Test func withoutKeyIDEveryFittingKeyIsTried() throws {
+    /// A token without `kid` is verified only by the one key that fits its `alg`: trying every
+    /// fitting key would let one forged token cost a signature check per key.
+    @Test func withoutKeyIDOnlyTheOneFittingKeyIsUsed() throws {
         let first = try JWK.generate(for: .es256)
         let second = try JWK.generate(for: .es256)
-        let verifier = JWSVerifier(keySet: JWKSet(keys: [TokenForge.rsa.publicKey!, first.publicKey!, second.publicKey!]))
         let token = try JWSSigner(key: second, algorithm: .es256).sign(Array("{}".utf8))
-        #expect(try verifier.verify(token).key.thumbprint() == second.thumbprint())
+        let single = JWSVerifier(keySet: JWKSet(keys: [TokenForge.rsa.publicKey!, second.publicKey!]))
+        #expect(try single.verify(token).key.thumbprint() == second.thumbprint())
         let stranger = try JWSSigner(key: TokenForge.attackerEC, algorithm: .es256).sign(Array("{}".utf8))
-        #expect(errorCode { try verifier.verify(stranger) } == .invalidSignature)
+        #expect(errorCode { try single.verify(stranger) } == .invalidSignature)
+
+        let several = JWSVerifier(keySet: JWKSet(keys: [TokenForge.rsa.publicKey!, first.publicKey!, second.publicKey!]))
+        do {
+            _ = try several.verify(token)
+            Issue.record("a kid-less token was verified with two fitting keys")
+        } catch let error as JOSEError {
+            #expect(error.code == .keyNotFound)
+            #expect(error.message.contains("no kid"))
+            #expect(error.message.contains("2 keys"))
+        }
     }
 
     /// Threads get their own handles on a shared set's keys (so results do not share one

@@ -133,15 +133,35 @@ struct JWKTests {
         #expect(errorCode { try JWKSet(json: Array(many.utf8), maximumKeyCount: 100) } == .malformed)
     }
 
-    @Test func duplicateKidIsAmbiguousEvenBesideAnUnusableKey() throws {
+    /// RFC 7517 §4.5 lets keys that cannot verify (another `use`, or material that was skipped)
+    /// share a `kid` with the signing key: only keys that could verify make a `kid` ambiguous.
+    @Test func kidSharedWithAKeyThatCannotVerifyStillSelectsTheSigningKey() throws {
         let good = try JWK(material: TokenForge.ec256.publicKey!.material, keyID: "dup", use: nil, keyOperations: nil, algorithm: nil)
-        let document = #"{"keys":[\#(try good.jsonString()),{"kty":"EC","kid":"dup","crv":"P-256","x":"AAAA","y":"AAAA"}]}"#
-        let set = try JWKSet(json: document)
-        #expect(set.keys.count == 1)
+        let broken = #"{"kty":"EC","kid":"dup","crv":"P-256","x":"AAAA","y":"AAAA"}"#
+        let other = try JWK.generate(for: .es256)
+        let encryptionKey = try JWK(material: other.publicKey!.material, keyID: "dup", use: "enc", keyOperations: nil, algorithm: nil)
+        let token = TokenForge.token(header: #"{"alg":"ES256","kid":"dup"}"#, key: TokenForge.ec256, alg: .es256)
+        for document in [
+            #"{"keys":[\#(try good.jsonString()),\#(broken)]}"#,
+            #"{"keys":[\#(try encryptionKey.jsonString()),\#(try good.jsonString())]}"#,
+        ] {
+            let set = try JWKSet(json: document)
+            #expect(set.keys.count == 1)
+            #expect(set.skippedKeys.count == 1)
+            #expect(set.ambiguousKeyIDs.isEmpty)
+            #expect(try JWSVerifier(keySet: set).verify(token).key.keyID == "dup")
+        }
+    }
+
+    @Test func kidSharedByTwoKeysThatCouldVerifyIsAmbiguous() throws {
+        let first = try JWK(material: TokenForge.ec256.publicKey!.material, keyID: "dup", use: nil, keyOperations: nil, algorithm: nil)
+        let second = try JWK(material: try JWK.generate(for: .es256).publicKey!.material, keyID: "dup", use: nil, keyOperations: nil, algorithm: nil)
+        let set = try JWKSet(json: #"{"keys":[\#(try first.jsonString()),\#(try second.jsonString())]}"#)
         #expect(set.ambiguousKeyIDs == ["dup"])
         #expect(set.key(withID: "dup") == nil)
         let token = TokenForge.token(header: #"{"alg":"ES256","kid":"dup"}"#, key: TokenForge.ec256, alg: .es256)
         #expect(errorCode { try JWSVerifier(keySet: set).verify(token) } == .keyNotFound)
+        #expect(errorCode { try JWSVerifier(keySet: JWKSet(keys: [first, second])).verify(token) } == .keyNotFound)
     }
 
     @Test func publicJSONStringRoundTrips() throws {
