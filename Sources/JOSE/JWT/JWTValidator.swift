@@ -35,8 +35,8 @@ public struct JWTValidator: Sendable {
     private var expectedAuthorizedParty = PinnedUTF8Strings([])
     /// The `nonce` the token must carry, when set.
     public var nonce: String?
-    /// The header `typ` required (RFC 7515 §4.1.9: compared case-insensitively, with an optional
-    /// `application/` prefix), e.g. `at+jwt`, when set.
+    /// The header `typ` required (RFC 7515 §4.1.9: case-insensitively, a value without `/`
+    /// standing for `application/` + value), e.g. `at+jwt`, when set.
     public var type: String?
     /// Claims that must be present.
     public var requiredClaims: [String] {
@@ -135,14 +135,17 @@ public struct JWTValidator: Sendable {
         guard let actual = value?.string else {
             throw JOSEError(.invalidType, "the header has no typ; \"\(expected)\" is required")
         }
-        guard normalizedMediaType(actual) == normalizedMediaType(expected) else {
-            throw JOSEError(.invalidType, "typ is \"\(actual)\"; \"\(expected)\" is required")
+        guard fullMediaType(actual) == fullMediaType(expected) else {
+            throw JOSEError(.invalidType, "typ is \(JOSEError.quoted(actual)); \"\(expected)\" is required")
         }
     }
 
-    private static func normalizedMediaType(_ type: String) -> String {
+    /// The media type `type` stands for, lowercased (media types compare case-insensitively):
+    /// RFC 7515 §4.1.9 has a `typ` without `/` mean `application/` + `typ`; one with a `/`
+    /// is already whole (`text/plain` is not `application/text/plain`).
+    static func fullMediaType(_ type: String) -> String {
         let lower = type.lowercased()
-        return lower.hasPrefix("application/") ? String(lower.dropFirst("application/".count)) : lower
+        return lower.contains("/") ? lower : "application/" + lower
     }
 
     /// Rejects a present claim (at token `position` of `document`, −1 when absent) that is not
@@ -171,23 +174,31 @@ public struct JWTValidator: Sendable {
 
     private func checkTimes(_ document: JSONView, _ claims: RegisteredClaims) throws {
         let now = clock.now
+        // A NaN or infinite reading, leeway or age would make every comparison below false, and
+        // so accept any token: refuse to judge instead.
+        guard now.isFinite else { throw JOSEError(.invalidInput, "the clock reads \(now), not a time") }
+        for (name, value) in [("leeway", leeway), ("maximumTokenAge", maximumTokenAge ?? 0),
+                              ("maximumAuthenticationAge", maximumAuthenticationAge ?? 0)]
+        where !(value.isFinite && value >= 0) {
+            throw JOSEError(.invalidInput, "\(name) must be a finite number of seconds >= 0, got \(value)")
+        }
         let exp = try time(document, claims.expiration, "exp")
         let nbf = try time(document, claims.notBefore, "nbf")
         let iat = try time(document, claims.issuedAt, "iat")
         let authTime = try time(document, claims.authenticationTime, "auth_time")
         if let exp, exp <= now - leeway {
-            throw JOSEError(.expired, "the token expired at \(Int64(exp)), \(Int64(now - exp)) s ago (leeway \(Int64(leeway)) s)")
+            throw JOSEError(.expired, "the token expired at \(Self.seconds(exp)), \(Self.seconds(now - exp)) s ago (leeway \(Self.seconds(leeway)) s)")
         }
         if let nbf, nbf > now + leeway {
-            throw JOSEError(.notYetValid, "the token is not valid before \(Int64(nbf)), \(Int64(nbf - now)) s from now (leeway \(Int64(leeway)) s)")
+            throw JOSEError(.notYetValid, "the token is not valid before \(Self.seconds(nbf)), \(Self.seconds(nbf - now)) s from now (leeway \(Self.seconds(leeway)) s)")
         }
         if let iat, iat > now + leeway {
-            throw JOSEError(.issuedInFuture, "the token was issued at \(Int64(iat)), \(Int64(iat - now)) s in the future (leeway \(Int64(leeway)) s)")
+            throw JOSEError(.issuedInFuture, "the token was issued at \(Self.seconds(iat)), \(Self.seconds(iat - now)) s in the future (leeway \(Self.seconds(leeway)) s)")
         }
         if let maximumTokenAge {
             guard let iat else { throw JOSEError(.missingClaim, "the token has no \"iat\" claim, needed for its age") }
             if iat + maximumTokenAge < now - leeway {
-                throw JOSEError(.tokenTooOld, "the token was issued \(Int64(now - iat)) s ago; at most \(Int64(maximumTokenAge)) s is allowed")
+                throw JOSEError(.tokenTooOld, "the token was issued \(Self.seconds(now - iat)) s ago; at most \(Self.seconds(maximumTokenAge)) s is allowed")
             }
         }
         if let maximumAuthenticationAge {
@@ -195,9 +206,16 @@ public struct JWTValidator: Sendable {
                 throw JOSEError(.missingClaim, "the token has no \"auth_time\" claim, required with max_age")
             }
             if authTime + maximumAuthenticationAge < now - leeway {
-                throw JOSEError(.authTimeTooOld, "the user authenticated \(Int64(now - authTime)) s ago; max_age is \(Int64(maximumAuthenticationAge)) s")
+                throw JOSEError(.authTimeTooOld, "the user authenticated \(Self.seconds(now - authTime)) s ago; max_age is \(Self.seconds(maximumAuthenticationAge)) s")
             }
         }
+    }
+
+    /// Whole seconds for a message: any finite value in range as an integer (towards zero),
+    /// anything else as it reads; never a trapping conversion.
+    static func seconds(_ value: Double) -> String {
+        if value.isFinite, let whole = Int64(exactly: value.rounded(.towardZero)) { return String(whole) }
+        return "\(value)"
     }
 
     /// Checks `iss`, at token `position` of `document` (−1 when absent), against ``issuer``.

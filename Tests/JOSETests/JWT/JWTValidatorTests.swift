@@ -104,6 +104,11 @@ struct JWTValidatorTests {
         ClaimCase("typ in upper case", "{}", header: #"{"alg":"HS256","typ":"AT+JWT"}"#, expect: nil) { $0.type = "at+jwt" },
         ClaimCase("typ JWT where at+jwt is required", "{}", header: #"{"alg":"HS256","typ":"JWT"}"#, expect: .invalidType) { $0.type = "at+jwt" },
         ClaimCase("typ missing", "{}", expect: .invalidType) { $0.type = "dpop+jwt" },
+        // RFC 7515 §4.1.9: only a value without "/" stands for "application/" + value.
+        ClaimCase("typ text/plain is not application/text/plain", "{}", header: #"{"alg":"HS256","typ":"application/text/plain"}"#, expect: .invalidType) { $0.type = "text/plain" },
+        ClaimCase("typ application/text/plain is not text/plain", "{}", header: #"{"alg":"HS256","typ":"text/plain"}"#, expect: .invalidType) { $0.type = "application/text/plain" },
+        ClaimCase("typ with another media type prefix", "{}", header: #"{"alg":"HS256","typ":"text/at+jwt"}"#, expect: .invalidType) { $0.type = "at+jwt" },
+        ClaimCase("typ full media type required, short form sent", "{}", header: #"{"alg":"HS256","typ":"AT+jwt"}"#, expect: nil) { $0.type = "Application/at+JWT" },
         ClaimCase("claims not an object", "[1]", expect: .malformed),
         ClaimCase("claims not JSON", "exp=5", expect: .malformed),
         ClaimCase("duplicate claim names", #"{"exp":2000,"exp":1}"#, expect: .malformed),
