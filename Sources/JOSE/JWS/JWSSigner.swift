@@ -59,7 +59,10 @@ public struct JWSSigner: Sendable {
     private func signature(over signingInput: UnsafeRawBufferPointer) throws -> [UInt8] {
         switch key.material {
         case .symmetric(let secret):
-            return secret.authenticationCode(algorithm.hash ?? .sha256, message: signingInput)
+            guard let hash = algorithm.hash else {
+                throw JOSEError(.algorithmNotAllowed, "\(algorithm) is not an HMAC algorithm")
+            }
+            return try secret.authenticationCode(hash, message: signingInput)
         case .asymmetric(let evpKey):
             return try OpenSSLSignature.sign(algorithm, key: evpKey, message: signingInput)
         }

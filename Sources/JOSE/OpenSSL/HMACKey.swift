@@ -82,6 +82,8 @@ final class HMACKey: @unchecked Sendable {
         if let pooled = pool.take(tag: UInt8(slot)) {
             if EVP_MAC_init(pooled, nil, 0, nil) == 1 { return pooled }
             pool.discard(pooled)
+            // A fresh duplicate may still succeed: leave nothing of this failure on the queue.
+            OpenSSLErrorQueue.clear()
         }
         return EVP_MAC_CTX_dup(templates[slot])
     }
@@ -117,11 +119,15 @@ final class HMACKey: @unchecked Sendable {
 
     /// Returns the HMAC of `message` with `hash` (`hash.byteCount` bytes).
     ///
-    /// Returns an empty array only if OpenSSL fails, which never compares equal to a tag.
-    func authenticationCode(_ hash: HashAlgorithm, message: UnsafeRawBufferPointer) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: hash.byteCount) { buffer, count in
+    /// - Throws: ``JOSEError`` `invalid_key` if OpenSSL fails (never an empty or short tag).
+    func authenticationCode(_ hash: HashAlgorithm, message: UnsafeRawBufferPointer) throws -> [UInt8] {
+        let code = [UInt8](unsafeUninitializedCapacity: hash.byteCount) { buffer, count in
             count = compute(hash, message: message, into: UnsafeMutableRawBufferPointer(buffer)) ? hash.byteCount : 0
         }
+        guard code.count == hash.byteCount else {
+            throw JOSEError(.invalidKey, "OpenSSL could not compute the HMAC with \(hash)")
+        }
+        return code
     }
 
     /// Whether `tag` is the full-length HMAC of `message` with `hash`, compared in constant

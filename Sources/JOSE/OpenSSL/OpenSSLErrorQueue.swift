@@ -27,6 +27,11 @@ enum OpenSSLErrorQueue {
         ERR_clear_error()
     }
 
+    /// Whether this thread's queue holds no error (what every failing call must leave behind).
+    static var isEmpty: Bool {
+        ERR_peek_error() == 0
+    }
+
     /// The human-readable form of one packed error code.
     private static func describe(_ code: UInt) -> String {
         withUnsafeTemporaryAllocation(of: CChar.self, capacity: 256) { buffer -> String in

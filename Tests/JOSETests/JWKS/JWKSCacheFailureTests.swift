@@ -189,15 +189,13 @@ enum ServerBreakage: String, CaseIterable, Sendable, CustomTestStringConvertible
 
         // Nothing cached yet on a second cache: a clear timeout error.
         let stalledPath = "/stalled.json"
-        try await server.setRoute(stalledPath, body: try CacheFixture.document([key]), delaySeconds: 20)
+        try await server.setRoute(stalledPath, body: try CacheFixture.document([key]), held: true)
         let cold = try CacheFixture.cache(server, clock: clock, path: stalledPath) { $0.timeout = .seconds(2) }
-        let started = ContinuousClock.now
         let error = await expectJOSEError(.jwksUnavailable) { try await CacheFixture.verifier(cold).verify(token) }
-        #expect(error?.message.contains("timed out") == true)
-        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(error?.message.contains("timed out") == true)  // the server still holds the request
 
         _ = try await verifier.verify(token)
-        try await server.setRoute(path, body: try CacheFixture.document([key]), delaySeconds: 20)
+        try await server.setRoute(path, body: try CacheFixture.document([key]), held: true)
         clock.advance(601)
         #expect(try await verifier.verify(token).claims.subject == "alice")
         #expect(cache.statistics.staleServes == 1)

@@ -1,3 +1,4 @@
+import Testing
 @testable import JOSE
 
 /// Builds tokens byte by byte for tests, including ones no honest signer would make.
@@ -27,7 +28,7 @@ enum TokenForge {
         input.withUnsafeBytes { bytes in
             switch key.material {
             case .symmetric(let secret):
-                return secret.authenticationCode(alg.hash ?? .sha256, message: bytes)
+                return try! secret.authenticationCode(alg.hash ?? .sha256, message: bytes)
             case .asymmetric(let evp):
                 return (try? OpenSSLSignature.sign(alg, key: evp, message: bytes)) ?? []
             }
@@ -38,7 +39,7 @@ enum TokenForge {
     static func hmacToken(header: String, payload: String = #"{"sub":"alice"}"#, secret: [UInt8]) -> String {
         let input = b64(header) + "." + b64(payload)
         let key = try! HMACKey(secret: secret)
-        let tag = Array(input.utf8).withUnsafeBytes { key.authenticationCode(.sha256, message: $0) }
+        let tag = Array(input.utf8).withUnsafeBytes { try! key.authenticationCode(.sha256, message: $0) }
         return input + "." + Base64URL.encode(tag)
     }
 
@@ -61,6 +62,9 @@ func errorCode<T>(_ body: () throws -> T) -> JOSEError.Code? {
         _ = try body()
         return nil
     } catch let error as JOSEError {
+        // Every failing call leaves this thread's OpenSSL error queue empty.
+        #expect(OpenSSLErrorQueue.isEmpty, "OpenSSL error queue not empty after \(error)")
+        OpenSSLErrorQueue.clear()
         return error.code
     } catch {
         return nil

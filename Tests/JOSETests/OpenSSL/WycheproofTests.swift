@@ -163,7 +163,7 @@ struct OpenSSLWycheproofTests {
                 #expect(key.secretByteCount == group.keySize / 8)
                 let message = hexBytes(test.msg)
                 let tag = hexBytes(test.tag)
-                let full = message.withUnsafeBytes { key.authenticationCode(hash, message: $0) }
+                let full = message.withUnsafeBytes { try! key.authenticationCode(hash, message: $0) }
                 #expect(full.count == hash.byteCount)
                 let accepted = message.withUnsafeBytes { m in
                     tag.withUnsafeBytes { key.isValidAuthenticationCode($0, hash: hash, message: m) }

@@ -1,3 +1,4 @@
+import Testing
 import Foundation
 @testable import JOSE
 
@@ -121,7 +122,7 @@ enum VectorSupport {
         try signingInput.withUnsafeBytes { input in
             switch key.material {
             case .symmetric(let secret):
-                return secret.authenticationCode(alg.hash ?? .sha256, message: input)
+                return try! secret.authenticationCode(alg.hash ?? .sha256, message: input)
             case .asymmetric(let evpKey):
                 return try OpenSSLSignature.sign(alg, key: evpKey, message: input)
             }
@@ -134,6 +135,9 @@ enum VectorSupport {
             try body()
             return nil
         } catch let error as JOSEError {
+            // Every failing call leaves this thread's OpenSSL error queue empty.
+            #expect(OpenSSLErrorQueue.isEmpty, "OpenSSL error queue not empty after \(error)")
+            OpenSSLErrorQueue.clear()
             return error.code
         } catch {
             return JOSEError.Code(rawValue: "non-JOSE error: \(error)")
