@@ -1,7 +1,7 @@
 import ArgumentParser
 import JOSE
 
-/// The claim options of `verify`, turned into the library's ``JWTValidator`` rules.
+/// The claim options of `verify`, turned into the library's ``JWTClaimRules`` rules.
 struct ClaimRuleOptions: ParsableArguments {
     /// `--iss`.
     @Option(help: ArgumentHelp("Require this exact issuer (iss).", valueName: "ISS"))
@@ -62,9 +62,11 @@ struct ClaimRuleOptions: ParsableArguments {
 
     /// Checks the rules against each other and against the key source.
     func validate(keys: KeySourceOptions) throws {
-        guard leeway >= 0, leeway.isFinite else { throw ValidationError("--leeway must be 0 or more seconds") }
-        if let maxAge, !(maxAge >= 0 && maxAge.isFinite) { throw ValidationError("--max-age must be 0 or more seconds") }
-        if let now, !now.isFinite { throw ValidationError("--now must be a number of seconds since 1970") }
+        try Seconds.check(leeway, "--leeway")
+        if let maxAge { try Seconds.check(maxAge, "--max-age") }
+        if let now, !(now.isFinite && abs(now) <= Seconds.maximumInstant) {
+            throw ValidationError("--now must be a number of seconds since 1970 between -\(Int(Seconds.maximumInstant)) and \(Int(Seconds.maximumInstant))")
+        }
         if let discover = keys.discover, let iss, iss != discover {
             throw ValidationError("--discover \(discover) implies --iss \(discover); got --iss \(iss)")
         }
@@ -86,18 +88,18 @@ struct ClaimRuleOptions: ParsableArguments {
 
     /// The claim rules: the OpenID Connect ID-token rules with `--id-token`, else those of a plain
     /// JWT; the other options add to them.
-    func jwtRules(issuer: String?) -> JWTValidator {
-        var rules: JWTValidator
+    func jwtRules(issuer: String?) -> JWTClaimRules {
+        var rules: JWTClaimRules
         if idToken, let issuer, let clientID = aud.first {
-            rules = .idToken(issuer: issuer, clientID: clientID, leeway: leeway, clock: clock)
+            rules = .idToken(issuer: issuer, clientID: clientID, leeway: .seconds(leeway), clock: clock)
         } else {
-            rules = JWTValidator(issuer: issuer, audiences: aud.isEmpty ? nil : Set(aud), leeway: leeway, clock: clock)
+            rules = JWTClaimRules(issuer: issuer, audiences: aud.isEmpty ? nil : Set(aud), leeway: .seconds(leeway), clock: clock)
             rules.authorizedParty = azp
         }
         rules.nonce = nonce
         rules.type = typ
         rules.requiredClaims += require
-        rules.maximumAuthenticationAge = maxAge
+        rules.maximumAuthenticationAge = maxAge.map { .seconds($0) }
         return rules
     }
 }

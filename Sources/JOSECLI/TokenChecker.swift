@@ -30,7 +30,7 @@ struct TokenChecker: Sendable {
     ///   - signatureOnly: `--jws`.
     init(source: some JWKSetSource, keys: KeySourceOptions, rules: ClaimRuleOptions, signatureOnly: Bool) {
         let issuer = rules.iss ?? keys.discover
-        verifier = JWTVerifier(keySource: source, algorithms: keys.allowList, claims: rules.jwtRules(issuer: issuer))
+        verifier = JWTVerifier(keySource: source, algorithms: keys.allowList, rules: rules.jwtRules(issuer: issuer))
         self.signatureOnly = signatureOnly
     }
 

@@ -240,8 +240,8 @@ struct RemoteOptions: ParsableArguments {
 
     /// Rejects non-positive timeouts and negative cooldowns.
     func validate() throws {
-        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
-        guard cooldown >= 0, cooldown.isFinite else { throw ValidationError("--cooldown must be 0 or more seconds") }
+        try Seconds.check(timeout, "--timeout", positive: true)
+        try Seconds.check(cooldown, "--cooldown")
     }
 }
 
@@ -270,8 +270,8 @@ struct VerifyOutputOptions: ParsableArguments {
 /// - Throws: ``JOSEError`` `jwks_unavailable` when the source cannot be used.
 func makeRemoteSource(_ remote: KeySourceOptions.Remote, options: RemoteOptions) async throws -> any JWKSetSource {
     var configuration = JWKSCache.Configuration()
-    configuration.timeout = .milliseconds(Int64((options.timeout * 1000).rounded()))
-    configuration.unknownKeyIDCooldown = options.cooldown
+    configuration.timeout = .seconds(options.timeout)
+    configuration.unknownKeyIDCooldown = .seconds(options.cooldown)
     switch remote {
     case .jwks(let url):
         return try JWKSCache(url: url, configuration: configuration)

@@ -32,7 +32,7 @@ while token.last == UInt8(ascii: "\n") { token.removeLast() }
 do {
     let verifier = JWTVerifier(
         keySource: try JWKSet(json: jwks),
-        claims: JWTValidator(issuer: "https://issuer.example", audiences: ["example-client"]))
+        rules: JWTClaimRules(issuer: "https://issuer.example", audiences: ["example-client"]))
     let jwt = try await verifier.verify(token)
     print("valid: sub \(jwt.claims.subject ?? "-"), kid \(jwt.header.keyID ?? "-")")
 } catch {

@@ -55,12 +55,15 @@ package final class TestHTTPServer: Sendable {
         process.standardError = FileHandle.standardError
         try process.run()
 
+        // read(2) directly: FileHandle.availableData traps when a signal interrupts the read.
         var line: [UInt8] = []
-        let reader = output.fileHandleForReading
+        let descriptor = output.fileHandleForReading.fileDescriptor
+        var chunk = [UInt8](repeating: 0, count: 64)
         while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = reader.availableData
-            if chunk.isEmpty { break }
-            line.append(contentsOf: chunk)
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 { break }
+            line.append(contentsOf: chunk[0..<count])
         }
         let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard let port = Int(text), port > 0, let url = URL(string: "http://127.0.0.1:\(port)") else {

@@ -19,7 +19,7 @@ public typealias TokenVerifier = @Sendable (_ token: [UInt8]) -> Bool
 ///
 /// Ours is a ``JWTVerifier`` over a fixed ``JWKSet`` holding the token's one JWK (for HS256 the
 /// `oct` key, hence `allowPrivateKeys: true`), an allow-list of exactly the token's algorithm,
-/// and a ``JWTValidator`` requiring ``BenchClaims/issuer`` and ``BenchClaims/audience`` (`exp`,
+/// and a ``JWTClaimRules`` requiring ``BenchClaims/issuer`` and ``BenchClaims/audience`` (`exp`,
 /// `nbf`, `iat` are checked whenever present, with the default 60 s leeway). The verify is
 /// `verifyWithoutSuspending` on the `[UInt8]`, so the token bytes are not copied.
 public enum OursVerifier {
@@ -61,7 +61,7 @@ public enum OursVerifier {
         guard let algorithm = JWSAlgorithm(rawValue: token.algorithm.rawValue) else { return nil }
         return JWTVerifier(
             keySource: keySource, algorithms: [algorithm],
-            claims: JWTValidator(issuer: BenchClaims.issuer, audiences: [BenchClaims.audience]))
+            rules: JWTClaimRules(issuer: BenchClaims.issuer, audiences: [BenchClaims.audience]))
     }
 
     /// The token's key set, for benchmarks that build their own verifier (e.g. ID tokens).

@@ -28,30 +28,30 @@ extension JWKSCache {
         public var clock: JOSEClock
         /// The limit on one whole fetch, from connecting to the last body byte; 10 seconds.
         public var timeout: Duration
-        /// The least time, in seconds, between the start of one fetch and a fetch caused by a
-        /// `kid` missing from a fresh set; 30 seconds. `0` lets every new unknown `kid` fetch.
-        public var unknownKeyIDCooldown: Double
-        /// How long, in seconds, a fetched set is fresh when the response carries no usable
+        /// The least time between the start of one fetch and a fetch caused by a
+        /// `kid` missing from a fresh set; 30 seconds. `.zero` lets every new unknown `kid` fetch.
+        public var unknownKeyIDCooldown: Duration
+        /// How long a fetched set is fresh when the response carries no usable
         /// `Cache-Control: max-age`; 600 seconds (10 minutes).
-        public var defaultFreshness: Double
-        /// The shortest freshness, in seconds, whatever the server says (also used for
+        public var defaultFreshness: Duration
+        /// The shortest freshness, whatever the server says (also used for
         /// `no-cache` and `no-store`); 60 seconds.
-        public var minimumFreshness: Double
-        /// The longest freshness, in seconds, whatever the server says; 86 400 seconds (24 hours).
-        public var maximumFreshness: Double
-        /// How long, in seconds, after the set stopped being fresh it may still be served, while
-        /// a background refresh runs or fetches fail; 86 400 seconds (24 hours). `0` never serves
+        public var minimumFreshness: Duration
+        /// The longest freshness, whatever the server says; 86 400 seconds (24 hours).
+        public var maximumFreshness: Duration
+        /// How long after the set stopped being fresh it may still be served, while
+        /// a background refresh runs or fetches fail; 86 400 seconds (24 hours). `.zero` never serves
         /// a stale set.
-        public var maximumStaleness: Double
-        /// How long, in seconds, before the set stops being fresh a lookup starts a background
-        /// refresh (at most half the set's freshness); 30 seconds. `0` refreshes at expiry. No
+        public var maximumStaleness: Duration
+        /// How long before the set stops being fresh a lookup starts a background
+        /// refresh (at most half the set's freshness); 30 seconds. `.zero` refreshes at expiry. No
         /// lookup waits for that refresh.
-        public var refreshAhead: Double
-        /// After a failed fetch, the least time, in seconds, before the next attempt, whether or
+        public var refreshAhead: Duration
+        /// After a failed fetch, the least time before the next attempt, whether or
         /// not a set is cached; 30 seconds. In between, lookups get the cached set, or the
         /// failure at once when nothing usable is cached: a failing server is not asked once per
         /// verification.
-        public var failureRetryInterval: Double
+        public var failureRetryInterval: Duration
         /// The largest key-set document accepted, in bytes; 1 MiB.
         public var maximumBodyBytes: Int
         /// The most keys a document may hold; a larger document is refused; 100.
@@ -66,13 +66,13 @@ extension JWKSCache {
         public init() {
             clock = .system
             timeout = .seconds(10)
-            unknownKeyIDCooldown = 30
-            defaultFreshness = 600
-            minimumFreshness = 60
-            maximumFreshness = 86_400
-            maximumStaleness = 86_400
-            refreshAhead = 30
-            failureRetryInterval = 30
+            unknownKeyIDCooldown = .seconds(30)
+            defaultFreshness = .seconds(600)
+            minimumFreshness = .seconds(60)
+            maximumFreshness = .seconds(86_400)
+            maximumStaleness = .seconds(86_400)
+            refreshAhead = .seconds(30)
+            failureRetryInterval = .seconds(30)
             maximumBodyBytes = HTTPFetchRequest.defaultMaximumBodyBytes
             maximumKeyCount = 100
             keyPolicy = .default
@@ -82,19 +82,19 @@ extension JWKSCache {
         /// Checks that every number is usable.
         ///
         /// - Throws: `JOSEError` with code ``JOSEError/Code/invalidInput`` naming the first
-        ///   setting that is negative, not finite, or out of order.
+        ///   setting that is negative or out of order.
         func validate() throws {
             guard timeout > .zero else {
-                throw JOSEError.invalidInput("the key-set fetch timeout must be positive, got \(timeout)")
+                throw JOSEError.invalidInput("the key-set fetch timeout must be positive, got \(timeout.inSeconds) s")
             }
-            let durations: [(String, Double)] = [
+            let durations: [(String, Duration)] = [
                 ("unknownKeyIDCooldown", unknownKeyIDCooldown), ("defaultFreshness", defaultFreshness),
                 ("minimumFreshness", minimumFreshness), ("maximumFreshness", maximumFreshness),
                 ("maximumStaleness", maximumStaleness), ("refreshAhead", refreshAhead),
                 ("failureRetryInterval", failureRetryInterval),
             ]
-            for (name, value) in durations where !(value.isFinite && value >= 0) {
-                throw JOSEError.invalidInput("\(name) must be a finite number of seconds >= 0, got \(value)")
+            for (name, value) in durations where value < .zero {
+                throw JOSEError.invalidInput("\(name) must not be negative, got \(value.inSeconds) s")
             }
             guard minimumFreshness <= maximumFreshness else {
                 throw JOSEError.invalidInput(

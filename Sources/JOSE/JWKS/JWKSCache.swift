@@ -12,7 +12,7 @@ import Synchronization
 ///
 /// ```swift
 /// let cache = try await JWKSCache.discover(issuer: "https://accounts.example.com")
-/// let verifier = JWTVerifier(keySource: cache, claims: JWTValidator(
+/// let verifier = JWTVerifier(keySource: cache, rules: JWTClaimRules(
 ///     issuer: "https://accounts.example.com", audiences: ["my-api"]))
 /// let jwt = try await verifier.verify(bearerToken)
 /// ```
@@ -241,7 +241,7 @@ public final class JWKSCache: JWKSetSource, Sendable {
                 }
                 // A kid the set lacks: refetch, unless remembered, cooling down or backing off.
                 let remembered = state.unknownKeyIDs.contains(keyID)
-                let coolingDown = state.lastFetchStart.map { now - $0 < configuration.unknownKeyIDCooldown } ?? false
+                let coolingDown = state.lastFetchStart.map { now - $0 < configuration.unknownKeyIDCooldown.inSeconds } ?? false
                 if remembered || (state.inFlight == nil && (coolingDown || backingOff)) {
                     state.statistics.unknownKeyIDMisses += 1
                     if remembered || coolingDown { state.statistics.suppressedRefetches += 1 }
@@ -262,7 +262,7 @@ public final class JWKSCache: JWKSetSource, Sendable {
     /// Whether a fetch failed less than ``Configuration/failureRetryInterval`` ago.
     private func isBackingOff(_ state: State, now: Double) -> Bool {
         guard let failure = state.lastFailure else { return false }
-        return now - failure.time < configuration.failureRetryInterval
+        return now - failure.time < configuration.failureRetryInterval.inSeconds
     }
 
     /// Carries out `plan`: the set it serves, or the set after its fetch. When a waited-for fetch
@@ -403,8 +403,8 @@ public final class JWKSCache: JWKSetSource, Sendable {
     /// path. Called with the lock held, after a `200` or a `304`.
     private func renew(_ state: inout State, freshness: Double, now: Double) {
         state.freshUntil = now + freshness
-        state.staleUntil = now + freshness + configuration.maximumStaleness
-        state.refreshFrom = state.freshUntil - min(configuration.refreshAhead, freshness / 2)
+        state.staleUntil = now + freshness + configuration.maximumStaleness.inSeconds
+        state.refreshFrom = state.freshUntil - min(configuration.refreshAhead.inSeconds, freshness / 2)
         state.lastFailure = nil
         state.unknownKeyIDs.removeAll()
         if let keySet = state.keySet {
@@ -418,8 +418,8 @@ public final class JWKSCache: JWKSetSource, Sendable {
     ///   `2xx` (or `304` when revalidating), or a body that is not a usable JWK Set.
     private func interpret(_ response: HTTPFetchResponse, revalidating: Bool) throws -> Outcome {
         let freshness = HTTPCacheHeaders.freshness(
-            cacheControl: response.header("Cache-Control"), default: configuration.defaultFreshness,
-            minimum: configuration.minimumFreshness, maximum: configuration.maximumFreshness)
+            cacheControl: response.header("Cache-Control"), default: configuration.defaultFreshness.inSeconds,
+            minimum: configuration.minimumFreshness.inSeconds, maximum: configuration.maximumFreshness.inSeconds)
         let entityTag = HTTPCacheHeaders.validator(response.header("ETag"))
         let lastModified = HTTPCacheHeaders.validator(response.header("Last-Modified"))
         if response.isNotModified, revalidating {

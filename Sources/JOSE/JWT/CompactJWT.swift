@@ -23,8 +23,8 @@ struct CompactJWT: ~Copyable {
 
     /// Checks the claims with `rules`, once `key` has verified the signature.
     ///
-    /// - Throws: claim errors as ``JWTValidator``.
-    consuming func verified(by key: JWK, rules: JWTValidator) throws -> VerifiedJWT {
+    /// - Throws: claim errors as ``JWTClaimRules``.
+    consuming func verified(by key: JWK, rules: JWTClaimRules) throws -> VerifiedJWT {
         try rules.validate(claims, header: jws.header)
         return VerifiedJWT(header: jws.header, claims: claims, key: key)
     }

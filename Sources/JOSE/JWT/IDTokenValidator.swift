@@ -27,18 +27,18 @@ public struct IDTokenValidator: Sendable {
     ///   - clientID: this client's id.
     ///   - keySource: the provider's keys: a ``JWKSet`` or a remote key-set cache.
     ///   - algorithms: the allow-list; `nil` lets each key decide (never `none`).
-    ///   - leeway: allowed clock skew in seconds; 60 by default.
-    ///   - maximumTokenAge: reject tokens whose `iat` is older than this many seconds.
+    ///   - leeway: allowed clock skew; 60 seconds by default.
+    ///   - maximumTokenAge: reject tokens whose `iat` is older than this.
     ///   - clock: the time source.
     public init(
         issuer: String, clientID: String, keySource: some JWKSetSource, algorithms: Set<JWSAlgorithm>? = nil,
-        leeway: Double = 60, maximumTokenAge: Double? = nil, clock: JOSEClock = .system
+        leeway: Duration = .seconds(60), maximumTokenAge: Duration? = nil, clock: JOSEClock = .system
     ) {
-        var rules = JWTValidator.idToken(issuer: issuer, clientID: clientID, leeway: leeway, clock: clock)
+        var rules = JWTClaimRules.idToken(issuer: issuer, clientID: clientID, leeway: leeway, clock: clock)
         rules.maximumTokenAge = maximumTokenAge
         self.issuer = issuer
         self.clientID = clientID
-        self.verifier = JWTVerifier(keySource: keySource, algorithms: algorithms, claims: rules)
+        self.verifier = JWTVerifier(keySource: keySource, algorithms: algorithms, rules: rules)
     }
 
     /// Validates an ID token. With the keys at hand (a fixed ``JWKSet``, or a key-set cache
@@ -48,13 +48,13 @@ public struct IDTokenValidator: Sendable {
     ///   - idToken: the compact ID token.
     ///   - nonce: the nonce sent in the authentication request; when given, the token must carry
     ///     exactly this nonce.
-    ///   - maxAge: the `max_age` sent, in seconds; when given, `auth_time` is required and checked.
+    ///   - maxAge: the `max_age` sent; when given, `auth_time` is required and checked.
     ///   - accessToken: the access token issued with it; checked against `at_hash` when present.
     ///   - authorizationCode: the code issued with it; checked against `c_hash` when present.
     /// - Returns: the verified token.
     /// - Throws: ``JOSEError`` naming the first rule that failed.
     public func validate(
-        _ idToken: String, nonce: String? = nil, maxAge: Double? = nil, accessToken: String? = nil,
+        _ idToken: String, nonce: String? = nil, maxAge: Duration? = nil, accessToken: String? = nil,
         authorizationCode: String? = nil
     ) async throws -> VerifiedJWT {
         let token = try await verifier.verify(idToken, rules: rules(nonce: nonce, maxAge: maxAge))
@@ -62,8 +62,8 @@ public struct IDTokenValidator: Sendable {
     }
 
     /// The claim rules for one token: this client's, with the request's `nonce` and `max_age`.
-    private func rules(nonce: String?, maxAge: Double?) -> JWTValidator {
-        var rules = verifier.claims
+    private func rules(nonce: String?, maxAge: Duration?) -> JWTClaimRules {
+        var rules = verifier.rules
         rules.nonce = nonce
         rules.maximumAuthenticationAge = maxAge
         return rules
@@ -89,7 +89,7 @@ extension IDTokenValidator {
     /// - Throws: ``JOSEError`` as ``validate(_:nonce:maxAge:accessToken:authorizationCode:)``;
     ///   `jwks_unavailable` when the keys would have to be fetched first.
     public func validateWithoutSuspending(
-        _ idToken: String, nonce: String? = nil, maxAge: Double? = nil, accessToken: String? = nil,
+        _ idToken: String, nonce: String? = nil, maxAge: Duration? = nil, accessToken: String? = nil,
         authorizationCode: String? = nil
     ) throws -> VerifiedJWT {
         let token = try verifier.verifyWithoutSuspending(idToken, rules: rules(nonce: nonce, maxAge: maxAge))

@@ -1,10 +1,10 @@
 /// Verifies a JWT in one call: signature (with the allow-list and the keys' own limits) and
-/// claims (with a ``JWTValidator``).
+/// claims (with a ``JWTClaimRules``).
 ///
 /// ```swift
 /// let verifier = JWTVerifier(
 ///     keySource: try JWKSet(json: jwks),
-///     claims: JWTValidator(issuer: "https://issuer.example", audiences: ["api"]))
+///     rules: JWTClaimRules(issuer: "https://issuer.example", audiences: ["api"]))
 /// let jwt = try await verifier.verify(bearerToken)
 /// print(jwt.claims.subject ?? "")
 /// ```
@@ -28,7 +28,7 @@ public struct JWTVerifier: Sendable {
     }
 
     /// The claim rules.
-    public let claims: JWTValidator
+    public let rules: JWTClaimRules
     /// The allow-list, limits and `crit` parameters.
     let signatures: SignatureRules
     /// The key source, by the road its lookups take.
@@ -49,15 +49,15 @@ public struct JWTVerifier: Sendable {
     /// - Parameters:
     ///   - keySource: a ``JWKSet``, a remote key-set cache, or another ``JWKSetSource``.
     ///   - algorithms: the allow-list; `nil` lets each key decide (never `none`).
-    ///   - claims: the claim rules.
+    ///   - rules: the claim rules.
     ///   - limits: size and nesting limits.
-    public init(keySource: some JWKSetSource, algorithms: Set<JWSAlgorithm>? = nil, claims: JWTValidator, limits: JWSLimits = .default) {
+    public init(keySource: some JWKSetSource, algorithms: Set<JWSAlgorithm>? = nil, rules: JWTClaimRules, limits: JWSLimits = .default) {
         if let keySet = keySource as? JWKSet {
             keys = .fixed(keySet)
         } else {
             keys = .source(keySource)
         }
-        self.claims = claims
+        self.rules = rules
         self.signatures = SignatureRules(algorithms: algorithms, limits: limits, understoodCriticalParameters: [])
     }
 
@@ -69,9 +69,9 @@ public struct JWTVerifier: Sendable {
     ///
     /// - Parameter token: the compact serialization, with no surrounding whitespace.
     /// - Throws: ``JOSEError``: signature errors as ``JWSVerifier``, claim errors as
-    ///   ``JWTValidator``, `jwks_unavailable` when the source has no keys to offer.
+    ///   ``JWTClaimRules``, `jwks_unavailable` when the source has no keys to offer.
     public func verify(_ token: some StringProtocol) async throws -> VerifiedJWT {
-        try await verify(token, rules: claims)
+        try await verify(token, rules: rules)
     }
 
     /// Verifies a compact JWT given as UTF-8 bytes (`[UInt8]`, `Data`, `ArraySlice`, a buffer),
@@ -80,11 +80,11 @@ public struct JWTVerifier: Sendable {
     /// - Throws: ``JOSEError`` as ``verify(_:)-(StringProtocol)``.
     public func verify(_ token: some Collection<UInt8>) async throws -> VerifiedJWT {
         switch keys {
-        case .fixed(let keySet):
-            return try TokenText.withBytes(of: token) { try verify($0, with: keySet, rules: claims) }
+        case .fixed:
+            return try TokenText.withBytes(of: token) { try verifyWithoutSuspending($0, rules: rules) }
         case .source(let source):
             return try await verify(TokenBytes(adopting: TokenText.withBytes(of: token, TokenBytes.copy)),
-                                    from: source, rules: claims)
+                                    from: source, rules: rules)
         }
     }
 
@@ -94,12 +94,8 @@ public struct JWTVerifier: Sendable {
     /// - Throws: ``JOSEError`` as ``JWSVerifier/verify(_:)-(StringProtocol)``, or `jwks_unavailable`.
     public func verifySignature(_ token: some StringProtocol) async throws -> VerifiedJWS {
         switch keys {
-        case .fixed(let keySet):
-            return try TokenText.withUTF8(of: token) { token in
-                let jws = try signatures.parse(token)
-                let key = try signatures.verifySignature(of: jws, token: token, with: keySet)
-                return jws.verified(by: key)
-            }
+        case .fixed:
+            return try TokenText.withUTF8(of: token, verifySignatureWithoutSuspending)
         case .source(let source):
             let copy = TokenBytes(adopting: TokenText.withUTF8(of: token, TokenBytes.copy))
             let jws = try signatures.parse(copy.bytes)
@@ -117,23 +113,23 @@ public struct JWTVerifier: Sendable {
     /// - Throws: ``JOSEError`` as ``verify(_:)-(StringProtocol)``; `jwks_unavailable` when the
     ///   keys would have to be fetched first.
     public func verifyWithoutSuspending(_ token: some StringProtocol) throws -> VerifiedJWT {
-        try verifyWithoutSuspending(token, rules: claims)
+        try verifyWithoutSuspending(token, rules: rules)
     }
 
     /// ``verifyWithoutSuspending(_:)-(StringProtocol)`` for a token given as UTF-8 bytes.
     ///
     /// - Throws: ``JOSEError`` as ``verifyWithoutSuspending(_:)-(StringProtocol)``.
     public func verifyWithoutSuspending(_ token: some Collection<UInt8>) throws -> VerifiedJWT {
-        try TokenText.withBytes(of: token) { try verifyWithoutSuspending($0, rules: claims) }
+        try TokenText.withBytes(of: token) { try verifyWithoutSuspending($0, rules: rules) }
     }
 
     // MARK: - With other claim rules (ID tokens)
 
     /// ``verify(_:)-(StringProtocol)`` with other claim rules for this token.
-    func verify(_ token: some StringProtocol, rules: JWTValidator) async throws -> VerifiedJWT {
+    func verify(_ token: some StringProtocol, rules: JWTClaimRules) async throws -> VerifiedJWT {
         switch keys {
-        case .fixed(let keySet):
-            return try TokenText.withUTF8(of: token) { try verify($0, with: keySet, rules: rules) }
+        case .fixed:
+            return try TokenText.withUTF8(of: token) { try verifyWithoutSuspending($0, rules: rules) }
         case .source(let source):
             return try await verify(TokenBytes(adopting: TokenText.withUTF8(of: token, TokenBytes.copy)),
                                     from: source, rules: rules)
@@ -141,14 +137,14 @@ public struct JWTVerifier: Sendable {
     }
 
     /// ``verifyWithoutSuspending(_:)-(StringProtocol)`` with other claim rules for this token.
-    func verifyWithoutSuspending(_ token: some StringProtocol, rules: JWTValidator) throws -> VerifiedJWT {
+    func verifyWithoutSuspending(_ token: some StringProtocol, rules: JWTClaimRules) throws -> VerifiedJWT {
         try TokenText.withUTF8(of: token) { try verifyWithoutSuspending($0, rules: rules) }
     }
 
     // MARK: - The roads
 
     /// Verifies token text held in memory with `keySet`: signature, then the claims parsed in place.
-    private func verify(_ token: UnsafeRawBufferPointer, with keySet: JWKSet, rules: JWTValidator) throws -> VerifiedJWT {
+    private func verify(_ token: UnsafeRawBufferPointer, with keySet: JWKSet, rules: JWTClaimRules) throws -> VerifiedJWT {
         let jwt = try CompactJWT(token, rules: signatures)
         let key = try signatures.verifySignature(of: jwt.jws, token: token, with: keySet)
         return try jwt.verified(by: key, rules: rules)
@@ -156,7 +152,7 @@ public struct JWTVerifier: Sendable {
 
     /// Verifies a copied token with keys from `source`: without suspending when the source has
     /// them at hand, else after waiting for them.
-    private func verify(_ token: consuming TokenBytes, from source: any JWKSetSource, rules: JWTValidator) async throws -> VerifiedJWT {
+    private func verify(_ token: consuming TokenBytes, from source: any JWKSetSource, rules: JWTClaimRules) async throws -> VerifiedJWT {
         let jwt = try CompactJWT(token.bytes, rules: signatures)
         let keySet = try await Self.keySet(for: jwt.jws.header, from: source)
         let key = try signatures.verifySignature(of: jwt.jws, token: token.bytes, with: keySet)
@@ -169,8 +165,11 @@ public struct JWTVerifier: Sendable {
         return try await source.keySet(for: header)
     }
 
+    // The closures above capture `self`, never a bound key set: a captured copy would retain the
+    // set's storage, one reference count every thread verifying with this verifier writes.
+
     /// Verifies `token` with the keys at hand, or throws `jwks_unavailable`.
-    private func verifyWithoutSuspending(_ token: UnsafeRawBufferPointer, rules: JWTValidator) throws -> VerifiedJWT {
+    private func verifyWithoutSuspending(_ token: UnsafeRawBufferPointer, rules: JWTClaimRules) throws -> VerifiedJWT {
         switch keys {
         case .fixed(let keySet):
             return try verify(token, with: keySet, rules: rules)
@@ -183,5 +182,22 @@ public struct JWTVerifier: Sendable {
             let key = try signatures.verifySignature(of: jwt.jws, token: token, with: keySet)
             return try jwt.verified(by: key, rules: rules)
         }
+    }
+
+    /// Verifies the signature of `token` with the keys at hand, or throws `jwks_unavailable`.
+    private func verifySignatureWithoutSuspending(_ token: UnsafeRawBufferPointer) throws -> VerifiedJWS {
+        let jws = try signatures.parse(token)
+        let key: JWK
+        switch keys {
+        case .fixed(let keySet):
+            key = try signatures.verifySignature(of: jws, token: token, with: keySet)
+        case .source(let source):
+            guard let keySet = try source.keySetWithoutSuspending(for: jws.header) else {
+                throw JOSEError(.jwksUnavailable,
+                                "the keys for this token are not at hand (they must be fetched first); use the async verify")
+            }
+            key = try signatures.verifySignature(of: jws, token: token, with: keySet)
+        }
+        return jws.verified(by: key)
     }
 }

@@ -1,6 +1,6 @@
 /// Where the registered claims sit in a claims object, found in one pass over its members.
 ///
-/// ``JWTValidator`` reads every rule's claim from here instead of looking each name up in the
+/// ``JWTClaimRules`` reads every rule's claim from here instead of looking each name up in the
 /// object (a scan of all members per rule). Each position is a token index, −1 when the claim
 /// is absent.
 ///

@@ -148,7 +148,7 @@ enum ServerBreakage: String, CaseIterable, Sendable, CustomTestStringConvertible
         let document = try CacheFixture.document([key])
         try await server.setRoute(path, body: document)
         let clock = ManualClock()
-        let cache = try CacheFixture.cache(server, clock: clock) { $0.maximumStaleness = 3600 }
+        let cache = try CacheFixture.cache(server, clock: clock) { $0.maximumStaleness = .seconds(3600) }
         let verifier = CacheFixture.verifier(cache)
         let token = try key.token()
         _ = try await verifier.verify(token)
@@ -170,7 +170,7 @@ enum ServerBreakage: String, CaseIterable, Sendable, CustomTestStringConvertible
         let key = try TestSigningKey(kid: "k1")
         try await server.setRoute(path, body: try CacheFixture.document([key]))
         let clock = ManualClock()
-        let cache = try CacheFixture.cache(server, clock: clock) { $0.maximumStaleness = 0 }
+        let cache = try CacheFixture.cache(server, clock: clock) { $0.maximumStaleness = .seconds(0) }
         _ = try await cache.refresh()
         try await server.setRoute(path, status: 500)
         clock.advance(600)

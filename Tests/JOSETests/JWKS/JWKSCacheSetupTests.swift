@@ -47,9 +47,10 @@ final class ScriptedFetcher: HTTPFetcher {
     @Test func unusableConfigurationIsInvalidInput() async throws {
         let url = try #require(URL(string: "https://keys.example.com/jwks.json"))
         let changes: [@Sendable (inout JWKSCache.Configuration) -> Void] = [
-            { $0.timeout = .zero }, { $0.unknownKeyIDCooldown = -1 }, { $0.defaultFreshness = .nan },
-            { $0.minimumFreshness = 100; $0.maximumFreshness = 50 }, { $0.maximumStaleness = .infinity },
-            { $0.maximumBodyBytes = -1 }, { $0.maximumKeyCount = -1 }, { $0.failureRetryInterval = -0.5 },
+            { $0.timeout = .zero }, { $0.unknownKeyIDCooldown = .seconds(-1) }, { $0.defaultFreshness = .seconds(-600) },
+            { $0.minimumFreshness = .seconds(100); $0.maximumFreshness = .seconds(50) }, { $0.maximumStaleness = .milliseconds(-1) },
+            { $0.maximumBodyBytes = -1 }, { $0.maximumKeyCount = -1 }, { $0.failureRetryInterval = .seconds(-0.5) },
+            { $0.refreshAhead = .seconds(-30) },
         ]
         for change in changes {
             var configuration = JWKSCache.Configuration()
@@ -61,11 +62,13 @@ final class ScriptedFetcher: HTTPFetcher {
     @Test func defaultsMatchTheDesign() {
         let configuration = JWKSCache.Configuration()
         #expect(configuration.timeout == .seconds(10))
-        #expect(configuration.unknownKeyIDCooldown == 30)
-        #expect(configuration.defaultFreshness == 600)
-        #expect(configuration.minimumFreshness == 60)
-        #expect(configuration.maximumFreshness == 86_400)
-        #expect(configuration.maximumStaleness == 86_400)
+        #expect(configuration.unknownKeyIDCooldown == .seconds(30))
+        #expect(configuration.defaultFreshness == .seconds(600))
+        #expect(configuration.minimumFreshness == .seconds(60))
+        #expect(configuration.maximumFreshness == .seconds(86_400))
+        #expect(configuration.maximumStaleness == .seconds(86_400))
+        #expect(configuration.refreshAhead == .seconds(30))
+        #expect(configuration.failureRetryInterval == .seconds(30))
         #expect(configuration.maximumBodyBytes == 1 << 20)
         #expect(configuration.maximumKeyCount == 100)
         #expect(configuration.logger == nil)

@@ -73,7 +73,7 @@ enum CacheFixture {
 
     /// A verifier of plain JWTs (no claim rules beyond the time claims present) using `cache`.
     static func verifier(_ cache: JWKSCache) -> JWTVerifier {
-        JWTVerifier(keySource: cache, claims: JWTValidator())
+        JWTVerifier(keySource: cache, rules: JWTClaimRules())
     }
 
     /// A parsed protected header naming `kid` (and ES256), for looking up keys directly.

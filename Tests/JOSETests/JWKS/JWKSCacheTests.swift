@@ -65,7 +65,7 @@ import JOSETestSupport
         let headers = cacheControl.map { ["Cache-Control": $0] } ?? [:]
         try await server.setRoute(path, headers: headers, body: try CacheFixture.document([key]))
         let clock = ManualClock()
-        let cache = try CacheFixture.cache(server, clock: clock) { $0.refreshAhead = 0 }
+        let cache = try CacheFixture.cache(server, clock: clock) { $0.refreshAhead = .seconds(0) }
         let header = try CacheFixture.header(kid: "k1")
 
         _ = try await cache.keySet(for: header)
@@ -187,7 +187,7 @@ import JOSETestSupport
         let key = try TestSigningKey(kid: "k1")
         try await server.setRoute(path, body: try CacheFixture.document([key]))
         let clock = ManualClock()
-        let cache = try CacheFixture.cache(server, clock: clock) { $0.unknownKeyIDCooldown = 0 }
+        let cache = try CacheFixture.cache(server, clock: clock) { $0.unknownKeyIDCooldown = .seconds(0) }
         _ = try await cache.keySet(for: CacheFixture.header(kid: "k1"))
         _ = try await cache.keySet(for: CacheFixture.header(kid: "a"))
         _ = try await cache.keySet(for: CacheFixture.header(kid: "b"))

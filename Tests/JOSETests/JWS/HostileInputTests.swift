@@ -37,7 +37,7 @@ struct HostileInputTests {
         let token = Array(TokenForge.token(header: #"{"alg":"ES256","kid":"k"}"#, payload: #"{"sub":"a","exp":99999999999}"#, key: key, alg: .es256).utf8)
         let verifier = JWTVerifier(
             keySource: JWKSet(keys: [try! JWK(material: key.publicKey!.material, keyID: "k", use: nil, keyOperations: nil, algorithm: nil)]),
-            claims: JWTValidator())
+            rules: JWTClaimRules())
         var unchanged = 0
         var rejected = 0
         for round in 0..<3000 {
@@ -91,6 +91,6 @@ struct HostileInputTests {
         #expect(Self.outcome { _ = try JWKSet(json: wide) } == "malformed")
         let claims = String(repeating: #"{"a":"#, count: 50) + "1" + String(repeating: "}", count: 50)
         let token = TokenForge.token(header: #"{"alg":"HS256"}"#, payload: claims, key: TokenForge.hmac, alg: .hs256)
-        #expect(Self.outcome { _ = try JWTVerifier(keySource: JWKSet(keys: [TokenForge.hmac]), claims: JWTValidator()).verifyWithoutSuspending(token) } == "malformed")
+        #expect(Self.outcome { _ = try JWTVerifier(keySource: JWKSet(keys: [TokenForge.hmac]), rules: JWTClaimRules()).verifyWithoutSuspending(token) } == "malformed")
     }
 }

@@ -47,7 +47,7 @@ private final class CountingSource: JWKSetSource, Sendable {
     }
 
     @Test func fixedKeySetEveryEntryPoint() async throws {
-        let verifier = JWTVerifier(keySource: Self.keys, claims: JWTValidator())
+        let verifier = JWTVerifier(keySource: Self.keys, rules: JWTClaimRules())
         #expect(await Self.outcomes(verifier, Self.token) == Array(repeating: "alice", count: 7))
         #expect(await Self.outcomes(verifier, Self.tampered) == Array(repeating: "invalid_signature", count: 7))
         #expect(try verifier.verifyWithoutSuspending(Self.token).claims.subject == "alice")
@@ -56,7 +56,7 @@ private final class CountingSource: JWKSetSource, Sendable {
 
     @Test func customSourceEveryEntryPoint() async throws {
         let source = CountingSource(Self.keys)
-        let verifier = JWTVerifier(keySource: source, claims: JWTValidator())
+        let verifier = JWTVerifier(keySource: source, rules: JWTClaimRules())
         #expect(await Self.outcomes(verifier, Self.token) == Array(repeating: "alice", count: 7))
         #expect(source.lookups.load(ordering: .relaxed) == 7)
         #expect(await Self.outcomes(verifier, "not.a-token") == Array(repeating: "malformed", count: 7))
@@ -68,7 +68,7 @@ private final class CountingSource: JWKSetSource, Sendable {
 
     @Test func signatureOnlyThroughEverySource() async throws {
         for source in [Self.keys as any JWKSetSource, CountingSource(Self.keys)] {
-            let verifier = JWTVerifier(keySource: source, claims: JWTValidator())
+            let verifier = JWTVerifier(keySource: source, rules: JWTClaimRules())
             let jws = try await verifier.verifySignature(Self.token)
             #expect(Array(jws.payload) == Array(#"{"sub":"alice"}"#.utf8))
             await #expect(throws: JOSEError.self) { try await verifier.verifySignature(Self.tampered) }
@@ -77,8 +77,8 @@ private final class CountingSource: JWKSetSource, Sendable {
 
     @Test func verifierIsStoredWithoutNamingItsSource() {
         let verifiers: [JWTVerifier] = [
-            JWTVerifier(keySource: Self.keys, claims: JWTValidator()),
-            JWTVerifier(keySource: CountingSource(Self.keys), claims: JWTValidator()),
+            JWTVerifier(keySource: Self.keys, rules: JWTClaimRules()),
+            JWTVerifier(keySource: CountingSource(Self.keys), rules: JWTClaimRules()),
         ]
         #expect(verifiers[0].keySource is JWKSet)
         #expect(verifiers[1].keySource is CountingSource)

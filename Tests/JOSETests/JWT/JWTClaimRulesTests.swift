@@ -6,14 +6,14 @@ struct ClaimCase: Sendable, CustomTestStringConvertible {
     let name: String
     let claims: String
     let header: String
-    let rules: @Sendable (inout JWTValidator) -> Void
+    let rules: @Sendable (inout JWTClaimRules) -> Void
     let expected: JOSEError.Code?
 
     var testDescription: String { name }
 
     init(
         _ name: String, _ claims: String, header: String = #"{"alg":"HS256"}"#, expect expected: JOSEError.Code?,
-        rules: @escaping @Sendable (inout JWTValidator) -> Void = { _ in }
+        rules: @escaping @Sendable (inout JWTClaimRules) -> Void = { _ in }
     ) {
         self.name = name
         self.claims = claims
@@ -26,7 +26,7 @@ struct ClaimCase: Sendable, CustomTestStringConvertible {
 /// The claim rules, each at its boundary: the last passing value and the first failing one.
 /// "Now" is 1000 and the leeway 60 s throughout.
 @Suite("JWT claim validation")
-struct JWTValidatorTests {
+struct JWTClaimRulesTests {
     static let now = 1000.0
 
     static let timeCases: [ClaimCase] = [
@@ -47,12 +47,12 @@ struct JWTValidatorTests {
         ClaimCase("nbf as a string", #"{"nbf":"1"}"#, expect: .invalidClaim),
         ClaimCase("iat at now + leeway", #"{"iat":1060}"#, expect: nil),
         ClaimCase("iat one second later", #"{"iat":1061}"#, expect: .issuedInFuture),
-        ClaimCase("iat at the maximum age", #"{"iat":840}"#, expect: nil) { $0.maximumTokenAge = 100 },
-        ClaimCase("iat one second older", #"{"iat":839}"#, expect: .tokenTooOld) { $0.maximumTokenAge = 100 },
-        ClaimCase("maximum age without iat", #"{"sub":"a"}"#, expect: .missingClaim) { $0.maximumTokenAge = 100 },
-        ClaimCase("auth_time at max_age", #"{"auth_time":640}"#, expect: nil) { $0.maximumAuthenticationAge = 300 },
-        ClaimCase("auth_time one second older", #"{"auth_time":639}"#, expect: .authTimeTooOld) { $0.maximumAuthenticationAge = 300 },
-        ClaimCase("max_age without auth_time", #"{"sub":"a"}"#, expect: .missingClaim) { $0.maximumAuthenticationAge = 300 },
+        ClaimCase("iat at the maximum age", #"{"iat":840}"#, expect: nil) { $0.maximumTokenAge = .seconds(100) },
+        ClaimCase("iat one second older", #"{"iat":839}"#, expect: .tokenTooOld) { $0.maximumTokenAge = .seconds(100) },
+        ClaimCase("maximum age without iat", #"{"sub":"a"}"#, expect: .missingClaim) { $0.maximumTokenAge = .seconds(100) },
+        ClaimCase("auth_time at max_age", #"{"auth_time":640}"#, expect: nil) { $0.maximumAuthenticationAge = .seconds(300) },
+        ClaimCase("auth_time one second older", #"{"auth_time":639}"#, expect: .authTimeTooOld) { $0.maximumAuthenticationAge = .seconds(300) },
+        ClaimCase("max_age without auth_time", #"{"sub":"a"}"#, expect: .missingClaim) { $0.maximumAuthenticationAge = .seconds(300) },
         ClaimCase("auth_time as a string", #"{"auth_time":"640"}"#, expect: .invalidClaim),
     ]
 
@@ -116,9 +116,9 @@ struct JWTValidatorTests {
 
     @Test(arguments: timeCases + identityCases + typeCases)
     func validates(_ check: ClaimCase) throws {
-        var rules = JWTValidator(leeway: 60, clock: .fixed(Self.now))
+        var rules = JWTClaimRules(leeway: .seconds(60), clock: .fixed(Self.now))
         check.rules(&rules)
-        let verifier = JWTVerifier(keySource: JWKSet(keys: [TokenForge.hmac]), claims: rules)
+        let verifier = JWTVerifier(keySource: JWKSet(keys: [TokenForge.hmac]), rules: rules)
         let token = TokenForge.token(header: check.header, payload: check.claims, key: TokenForge.hmac, alg: .hs256)
         #expect(errorCode { try verifier.verifyWithoutSuspending(token) } == check.expected)
     }
@@ -128,7 +128,7 @@ struct JWTValidatorTests {
         let token = TokenForge.token(
             header: #"{"alg":"HS256"}"#, payload: #"{"sub":"alice","aud":["a","b"],"exp":2000.5,"roles":["admin"]}"#,
             key: TokenForge.hmac, alg: .hs256)
-        let jwt = try JWTVerifier(keySource: JWKSet(keys: [TokenForge.hmac]), claims: JWTValidator(clock: .fixed(Self.now)))
+        let jwt = try JWTVerifier(keySource: JWKSet(keys: [TokenForge.hmac]), rules: JWTClaimRules(clock: .fixed(Self.now)))
             .verifyWithoutSuspending(token)
         #expect(jwt.claims.subject == "alice")
         #expect(jwt.claims.audience == ["a", "b"])
@@ -163,7 +163,7 @@ struct JWTValidatorTests {
         let token = TokenForge.token(
             header: #"{"alg":"HS256","# + names + "}", payload: #"{"sub":"alice","n":["# + numbers + #"],"exp":2000}"#,
             key: TokenForge.hmac, alg: .hs256)
-        let verifier = JWTVerifier(keySource: JWKSet(keys: [TokenForge.hmac]), claims: JWTValidator(clock: .fixed(Self.now)))
+        let verifier = JWTVerifier(keySource: JWKSet(keys: [TokenForge.hmac]), rules: JWTClaimRules(clock: .fixed(Self.now)))
         let synchronous = try verifier.verifyWithoutSuspending(token)
         let suspending: VerifiedJWT = try await verifier.verify(token)
         for jwt in [synchronous, suspending] {
@@ -179,7 +179,7 @@ struct JWTValidatorTests {
     /// `malformed` whatever the signature; claim rules are only applied once the signature holds.
     @Test func claimsAreParsedBeforeAndCheckedAfterTheSignature() {
         let verifier = JWTVerifier(
-            keySource: JWKSet(keys: [TokenForge.hmac]), claims: JWTValidator(issuer: "https://a.example", clock: .fixed(Self.now)))
+            keySource: JWKSet(keys: [TokenForge.hmac]), rules: JWTClaimRules(issuer: "https://a.example", clock: .fixed(Self.now)))
         let forged = [UInt8](repeating: 0, count: 32)
         let notJSON = TokenForge.token(header: #"{"alg":"HS256"}"#, payload: "exp=5", key: TokenForge.hmac, alg: .hs256)
         #expect(errorCode { try verifier.verifyWithoutSuspending(TokenForge.withSignature(notJSON, forged)) } == .malformed)
@@ -191,7 +191,7 @@ struct JWTValidatorTests {
 
     @Test func systemClockRejectsATokenThatExpiredLongAgo() throws {
         let token = TokenForge.token(header: #"{"alg":"HS256"}"#, payload: #"{"exp":1000}"#, key: TokenForge.hmac, alg: .hs256)
-        let verifier = JWTVerifier(keySource: JWKSet(keys: [TokenForge.hmac]), claims: JWTValidator())
+        let verifier = JWTVerifier(keySource: JWKSet(keys: [TokenForge.hmac]), rules: JWTClaimRules())
         #expect(errorCode { try verifier.verifyWithoutSuspending(token) } == .expired)
     }
 }

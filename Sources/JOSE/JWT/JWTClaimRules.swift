@@ -5,10 +5,10 @@
 /// `iat` or `auth_time` is `invalid_claim`.
 ///
 /// ```swift
-/// var rules = JWTValidator(issuer: "https://issuer.example", audiences: ["api://orders"])
+/// var rules = JWTClaimRules(issuer: "https://issuer.example", audiences: ["api://orders"])
 /// rules.requiredClaims = ["sub"]
 /// ```
-public struct JWTValidator: Sendable {
+public struct JWTClaimRules: Sendable {
     /// The exact `iss` required, when set.
     public var issuer: String? {
         didSet { expectedIssuer = PinnedUTF8Strings(issuer.map { [$0] } ?? []) }
@@ -44,13 +44,25 @@ public struct JWTValidator: Sendable {
     }
     /// ``requiredClaims`` as UTF-8, checked without touching the shared strings.
     private var pinnedRequiredClaims = PinnedUTF8Strings([])
-    /// Allowed clock skew, in seconds, for `exp`, `nbf`, `iat` and `auth_time`.
-    public var leeway: Double
-    /// The greatest age of a token by its `iat`, in seconds, when set (then `iat` is required).
-    public var maximumTokenAge: Double?
-    /// The greatest time since `auth_time`, in seconds (OpenID Connect `max_age`), when set
-    /// (then `auth_time` is required).
-    public var maximumAuthenticationAge: Double?
+    /// Allowed clock skew for `exp`, `nbf`, `iat` and `auth_time`; 60 seconds by default.
+    public var leeway: Duration {
+        didSet { leewaySeconds = leeway.inSeconds }
+    }
+    /// ``leeway`` in seconds, as time claims are compared.
+    private var leewaySeconds: Double
+    /// The greatest age of a token by its `iat`, when set (then `iat` is required).
+    public var maximumTokenAge: Duration? {
+        didSet { maximumTokenAgeSeconds = maximumTokenAge?.inSeconds }
+    }
+    /// ``maximumTokenAge`` in seconds.
+    private var maximumTokenAgeSeconds: Double?
+    /// The greatest time since `auth_time` (OpenID Connect `max_age`), when set (then
+    /// `auth_time` is required).
+    public var maximumAuthenticationAge: Duration? {
+        didSet { maximumAuthenticationAgeSeconds = maximumAuthenticationAge?.inSeconds }
+    }
+    /// ``maximumAuthenticationAge`` in seconds.
+    private var maximumAuthenticationAgeSeconds: Double?
     /// Where the current time comes from.
     public var clock: JOSEClock
 
@@ -59,9 +71,9 @@ public struct JWTValidator: Sendable {
     /// - Parameters:
     ///   - issuer: the exact `iss` to require.
     ///   - audiences: accepted audiences; `aud` must contain one.
-    ///   - leeway: allowed clock skew in seconds; 60 by default.
+    ///   - leeway: allowed clock skew; 60 seconds by default.
     ///   - clock: the time source.
-    public init(issuer: String? = nil, audiences: Set<String>? = nil, leeway: Double = 60, clock: JOSEClock = .system) {
+    public init(issuer: String? = nil, audiences: Set<String>? = nil, leeway: Duration = .seconds(60), clock: JOSEClock = .system) {
         self.issuer = issuer
         self.expectedIssuer = PinnedUTF8Strings(issuer.map { [$0] } ?? [])
         self.audiences = audiences
@@ -69,6 +81,7 @@ public struct JWTValidator: Sendable {
         self.requiresAudience = audiences != nil
         self.requiredClaims = []
         self.leeway = leeway
+        self.leewaySeconds = leeway.inSeconds
         self.clock = clock
     }
 
@@ -79,10 +92,10 @@ public struct JWTValidator: Sendable {
     /// - Parameters:
     ///   - issuer: the OpenID Provider's issuer identifier.
     ///   - clientID: this client's id.
-    ///   - leeway: allowed clock skew in seconds; 60 by default.
+    ///   - leeway: allowed clock skew; 60 seconds by default.
     ///   - clock: the time source.
-    public static func idToken(issuer: String, clientID: String, leeway: Double = 60, clock: JOSEClock = .system) -> JWTValidator {
-        var rules = JWTValidator(issuer: issuer, audiences: [clientID], leeway: leeway, clock: clock)
+    public static func idToken(issuer: String, clientID: String, leeway: Duration = .seconds(60), clock: JOSEClock = .system) -> JWTClaimRules {
+        var rules = JWTClaimRules(issuer: issuer, audiences: [clientID], leeway: leeway, clock: clock)
         rules.authorizedParty = clientID
         rules.requiredClaims = ["iss", "sub", "aud", "exp", "iat"]
         return rules
@@ -95,7 +108,7 @@ public struct JWTValidator: Sendable {
     ///   `token_too_old`, `auth_time_too_old`, `invalid_issuer`, `invalid_audience`,
     ///   `invalid_authorized_party` or `invalid_nonce`.
     public func validate(_ claims: JWTClaims, header: JWSHeader) throws {
-        if let type { try JWTValidator.checkType(header.json["typ"], expected: type) }
+        if let type { try JWTClaimRules.checkType(header.json["typ"], expected: type) }
         // The rules read the claims by token index through a borrowed view: no JSONValue is
         // built and no reference count is touched.
         try claims.json.document.withView { document in
@@ -177,10 +190,10 @@ public struct JWTValidator: Sendable {
         // A NaN or infinite reading, leeway or age would make every comparison below false, and
         // so accept any token: refuse to judge instead.
         guard now.isFinite else { throw JOSEError(.invalidInput, "the clock reads \(now), not a time") }
-        for (name, value) in [("leeway", leeway), ("maximumTokenAge", maximumTokenAge ?? 0),
-                              ("maximumAuthenticationAge", maximumAuthenticationAge ?? 0)]
-        where !(value.isFinite && value >= 0) {
-            throw JOSEError(.invalidInput, "\(name) must be a finite number of seconds >= 0, got \(value)")
+        let leeway = leewaySeconds
+        for (name, value) in [("leeway", leeway), ("maximumTokenAge", maximumTokenAgeSeconds ?? 0),
+                              ("maximumAuthenticationAge", maximumAuthenticationAgeSeconds ?? 0)] where value < 0 {
+            throw JOSEError(.invalidInput, "\(name) must not be negative, got \(Self.seconds(value)) s")
         }
         let exp = try time(document, claims.expiration, "exp")
         let nbf = try time(document, claims.notBefore, "nbf")
@@ -195,13 +208,13 @@ public struct JWTValidator: Sendable {
         if let iat, iat > now + leeway {
             throw JOSEError(.issuedInFuture, "the token was issued at \(Self.seconds(iat)), \(Self.seconds(iat - now)) s in the future (leeway \(Self.seconds(leeway)) s)")
         }
-        if let maximumTokenAge {
+        if let maximumTokenAge = maximumTokenAgeSeconds {
             guard let iat else { throw JOSEError(.missingClaim, "the token has no \"iat\" claim, needed for its age") }
             if iat + maximumTokenAge < now - leeway {
                 throw JOSEError(.tokenTooOld, "the token was issued \(Self.seconds(now - iat)) s ago; at most \(Self.seconds(maximumTokenAge)) s is allowed")
             }
         }
-        if let maximumAuthenticationAge {
+        if let maximumAuthenticationAge = maximumAuthenticationAgeSeconds {
             guard let authTime else {
                 throw JOSEError(.missingClaim, "the token has no \"auth_time\" claim, required with max_age")
             }
