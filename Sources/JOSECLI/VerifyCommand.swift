@@ -54,6 +54,14 @@ struct VerifyCommand: AsyncParsableCommand {
         if output.batch, token != nil {
             throw ValidationError("--batch reads tokens from stdin, one per line; do not pass a token argument")
         }
+        if let threads = output.threads {
+            guard output.batch else {
+                throw ValidationError("--threads sets how many threads verify the lines of --batch; add --batch or drop --threads")
+            }
+            guard VerifyOutputOptions.threadRange.contains(threads) else {
+                throw ValidationError("--threads must be from \(VerifyOutputOptions.threadRange.lowerBound) to \(VerifyOutputOptions.threadRange.upperBound); got \(threads)")
+            }
+        }
     }
 
     /// Loads the keys once, then verifies the token (or each line of stdin with `--batch`).
@@ -79,7 +87,7 @@ struct VerifyCommand: AsyncParsableCommand {
     private func verify(with source: some JWKSetSource) async throws {
         let checker = TokenChecker(source: source, keys: keys, rules: rules, signatureOnly: output.jws)
         if output.batch {
-            try await BatchVerification(checker: checker).run()
+            try await BatchVerification(checker: checker, threads: output.threads ?? 1).run()
             return
         }
         let token = try LocalInput.token(token)
@@ -258,6 +266,15 @@ struct VerifyOutputOptions: ParsableArguments {
     @Flag(help: ArgumentHelp(
         "Read tokens from stdin, one per line; print one JSON line per token with \"line\" (1-based). " + "Keys are loaded once. Exit 1 if any token is rejected."))
     var batch = false
+
+    /// `--threads`, for `--batch`.
+    @Option(help: ArgumentHelp(
+        "With --batch: verify with N threads (1 to 64; default 1). Output keeps the input order.",
+        valueName: "N"))
+    var threads: Int?
+
+    /// The values `--threads` accepts.
+    static let threadRange = 1...64
 }
 
 /// Opens a remote key source: a JWK Set URL or an OpenID Provider's discovery document.
