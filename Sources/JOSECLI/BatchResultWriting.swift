@@ -7,24 +7,31 @@ extension BatchOutputBuffer {
     /// - Parameters:
     ///   - line: the 1-based line number.
     ///   - outcome: what the verification came to.
-    func appendResult(line: Int, _ outcome: TokenChecker.Outcome) {
+    /// - Returns: the outcome's status, as ``VerificationReport/status`` (read here, in the one
+    ///   pass over the outcome).
+    func appendResult(line: Int, _ outcome: borrowing TokenChecker.Outcome) -> CLIFailure.Status {
         append(#"{"line":"#)
         appendDecimal(line)
+        let status: CLIFailure.Status
         switch outcome {
         case .verified(.jwt(let jwt)):
             append(#","valid":true,"header":"#)
             appendJSON(of: jwt.header)
             append(#","claims":"#)
             appendJSON(of: jwt.claims)
+            status = .success
         case .verified(.jws(let jws)):
             append(#","valid":true,"header":"#)
             appendJSON(of: jws.header)
             append(#","payload":"#)
             appendJSONString(Base64URL.encode(jws.payload))
+            status = .success
         case .failure(let error):
             appendError(error.code.rawValue, message: error.message)
+            status = VerificationReport.status(of: error)
         }
         append("}\n")
+        return status
     }
 
     /// Appends the JSON line for a line longer than the token limit, which was not read.

@@ -130,9 +130,7 @@ struct BatchWorker: Sendable {
                 continue
             }
             let token = UnsafeRawBufferPointer(start: input.bytes + line.offset, count: line.count)
-            let outcome = await checker.check(bytes: token)
-            output.appendResult(line: line.number, outcome)
-            tally.add(VerificationReport(outcome: outcome).status)
+            tally.add(output.appendResult(line: line.number, await checker.check(bytes: token)))
         }
         return tally
     }

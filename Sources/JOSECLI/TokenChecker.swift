@@ -77,8 +77,13 @@ struct VerificationReport {
     var status: CLIFailure.Status {
         switch outcome {
         case .verified: .success
-        case .failure(let error): error.code == .jwksUnavailable ? .remote : .rejected
+        case .failure(let error): Self.status(of: error)
         }
+    }
+
+    /// Rejected (exit 1), or remote keys unusable (exit 3) for `jwks_unavailable`.
+    static func status(of error: JOSEError) -> CLIFailure.Status {
+        error.code == .jwksUnavailable ? .remote : .rejected
     }
 
     /// The `--json` object, with `"line"` first when given (`--batch`).
