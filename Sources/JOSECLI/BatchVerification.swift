@@ -13,10 +13,12 @@ struct BatchVerification {
     /// The most lines verified as one block.
     static let blockLines = 4096
 
-    /// The verifier, built once.
-    let checker: TokenChecker
-    /// How many runs of each block are verified at once (`--threads`).
-    let threads: Int
+    /// The verifiers, built once: one per thread (`--threads`); run `i` of a block uses the
+    /// `i`th.
+    let checkers: [TokenChecker]
+
+    /// How many runs of each block are verified at once.
+    private var threads: Int { checkers.count }
 
     /// Verifies every non-empty line of stdin.
     ///
@@ -55,7 +57,7 @@ struct BatchVerification {
     private func verify(_ lines: [BatchLine], in input: BatchInput, into outputs: [BatchOutputBuffer]) async -> BatchTally {
         let runs = min(threads, lines.count)
         guard runs > 1 else {
-            return await BatchWorker(checker: checker, input: input, output: outputs[0]).verify(lines[...])
+            return await BatchWorker(checker: checkers[0], input: input, output: outputs[0]).verify(lines[...])
         }
         let base = lines.count / runs
         let extra = lines.count % runs
@@ -68,11 +70,11 @@ struct BatchVerification {
         }
         return await withTaskGroup(of: BatchTally.self) { group in
             for run in 1..<runs {
-                let worker = BatchWorker(checker: checker, input: input, output: outputs[run])
+                let worker = BatchWorker(checker: checkers[run], input: input, output: outputs[run])
                 let range = bounds[run]
                 group.addTask { await worker.verify(lines[range]) }
             }
-            var tally = await BatchWorker(checker: checker, input: input, output: outputs[0]).verify(lines[bounds[0]])
+            var tally = await BatchWorker(checker: checkers[0], input: input, output: outputs[0]).verify(lines[bounds[0]])
             for await childTally in group { tally.add(childTally) }
             return tally
         }

@@ -75,6 +75,10 @@ struct VerifyCommand: AsyncParsableCommand {
             }
             throw failure
         }
+        if output.batch {
+            try await BatchVerification(checkers: try batchCheckers(source)).run()
+            return
+        }
         switch source {
         case .local(let keySet):
             try await verify(with: keySet)
@@ -83,13 +87,31 @@ struct VerifyCommand: AsyncParsableCommand {
         }
     }
 
-    /// Builds the checker for `source` and runs one token or a batch.
+    /// One checker per `--threads`: a local key set is loaded again for each thread, so that
+    /// threads never share the set's reference count, which every verification takes (a cache
+    /// line the cores would fight over); a remote key set is one cache, which stripes its hits
+    /// by thread itself.
+    ///
+    /// - Throws: ``CLIFailure`` should the local keys fail to load again.
+    private func batchCheckers(_ source: KeySourceOptions.Resolved) throws -> [TokenChecker] {
+        let threads = output.threads ?? 1
+        switch source {
+        case .local(let keySet):
+            var sets = [keySet]
+            while sets.count < threads {
+                guard case .local(let copy) = try keys.resolveLocal(reportingSkippedKeys: false) else { break }
+                sets.append(copy)
+            }
+            return sets.map { TokenChecker(source: $0, keys: keys, rules: rules, signatureOnly: output.jws) }
+        case .remote(let remoteSource):
+            let checker = TokenChecker(source: remoteSource, keys: keys, rules: rules, signatureOnly: output.jws)
+            return Array(repeating: checker, count: threads)
+        }
+    }
+
+    /// Builds the checker for `source` and verifies one token.
     private func verify(with source: some JWKSetSource) async throws {
         let checker = TokenChecker(source: source, keys: keys, rules: rules, signatureOnly: output.jws)
-        if output.batch {
-            try await BatchVerification(checker: checker, threads: output.threads ?? 1).run()
-            return
-        }
         let token = try LocalInput.token(token)
         let outcome = await checker.check(token)
         let report = VerificationReport(outcome: outcome)
@@ -205,10 +227,18 @@ struct KeySourceOptions: ParsableArguments {
                 throw CLIFailure(error, context: nil)
             }
         }
+        return try resolveLocal(reportingSkippedKeys: true)
+    }
+
+    /// Reads the local key source (a file, `--key`, `--secret` or `--secret-file`).
+    ///
+    /// - Parameter reportingSkippedKeys: print a warning for each key of a JWK Set left out.
+    /// - Throws: ``CLIFailure`` (exit 2) for unusable keys.
+    func resolveLocal(reportingSkippedKeys: Bool) throws -> Resolved {
         if let jwks {
             let bytes = try LocalInput.bytes(at: jwks, what: "JWK Set")
             let keySet = try withContext("cannot use JWK Set '\(jwks)'") { try JWKSet(json: bytes) }
-            for skipped in keySet.skippedKeys {
+            for skipped in keySet.skippedKeys where reportingSkippedKeys {
                 let kid = skipped.keyID.map { " (kid \"\($0)\")" } ?? ""
                 Console.err(Console.paint("warning", .yellow)
                             + ": skipped key #\(skipped.index)\(kid) in '\(jwks)': \(skipped.reason)")
