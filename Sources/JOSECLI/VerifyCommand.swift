@@ -294,7 +294,7 @@ struct VerifyOutputOptions: ParsableArguments {
 
     /// `--batch`.
     @Flag(help: ArgumentHelp(
-        "Read tokens from stdin, one per line; print one JSON line per token with \"line\" (1-based). " + "Keys are loaded once. Exit 1 if any token is rejected."))
+        "Read tokens from stdin, one per line; print one JSON line per token with \"line\" (1-based). " + "Keys are loaded once (a local key set once per --threads thread). Exit 1 if any token is rejected."))
     var batch = false
 
     /// `--threads`, for `--batch`.
