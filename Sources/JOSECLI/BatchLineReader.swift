@@ -42,6 +42,10 @@ final class BatchLineReader {
     /// Whether the descriptor reported its end.
     private(set) var atEnd = false
 
+    /// The most bytes one `read(2)` asks for: small enough that what was read is still in the
+    /// core's cache when its lines are verified.
+    private static let readSize = 128 << 10
+
     /// Creates a reader.
     ///
     /// - Parameters:
@@ -119,7 +123,7 @@ final class BatchLineReader {
     func readMore() throws {
         guard !atEnd, end < buffer.count, let base = buffer.baseAddress else { return }
         while true {
-            let count = read(descriptor, base + end, buffer.count - end)
+            let count = read(descriptor, base + end, min(buffer.count - end, Self.readSize))
             if count > 0 {
                 end += count
                 return

@@ -10,8 +10,13 @@ import JOSE
 /// the buffers are then written in order. Output is therefore written after each block, before
 /// any read that might wait, so a producer that writes a line and waits gets its answer.
 struct BatchVerification {
-    /// The most lines verified as one block.
-    static let blockLines = 4096
+    /// The most lines verified as one block by several threads: enough work that starting
+    /// and joining the threads' tasks costs little beside it.
+    static let parallelBlockLines = 4096
+
+    /// The most lines verified as one block by one thread: about one read's worth, verified
+    /// while it is still in the cache.
+    static let serialBlockLines = 512
 
     /// The verifiers, built once: one per thread (`--threads`); run `i` of a block uses the
     /// `i`th.
@@ -27,15 +32,16 @@ struct BatchVerification {
     func run() async throws {
         let reader = BatchLineReader(descriptor: STDIN_FILENO, maximumTokenBytes: JWSLimits.default.maximumTokenBytes)
         let outputs = (0..<threads).map { _ in BatchOutputBuffer() }
+        let blockLines = threads == 1 ? Self.serialBlockLines : Self.parallelBlockLines
         var lines: [BatchLine] = []
-        lines.reserveCapacity(Self.blockLines)
+        lines.reserveCapacity(blockLines)
         var tally = BatchTally()
         while true {
             lines.removeAll(keepingCapacity: true)
-            reader.collect(into: &lines, limit: Self.blockLines)
-            while lines.count < Self.blockLines, reader.canReadMoreWithoutBlocking {
+            reader.collect(into: &lines, limit: blockLines)
+            while lines.count < blockLines, reader.canReadMoreWithoutBlocking {
                 try reader.readMore()
-                reader.collect(into: &lines, limit: Self.blockLines)
+                reader.collect(into: &lines, limit: blockLines)
             }
             if lines.isEmpty {
                 if reader.atEnd { break }
