@@ -133,6 +133,12 @@ final class BatchLineReader {
                 return
             }
             if errno == EINTR { continue }
+            if errno == EAGAIN || errno == EWOULDBLOCK {
+                // A non-blocking stdin (set so by whoever started us): wait for input instead.
+                var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                _ = poll(&request, 1, -1)
+                continue
+            }
             throw CLIFailure.input("cannot read standard input: " + String(cString: strerror(errno)))
         }
     }
