@@ -1,7 +1,8 @@
 import Foundation
 
-/// Standard streams for the CLI: unbuffered writes (so stdout and stderr never reorder and
-/// every `--batch` line leaves at once), stdin reading, and colour only on terminals.
+/// Standard streams for the CLI: unbuffered writes (so stdout and stderr never reorder), stdin
+/// reading, and colour only on terminals. `--batch` reads and writes in blocks of its own: see
+/// ``BatchLineReader`` and ``BatchOutputBuffer``.
 enum Console {
     /// Writes `text` and a newline to standard output.
     static func out(_ text: String) {
@@ -42,28 +43,5 @@ enum Console {
     /// Reads all of standard input.
     static func readAllInput() -> [UInt8] {
         [UInt8](FileHandle.standardInput.readDataToEndOfFile())
-    }
-
-    /// Calls `body` with each line of standard input as it arrives (without its `\n` or a `\r`
-    /// before it), so `--batch` answers a token before the next one is read.
-    static func forEachInputLine(_ body: ([UInt8]) async -> Void) async {
-        var pending: [UInt8] = []
-        let input = FileHandle.standardInput
-        while true {
-            let chunk = input.availableData
-            if chunk.isEmpty { break }
-            pending.append(contentsOf: chunk)
-            var start = 0
-            while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
-                await body(stripCarriageReturn(Array(pending[start..<newline])))
-                start = newline + 1
-            }
-            pending.removeFirst(start)
-        }
-        if !pending.isEmpty { await body(stripCarriageReturn(pending)) }
-    }
-
-    private static func stripCarriageReturn(_ line: [UInt8]) -> [UInt8] {
-        line.last == UInt8(ascii: "\r") ? Array(line.dropLast()) : line
     }
 }

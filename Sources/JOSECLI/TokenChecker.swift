@@ -34,18 +34,37 @@ struct TokenChecker: Sendable {
         self.signatureOnly = signatureOnly
     }
 
-    /// Verifies one token; never throws, so a batch goes on after any line.
+    /// Verifies one token; never throws.
     func check(_ token: String) async -> Outcome {
         do {
             if signatureOnly {
                 return .verified(.jws(try await verifier.verifySignature(token)))
             }
             return .verified(.jwt(try await verifier.verify(token)))
-        } catch let error as JOSEError {
-            return .failure(error)
         } catch {
-            return .failure(JOSEError(.malformed, String(describing: error)))
+            return Self.failure(error)
         }
+    }
+
+    /// Verifies one token given as UTF-8 bytes, read in place (a `--jws` token is copied into a
+    /// `String`, the only form ``JWTVerifier/verifySignature(_:)`` takes); never throws, so a
+    /// batch goes on after any line.
+    ///
+    /// - Parameter token: the token's bytes, valid for the duration of the call.
+    func check(bytes token: UnsafeRawBufferPointer) async -> Outcome {
+        do {
+            if signatureOnly {
+                return .verified(.jws(try await verifier.verifySignature(String(decoding: token, as: UTF8.self))))
+            }
+            return .verified(.jwt(try await verifier.verify(token)))
+        } catch {
+            return Self.failure(error)
+        }
+    }
+
+    /// The outcome for an error thrown by the library (always a ``JOSEError``).
+    private static func failure(_ error: any Error) -> Outcome {
+        .failure(error as? JOSEError ?? JOSEError(.malformed, String(describing: error)))
     }
 }
 
@@ -58,8 +77,13 @@ struct VerificationReport {
     var status: CLIFailure.Status {
         switch outcome {
         case .verified: .success
-        case .failure(let error): error.code == .jwksUnavailable ? .remote : .rejected
+        case .failure(let error): Self.status(of: error)
         }
+    }
+
+    /// Rejected (exit 1), or remote keys unusable (exit 3) for `jwks_unavailable`.
+    static func status(of error: JOSEError) -> CLIFailure.Status {
+        error.code == .jwksUnavailable ? .remote : .rejected
     }
 
     /// The `--json` object, with `"line"` first when given (`--batch`).
@@ -99,34 +123,5 @@ struct VerificationReport {
     private func statusLine(header: JWSHeader, key: JWK, what: String) -> String {
         let keyName = key.keyID.map { "key kid \"\($0)\"" } ?? "the \(key.keyType.rawValue) key (no kid)"
         return Console.paint("valid", .green) + ": \(what), \(header.algorithm) by \(keyName)"
-    }
-}
-
-/// `verify --batch`: one token per stdin line, one JSON line each, in order.
-struct BatchVerification {
-    /// The verifier, built once.
-    let checker: TokenChecker
-
-    /// Verifies every non-empty line.
-    ///
-    /// - Throws: ``CLIFailure``: exit 3 if the keys could not be had for some token, else exit 1
-    ///   if any token was rejected.
-    func run() async throws {
-        var lineNumber = 0
-        var anyRejected = false
-        var anyRemoteFailure = false
-        await Console.forEachInputLine { bytes in
-            lineNumber += 1
-            guard !bytes.isEmpty else { return }
-            let report = VerificationReport(outcome: await checker.check(String(decoding: bytes, as: UTF8.self)))
-            Console.out(report.json(line: lineNumber).serialized())
-            switch report.status {
-            case .success, .usage: break
-            case .rejected: anyRejected = true
-            case .remote: anyRemoteFailure = true
-            }
-        }
-        if anyRemoteFailure { throw CLIFailure.remoteReported }
-        if anyRejected { throw CLIFailure.rejected }
     }
 }

@@ -55,6 +55,14 @@ struct VerifyCommand: AsyncParsableCommand {
         if output.batch, token != nil {
             throw ValidationError("--batch reads tokens from stdin, one per line; do not pass a token argument")
         }
+        if let threads = output.threads {
+            guard output.batch else {
+                throw ValidationError("--threads sets how many threads verify the lines of --batch; add --batch or drop --threads")
+            }
+            guard VerifyOutputOptions.threadRange.contains(threads) else {
+                throw ValidationError("--threads must be from \(VerifyOutputOptions.threadRange.lowerBound) to \(VerifyOutputOptions.threadRange.upperBound); got \(threads)")
+            }
+        }
     }
 
     /// Loads the keys once, then verifies the token (or each line of stdin with `--batch`).
@@ -68,6 +76,10 @@ struct VerifyCommand: AsyncParsableCommand {
             }
             throw failure
         }
+        if output.batch {
+            try await BatchVerification(checkers: try batchCheckers(source)).run()
+            return
+        }
         switch source {
         case .local(let keySet):
             try await verify(with: keySet)
@@ -76,13 +88,31 @@ struct VerifyCommand: AsyncParsableCommand {
         }
     }
 
-    /// Builds the checker for `source` and runs one token or a batch.
+    /// One checker per `--threads`: a local key set is loaded again for each thread, so that
+    /// threads never share the set's reference count, which every verification takes (a cache
+    /// line the cores would fight over); a remote key set is one cache, which stripes its hits
+    /// by thread itself.
+    ///
+    /// - Throws: ``CLIFailure`` should the local keys fail to load again.
+    private func batchCheckers(_ source: KeySourceOptions.Resolved) throws -> [TokenChecker] {
+        let threads = output.threads ?? 1
+        switch source {
+        case .local(let keySet):
+            var sets = [keySet]
+            while sets.count < threads {
+                guard case .local(let copy) = try keys.resolveLocal(reportingSkippedKeys: false) else { break }
+                sets.append(copy)
+            }
+            return sets.map { TokenChecker(source: $0, keys: keys, rules: rules, signatureOnly: output.jws) }
+        case .remote(let remoteSource):
+            let checker = TokenChecker(source: remoteSource, keys: keys, rules: rules, signatureOnly: output.jws)
+            return Array(repeating: checker, count: threads)
+        }
+    }
+
+    /// Builds the checker for `source` and verifies one token.
     private func verify(with source: some JWKSetSource) async throws {
         let checker = TokenChecker(source: source, keys: keys, rules: rules, signatureOnly: output.jws)
-        if output.batch {
-            try await BatchVerification(checker: checker).run()
-            return
-        }
         let token = try LocalInput.token(token)
         let outcome = await checker.check(token)
         let report = VerificationReport(outcome: outcome)
@@ -198,10 +228,18 @@ struct KeySourceOptions: ParsableArguments {
                 throw CLIFailure(error, context: nil)
             }
         }
+        return try resolveLocal(reportingSkippedKeys: true)
+    }
+
+    /// Reads the local key source (a file, `--key`, `--secret` or `--secret-file`).
+    ///
+    /// - Parameter reportingSkippedKeys: print a warning for each key of a JWK Set left out.
+    /// - Throws: ``CLIFailure`` (exit 2) for unusable keys.
+    func resolveLocal(reportingSkippedKeys: Bool) throws -> Resolved {
         if let jwks {
             let bytes = try LocalInput.bytes(at: jwks, what: "JWK Set")
             let keySet = try withContext("cannot use JWK Set '\(jwks)'") { try JWKSet(json: bytes) }
-            for skipped in keySet.skippedKeys {
+            for skipped in keySet.skippedKeys where reportingSkippedKeys {
                 let kid = skipped.keyID.map { " (kid \"\($0)\")" } ?? ""
                 Console.err(Console.paint("warning", .yellow)
                             + ": skipped key #\(skipped.index)\(kid) in '\(jwks)': \(skipped.reason)")
@@ -257,8 +295,17 @@ struct VerifyOutputOptions: ParsableArguments {
 
     /// `--batch`.
     @Flag(help: ArgumentHelp(
-        "Read tokens from stdin, one per line; print one JSON line per token with \"line\" (1-based). " + "Keys are loaded once. Exit 1 if any token is rejected."))
+        "Read tokens from stdin, one per line; print one JSON line per token with \"line\" (1-based). " + "Keys are loaded once (a local key set once per --threads thread). Exit 1 if any token is rejected."))
     var batch = false
+
+    /// `--threads`, for `--batch`.
+    @Option(help: ArgumentHelp(
+        "With --batch: verify with N threads (1 to 64; default 1). Output keeps the input order.",
+        valueName: "N"))
+    var threads: Int?
+
+    /// The values `--threads` accepts.
+    static let threadRange = 1...64
 }
 
 /// Opens a remote key source: a JWK Set URL or an OpenID Provider's discovery document.

@@ -30,7 +30,7 @@ struct ToolCommandTests {
         ([], ["verify", "decode", "sign", "keygen", "pkce", "thumbprint", "bench", "Exit codes"]),
         (["verify"], ["--jwks", "--key", "--secret", "--secret-file", "--discover", "--alg", "--iss", "--aud", "--nonce",
                       "--azp", "--typ", "--max-age", "--id-token", "--require", "--leeway", "--now", "--timeout",
-                      "--cooldown", "--jws", "--json", "--batch", "default: 60", "default: 10", "default: 30"]),
+                      "--cooldown", "--jws", "--json", "--batch", "--threads", "default: 60", "default: 10", "default: 30"]),
         (["decode"], ["TOKEN|-", "WITHOUT"]),
         (["sign"], ["--key", "--alg", "--kid", "--typ", "CLAIMS_JSON_FILE|-"]),
         (["keygen"], ["--alg", "--kid", "--jwks-out"]),

@@ -1,0 +1,159 @@
+import Foundation
+
+/// One line of a `--batch` block: its number and where its token sits in the reader's buffer.
+struct BatchLine: Sendable {
+    /// The value of ``count`` for a line longer than the token limit, which was skipped unread.
+    static let overLong = -1
+
+    /// The 1-based line number.
+    var number: Int
+    /// The offset of the token's first byte in ``BatchLineReader/bytes``.
+    var offset: Int
+    /// The token's length (without `\n` or a `\r` before it), or ``overLong``.
+    var count: Int
+}
+
+/// Reads a file descriptor into one reusable buffer and splits it into lines in linear time.
+///
+/// Every byte is searched for a newline once (`memchr` from where the last search stopped),
+/// and a line longer than the token limit is never accumulated: the reader discards it up to
+/// its newline and reports it as ``BatchLine/overLong``, so a 10 MB line costs one pass and at
+/// most the buffer's memory.
+///
+/// Lines handed out by ``collect(into:limit:)`` point into ``bytes``; they stay valid through
+/// ``readMore()`` (which only appends) and until the next ``compactAndRead()``.
+final class BatchLineReader {
+    /// The descriptor read.
+    private let descriptor: Int32
+    /// The longest token passed on; longer lines are ``BatchLine/overLong``.
+    private let maximumTokenBytes: Int
+    /// The buffer: `start..<end` holds bytes not yet handed out.
+    private let buffer: UnsafeMutableRawBufferPointer
+    /// The first byte not handed out as a line.
+    private var start = 0
+    /// The end of the bytes read.
+    private var end = 0
+    /// Where the next newline search begins: `start..<searched` has none.
+    private var searched = 0
+    /// Whether the current line was found too long and is being discarded up to its newline.
+    private var skipping = false
+    /// The number of the last line counted.
+    private var lineNumber = 0
+    /// Whether the descriptor reported its end.
+    private(set) var atEnd = false
+
+    /// The most bytes one `read(2)` asks for: small enough that what was read is still in the
+    /// core's cache when its lines are verified.
+    private static let readSize = 128 << 10
+
+    /// Creates a reader.
+    ///
+    /// - Parameters:
+    ///   - descriptor: what to read, e.g. `STDIN_FILENO`.
+    ///   - maximumTokenBytes: the longest token to pass on (a `\r` before the newline is extra).
+    ///   - capacity: the buffer size; raised to hold one longest line and a read beside it.
+    init(descriptor: Int32, maximumTokenBytes: Int, capacity: Int = 1 << 20) {
+        self.descriptor = descriptor
+        self.maximumTokenBytes = maximumTokenBytes
+        let size = max(capacity, maximumTokenBytes + 1 + (64 << 10))
+        buffer = .allocate(byteCount: size, alignment: 16)
+    }
+
+    deinit {
+        buffer.deallocate()
+    }
+
+    /// The buffer's first byte: ``BatchLine/offset`` counts from here.
+    var bytes: UnsafeRawPointer { UnsafeRawPointer(buffer.baseAddress!) }
+
+    /// The longest line kept in the buffer, a `\r` included; anything longer is skipped.
+    private var maximumLineBytes: Int { maximumTokenBytes + 1 }
+
+    /// Appends the complete lines now in the buffer to `lines`, until it holds `limit` lines;
+    /// at the end of the input, the last line too even without its newline. Empty lines are
+    /// counted and left out.
+    func collect(into lines: inout [BatchLine], limit: Int) {
+        guard let base = buffer.baseAddress else { return }
+        while lines.count < limit {
+            guard searched < end, let found = memchr(base + searched, 0x0A, end - searched) else {
+                searched = end
+                if atEnd {
+                    if skipping || start < end { emit(from: start, to: end, into: &lines) }
+                    start = end
+                } else if skipping || end - start > maximumLineBytes {
+                    skipping = true
+                    start = end
+                }
+                return
+            }
+            let newline = base.distance(to: found)
+            emit(from: start, to: newline, into: &lines)
+            start = newline + 1
+            searched = start
+        }
+    }
+
+    /// Counts the line `from..<to` (or the skipped one) and appends it unless it is empty.
+    private func emit(from lineStart: Int, to lineEnd: Int, into lines: inout [BatchLine]) {
+        lineNumber += 1
+        if skipping {
+            skipping = false
+            lines.append(BatchLine(number: lineNumber, offset: lineStart, count: BatchLine.overLong))
+            return
+        }
+        var tokenEnd = lineEnd
+        if tokenEnd > lineStart, buffer[tokenEnd - 1] == UInt8(ascii: "\r") { tokenEnd -= 1 }
+        let count = tokenEnd - lineStart
+        guard count > 0 else { return }
+        lines.append(BatchLine(number: lineNumber, offset: lineStart,
+                               count: count > maximumTokenBytes ? BatchLine.overLong : count))
+    }
+
+    /// Whether bytes can be read now without blocking and without moving the buffer's
+    /// contents (so that lines already collected stay valid).
+    var canReadMoreWithoutBlocking: Bool {
+        guard !atEnd, end < buffer.count else { return false }
+        var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&request, 1, 0) > 0
+    }
+
+    /// Reads once into the free space after the bytes held; lines collected stay valid.
+    ///
+    /// - Throws: ``CLIFailure`` (exit 2) when the descriptor cannot be read.
+    func readMore() throws {
+        guard !atEnd, end < buffer.count, let base = buffer.baseAddress else { return }
+        while true {
+            let count = read(descriptor, base + end, min(buffer.count - end, Self.readSize))
+            if count > 0 {
+                end += count
+                return
+            }
+            if count == 0 {
+                atEnd = true
+                return
+            }
+            if errno == EINTR { continue }
+            if errno == EAGAIN || errno == EWOULDBLOCK {
+                // A non-blocking stdin (set so by whoever started us): wait for input instead.
+                var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                _ = poll(&request, 1, -1)
+                continue
+            }
+            throw CLIFailure.input("cannot read standard input: " + String(cString: strerror(errno)))
+        }
+    }
+
+    /// Moves the bytes not yet handed out to the front of the buffer, then reads, waiting for
+    /// input if there is none. Lines collected before are invalid afterwards.
+    ///
+    /// - Throws: ``CLIFailure`` (exit 2) when the descriptor cannot be read.
+    func compactAndRead() throws {
+        if start > 0, let base = buffer.baseAddress {
+            if end > start { memmove(base, base + start, end - start) }
+            end -= start
+            searched -= start
+            start = 0
+        }
+        try readMore()
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+
+/// `jose verify --batch` at scale: input order with `--threads`, over-long and huge lines,
+/// CRLF input, and JSON lines identical to the single-token `--json` output.
+@Suite("jose verify --batch")
+struct BatchVerifyCommandTests {
+    /// The batch's JSON lines, each parsed.
+    private static func objects(_ result: JoseProcess.Result) throws -> [[String: Any]] {
+        try result.lines.map(JoseProcess.object)
+    }
+
+    /// The `"error"."code"` of a result line, if any.
+    private static func errorCode(_ object: [String: Any]) -> String? {
+        (object["error"] as? [String: Any])?["code"] as? String
+    }
+
+    @Test("--threads 2 keeps input order over 500 lines of valid, expired, garbage and empty lines",
+          arguments: ["1", "2", "3"])
+    func orderWithThreads(threads: String) async throws {
+        let good = try JoseProcess.exampleText("id-token.jwt")
+        let expired = try JoseProcess.exampleText("id-token-expired.jwt")
+        // Line n (1-based): its kind is n % 4, so the expected result of every line is known.
+        var lines: [String] = []
+        var expected: [(line: Int, code: String?)] = []
+        for number in 1...500 {
+            switch number % 4 {
+            case 0:
+                lines.append(good)
+                expected.append((number, nil))
+            case 1:
+                lines.append(expired)
+                expected.append((number, "expired"))
+            case 2:
+                lines.append("garbage-\(number)")
+                expected.append((number, "malformed"))
+            default:
+                lines.append("")
+            }
+        }
+        let result = try await JoseProcess.run(idTokenArguments + ["--batch", "--threads", threads],
+                                               stdin: lines.joined(separator: "\n") + "\n")
+        #expect(result.status == 1, "\(result)")
+        let objects = try Self.objects(result)
+        #expect(objects.count == expected.count)
+        #expect(objects.map { $0["line"] as? Int } == expected.map(\.line))
+        #expect(objects.map { $0["valid"] as? Bool } == expected.map { $0.code == nil })
+        #expect(objects.map(Self.errorCode) == expected.map(\.code))
+    }
+
+    @Test("a line longer than the token limit gets its own malformed result and the batch goes on")
+    func overLongLine() async throws {
+        let good = try JoseProcess.exampleText("id-token.jwt")
+        let longLine = String(repeating: "a", count: 300 * 1024)
+        let result = try await JoseProcess.run(idTokenArguments + ["--batch"], stdin: "\(longLine)\n\(good)\n\(good)")
+        #expect(result.status == 1, "\(result)")
+        let objects = try Self.objects(result)
+        #expect(objects.map { $0["line"] as? Int } == [1, 2, 3])
+        #expect(objects.map { $0["valid"] as? Bool } == [false, true, true])
+        #expect(Self.errorCode(objects[0]) == "malformed")
+        let message = try #require((objects[0]["error"] as? [String: Any])?["message"] as? String)
+        #expect(message == "the token is larger than 262144 bytes")
+    }
+
+    @Test("a 10 MB line is skipped, not accumulated, and the next token verifies")
+    func hugeLine() async throws {
+        let good = try JoseProcess.exampleText("id-token.jwt")
+        let hugeLine = String(repeating: "x", count: 10_000_000)
+        for threads in ["1", "2"] {
+            let result = try await JoseProcess.run(idTokenArguments + ["--batch", "--threads", threads],
+                                                   stdin: "\(hugeLine)\n\(good)\n\(hugeLine)")
+            #expect(result.status == 1, "\(result.status) \(result.stderr)")
+            let objects = try Self.objects(result)
+            #expect(objects.map { $0["line"] as? Int } == [1, 2, 3])
+            #expect(objects.map { $0["valid"] as? Bool } == [false, true, false])
+            #expect(objects.map(Self.errorCode) == ["malformed", nil, "malformed"])
+        }
+    }
+
+    @Test("CRLF line ends: the \\r is stripped, a line of only \\r is empty, the last line needs no newline")
+    func crlfLines() async throws {
+        let good = try JoseProcess.exampleText("id-token.jwt")
+        let result = try await JoseProcess.run(idTokenArguments + ["--batch"], stdin: "\(good)\r\n\r\n\(good)\r\n\(good)")
+        #expect(result.status == 0, "\(result)")
+        let objects = try Self.objects(result)
+        #expect(objects.map { $0["line"] as? Int } == [1, 3, 4])
+        #expect(objects.allSatisfy { $0["valid"] as? Bool == true })
+    }
+
+    @Test("each batch line is the single-token --json output with \"line\" put first, byte for byte",
+          arguments: [[String](), ["--jws"]])
+    func sameBytesAsSingleToken(mode: [String]) async throws {
+        let arguments = mode.isEmpty ? idTokenArguments : ["verify", "--jwks", JoseProcess.example("jwks.json")] + mode
+        let tokens = [try JoseProcess.exampleText("id-token.jwt"), try JoseProcess.exampleText("id-token-expired.jwt"),
+                      "not.a.token", "\u{7}\"\\"]
+        // The expired token's message says how long ago it expired: evaluate at a fixed instant
+        // (--jws checks no claims, so it takes no --now).
+        let fixedNow = mode.isEmpty ? ["--now", "1767230000"] : []
+        let batch = try await JoseProcess.run(arguments + fixedNow + ["--batch"], stdin: tokens.joined(separator: "\n"))
+        #expect(batch.lines.count == tokens.count, "\(batch)")
+        for (index, token) in tokens.enumerated() {
+            let single = try await JoseProcess.run(arguments + fixedNow + ["--json", "--", token])
+            let expected = #"{"line":\#(index + 1),"# + single.stdout.dropFirst().dropLast()
+            #expect(batch.lines.count > index && batch.lines[index] == expected)
+        }
+        let hs256 = try await JoseProcess.run(
+            ["verify", "--secret-file", JoseProcess.example("hs256.secret"), "--aud", "orders-api", "--batch"],
+            stdin: try JoseProcess.exampleText("hs256.jwt") + "\n")
+        let single = try await JoseProcess.run(
+            ["verify", "--secret-file", JoseProcess.example("hs256.secret"), "--aud", "orders-api", "--json",
+             try JoseProcess.exampleText("hs256.jwt")])
+        #expect(hs256.stdout == #"{"line":1,"# + single.stdout.dropFirst())
+    }
+
+    @Test("exit codes: 0 when every token is valid, 1 when one is rejected, with any thread count")
+    func exitCodes() async throws {
+        let good = try JoseProcess.exampleText("id-token.jwt")
+        let input = Array(repeating: good, count: 50).joined(separator: "\n")
+        for threads in ["1", "2", "64"] {
+            let allGood = try await JoseProcess.run(idTokenArguments + ["--batch", "--threads", threads], stdin: input)
+            #expect(allGood.status == 0, "\(allGood)")
+            #expect(allGood.lines.count == 50)
+            let oneBad = try await JoseProcess.run(idTokenArguments + ["--batch", "--threads", threads], stdin: input + "\nbad")
+            #expect(oneBad.status == 1)
+            #expect(oneBad.lines.count == 51)
+        }
+        let empty = try await JoseProcess.run(idTokenArguments + ["--batch"], stdin: "")
+        #expect(empty.status == 0)
+        #expect(empty.stdout.isEmpty)
+    }
+
+    @Test("--threads: out of 1...64, not a number, or without --batch is a usage error (exit 2)", arguments: [
+        ["--batch", "--threads", "0"],
+        ["--batch", "--threads", "65"],
+        ["--batch", "--threads", "-1"],
+        ["--batch", "--threads", "two"],
+        ["--threads", "2", "-"],
+    ])
+    func threadsUsage(options: [String]) async throws {
+        let result = try await JoseProcess.run(idTokenArguments + options, stdin: "")
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stdout.isEmpty)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("jose: error: ") == true, "\(result)")
+        #expect(lines.first?.contains("threads") == true, "\(result)")
+    }
+}
