@@ -32,11 +32,17 @@ let package = Package(
             name: "JOSEURLSession",
             dependencies: ["JOSE"]
         ),
+        // The bare OpenSSL check `jose bench` measures the full verify against.
+        .target(
+            name: "JOSEPrimitiveTimer",
+            dependencies: ["JOSE"]
+        ),
         .executableTarget(
             name: "JOSECLI",
             dependencies: [
                 "JOSE",
                 "JOSEURLSession",
+                "JOSEPrimitiveTimer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

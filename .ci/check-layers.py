@@ -8,8 +8,9 @@ ones only: this finds every top-level type declared in a higher layer and fails 
 layer's file names it in code or in a DocC symbol link (``Name``); prose that mentions a format
 ("the JWK `x`") is not a name. The layers and their order are LAYERS below.
 
-The CLI (Sources/JOSECLI) must use only public API: the library declares nothing `package`, and
-the CLI does not import it with @testable.
+The CLI (Sources/JOSECLI) must use only public API. The library's one `package` entry is the
+bare signature check for the primitive timer target beside `jose bench` (its names start with
+`primitive`); the CLI names none of them, and does not import the library with @testable.
 """
 import pathlib
 import re
@@ -55,17 +56,26 @@ for path in files:
             problems.append(f"{path.relative_to(ROOT)}:{line} names {name}, "
                             f"declared in a higher layer ({owner.relative_to(ROOT)})")
 
+PACKAGE = re.compile(r"(?:^|\s)package\s+(?:static\s+|final\s+)*(?:func|var|let|init|struct|enum|class|subscript)\s*(\w*)")
+package_names = set()
 for path in files:
     for number, line in enumerate(named_text(path.read_text()).splitlines(), 1):
-        if re.search(r"(^|\s)package\s+(static\s+|final\s+)*(func|var|let|init|struct|enum|class|subscript)\b", line):
-            problems.append(f"{path.relative_to(ROOT)}:{number} declares `package` API (the CLI must use public API only)")
+        for name in PACKAGE.findall(line):
+            if not name.startswith("primitive"):
+                problems.append(f"{path.relative_to(ROOT)}:{number} declares `package` API `{name}` "
+                                "(only the primitive timer's `primitive...` entry may be package)")
+            package_names.add(name)
 for path in sorted((ROOT / "Sources" / "JOSECLI").rglob("*.swift")):
-    if "@testable" in path.read_text():
+    text = named_text(path.read_text())
+    if "@testable" in text:
         problems.append(f"{path.relative_to(ROOT)} imports with @testable")
+    for name in package_names:
+        if re.search(rf"\b{name}\b", text):
+            problems.append(f"{path.relative_to(ROOT)} names `{name}`, which the library declares `package`")
 
 if problems:
     print("check-layers: dependencies must point down, and the CLI must use public API only:")
     print("\n".join("  " + p for p in problems))
     sys.exit(1)
 print(f"check-layers: {len(files)} library files, {len(declared)} types: every layer points down; "
-      "no `package` API, so the CLI uses public API only")
+      f"package API: {sorted(package_names)}, unused by the CLI, which uses public API only")

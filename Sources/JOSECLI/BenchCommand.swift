@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import JOSE
+import JOSEPrimitiveTimer
 import Synchronization
 
 /// `jose bench`: verify throughput per algorithm beside the raw OpenSSL primitive.
@@ -61,7 +62,7 @@ struct BenchCommand: ParsableCommand {
             }
             let verifier = JWSVerifier(key: verifyKey, algorithms: [algorithm])
             let primitive = try withContext("cannot decode the \(algorithm) token") {
-                try PrimitiveBenchmark(token: token, key: verifyKey)
+                try PrimitiveSignatureCheck(token: token, algorithm: algorithm, key: verifyKey)
             }
             guard (try? verifier.verify(token)) != nil, primitive.verify() else {
                 throw CLIFailure.input("the \(algorithm) benchmark token does not verify")

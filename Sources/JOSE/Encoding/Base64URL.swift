@@ -48,7 +48,7 @@ public enum Base64URL {
     /// - Parameter encodedLength: The number of characters in an unpadded base64url text.
     /// - Returns: The decoded byte count, or `nil` when `encodedLength` is negative or ≡ 1 (mod 4),
     ///   which no unpadded encoding can have.
-    package static func decodedLength(encodedLength: Int) -> Int? {
+    static func decodedLength(encodedLength: Int) -> Int? {
         guard encodedLength >= 0 else { return nil }
         let remainder = encodedLength & 3
         guard remainder != 1 else { return nil }
@@ -59,7 +59,7 @@ public enum Base64URL {
     ///
     /// - Parameter byteCount: The number of bytes to encode (non-negative).
     /// - Returns: `ceil(byteCount * 4 / 3)`.
-    package static func encodedLength(byteCount: Int) -> Int {
+    static func encodedLength(byteCount: Int) -> Int {
         let remainder = byteCount % 3
         return (byteCount / 3) * 4 + (remainder == 0 ? 0 : remainder + 1)
     }
@@ -92,7 +92,7 @@ public enum Base64URL {
     /// - Parameters:
     ///   - bytes: The bytes to encode.
     ///   - output: The buffer the characters are appended to.
-    package static func encode(_ bytes: UnsafeRawBufferPointer, appendingTo output: inout [UInt8]) {
+    static func encode(_ bytes: UnsafeRawBufferPointer, appendingTo output: inout [UInt8]) {
         let length = encodedLength(byteCount: bytes.count)
         guard length > 0 else { return }
         let start = output.count
@@ -162,7 +162,7 @@ public enum Base64URL {
     ///
     /// - Throws: ``JOSEError`` with code ``JOSEError/Code/malformed`` when no unpadded encoding
     ///   has that length (naming an invalid character instead, when there is one).
-    package static func checkedDecodedLength(_ encoded: UnsafeRawBufferPointer) throws -> Int {
+    static func checkedDecodedLength(_ encoded: UnsafeRawBufferPointer) throws -> Int {
         if let length = decodedLength(encodedLength: encoded.count) { return length }
         // Name a bad character in preference to the length, which it probably explains.
         let invalid = firstInvalid(encoded, from: 0)
@@ -180,7 +180,7 @@ public enum Base64URL {
     ///   - output: Exactly ``checkedDecodedLength(_:)`` bytes of writable memory.
     /// - Throws: ``JOSEError`` with code ``JOSEError/Code/malformed`` when the input is not a
     ///   canonical unpadded base64url encoding; the message names the offending byte offset.
-    package static func decode(_ encoded: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) throws {
+    static func decode(_ encoded: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) throws {
         guard output.count == (try checkedDecodedLength(encoded)) else {
             throw JOSEError.malformed("base64url output buffer of \(output.count) bytes does not fit \(encoded.count) characters")
         }

@@ -47,7 +47,7 @@ struct JSONToken: Sendable {
 /// `@unchecked Sendable`: the document's text and tokens in its ``JSONStorage`` are never
 /// written after parsing (a later document parsed into the same storage writes only tokens
 /// after this one's).
-package struct JSONDocument: @unchecked Sendable {
+public struct JSONDocument: @unchecked Sendable {
     /// The JSON text and its flat token index, in one allocation.
     let storage: JSONStorage
     /// The token index of the top-level value (0 unless the storage holds other documents' tokens
@@ -63,7 +63,7 @@ package struct JSONDocument: @unchecked Sendable {
     ///   - limits: Bounds on size, nesting and object width.
     /// - Throws: ``JOSEError`` with code ``JOSEError/Code/malformed`` naming what was wrong and
     ///   the byte offset (relative to the start of the JSON text).
-    package init(bytes: [UInt8], range: Range<Int>? = nil, limits: JSONLimits = .default) throws {
+    public init(bytes: [UInt8], range: Range<Int>? = nil, limits: JSONLimits = .default) throws {
         let range = range ?? bytes.startIndex..<bytes.endIndex
         guard range.lowerBound >= bytes.startIndex, range.upperBound <= bytes.endIndex else {
             throw JOSEError.malformed("JSON range \(range) is outside the \(bytes.count) input bytes")
@@ -108,10 +108,10 @@ package struct JSONDocument: @unchecked Sendable {
     ///   - limits: Bounds on size, nesting and object width.
     /// - Throws: ``JOSEError`` with code ``JOSEError/Code/malformed`` when the text is not
     ///   acceptable JSON.
-    package init(text: some StringProtocol, limits: JSONLimits = .default) throws {
+    public init(text: some StringProtocol, limits: JSONLimits = .default) throws {
         try self.init(bytes: Array(text.utf8), limits: limits)
     }
 
     /// The top-level value.
-    package var root: JSONValue { JSONValue(document: self, index: rootIndex) }
+    public var root: JSONValue { JSONValue(document: self, index: rootIndex) }
 }
