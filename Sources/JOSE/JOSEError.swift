@@ -129,4 +129,11 @@ extension JOSEError {
         }
         return text + "\""
     }
+
+    /// `values` (taken from a token) as messages show them: each ``quoted(_:)``, at most four,
+    /// in brackets.
+    static func quoted(_ values: [String]) -> String {
+        let shown = values.prefix(4).map { quoted($0) }
+        return "[" + shown.joined(separator: ", ") + (values.count > 4 ? ", … (\(values.count) in all)" : "") + "]"
+    }
 }

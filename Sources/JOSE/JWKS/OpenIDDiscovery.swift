@@ -29,18 +29,18 @@ public enum OpenIDDiscovery {
     public static func discoveryURL(forIssuer issuer: String) throws -> URL {
         guard let issuerURL = URL(string: issuer), issuerURL.scheme != nil,
               TransportPolicy.hostName(of: issuerURL) != nil else {
-            throw JOSEError(.invalidInput, "issuer \(quoted(issuer)) is not an absolute URL with a host")
+            throw JOSEError(.invalidInput, "issuer \(JOSEError.quoted(issuer)) is not an absolute URL with a host")
         }
         guard issuerURL.query == nil, issuerURL.fragment == nil, !issuer.contains("?"), !issuer.contains("#") else {
-            throw JOSEError(.invalidInput, "issuer \(quoted(issuer)) must not have a query or fragment")
+            throw JOSEError(.invalidInput, "issuer \(JOSEError.quoted(issuer)) must not have a query or fragment")
         }
         guard TransportPolicy.isAllowed(issuerURL) else {
             throw JOSEError(.invalidInput,
-                            "issuer \(quoted(issuer)) is not https (plain http is allowed only for loopback hosts)")
+                            "issuer \(JOSEError.quoted(issuer)) is not https (plain http is allowed only for loopback hosts)")
         }
         let base = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
         guard let url = URL(string: base + configurationPath) else {
-            throw JOSEError(.invalidInput, "issuer \(quoted(issuer)) does not give a valid discovery URL")
+            throw JOSEError(.invalidInput, "issuer \(JOSEError.quoted(issuer)) does not give a valid discovery URL")
         }
         return url
     }
@@ -67,34 +67,34 @@ public enum OpenIDDiscovery {
             document = try JSONDocument(bytes: body, limits: limits)
         } catch let error as JOSEError {
             throw JOSEError(.jwksUnavailable,
-                            "the discovery document for \(quoted(expectedIssuer)) is not valid JSON: \(error.message)")
+                            "the discovery document for \(JOSEError.quoted(expectedIssuer)) is not valid JSON: \(error.message)")
         }
         let root = document.root
         guard root.kind == .object else {
             throw JOSEError(.jwksUnavailable,
-                            "the discovery document for \(quoted(expectedIssuer)) is not a JSON object")
+                            "the discovery document for \(JOSEError.quoted(expectedIssuer)) is not a JSON object")
         }
         guard let issuer = root["issuer"]?.string else {
             throw JOSEError(.jwksUnavailable,
-                            "the discovery document for \(quoted(expectedIssuer)) has no string \"issuer\"")
+                            "the discovery document for \(JOSEError.quoted(expectedIssuer)) has no string \"issuer\"")
         }
         guard issuer.utf8.elementsEqual(expectedIssuer.utf8) else {
             throw JOSEError(.jwksUnavailable,
-                            "the discovery document names issuer \(quoted(issuer)), expected \(quoted(expectedIssuer))")
+                            "the discovery document names issuer \(JOSEError.quoted(issuer)), expected \(JOSEError.quoted(expectedIssuer))")
         }
         guard let value = root["jwks_uri"] else {
-            throw JOSEError(.jwksUnavailable, "the discovery document for \(quoted(expectedIssuer)) has no \"jwks_uri\"")
+            throw JOSEError(.jwksUnavailable, "the discovery document for \(JOSEError.quoted(expectedIssuer)) has no \"jwks_uri\"")
         }
         guard let text = value.string else {
             throw JOSEError(.jwksUnavailable,
-                            "the discovery document for \(quoted(expectedIssuer)) has a \"jwks_uri\" that is not a string")
+                            "the discovery document for \(JOSEError.quoted(expectedIssuer)) has a \"jwks_uri\" that is not a string")
         }
         guard let url = URL(string: text), url.scheme != nil, TransportPolicy.hostName(of: url) != nil else {
-            throw JOSEError(.jwksUnavailable, "\"jwks_uri\" \(quoted(text)) is not an absolute URL with a host")
+            throw JOSEError(.jwksUnavailable, "\"jwks_uri\" \(JOSEError.quoted(text)) is not an absolute URL with a host")
         }
         guard TransportPolicy.isAllowed(url) else {
             throw JOSEError(.jwksUnavailable,
-                            "\"jwks_uri\" \(quoted(text)) is not https (plain http is allowed only for loopback hosts)")
+                            "\"jwks_uri\" \(JOSEError.quoted(text)) is not https (plain http is allowed only for loopback hosts)")
         }
         return url
     }
@@ -125,12 +125,5 @@ public enum OpenIDDiscovery {
                             "fetching \(TransportPolicy.describe(url)) failed: the server answered \(response.statusCode)")
         }
         return try jwksURI(fromDiscoveryDocument: response.body, expectedIssuer: issuer)
-    }
-
-    /// `text` in quotes for an error message, shortened when long (values may be hostile).
-    private static func quoted(_ text: String) -> String {
-        let limit = 200
-        let shown = text.count > limit ? String(text.prefix(limit)) + "..." : text
-        return String(reflecting: shown)
     }
 }

@@ -124,9 +124,9 @@ public struct JWSHeader: Sendable {
         guard let algorithm = JWSAlgorithm.named(where: { document.isString(at: alg, equalTo: $0) }) else {
             let name = document.string(at: alg) ?? ""
             if name.lowercased() == "none" {
-                throw JOSEError(.unsupportedAlgorithm, "alg \"\(name)\" (unsecured JWS) is never accepted")
+                throw JOSEError(.unsupportedAlgorithm, "alg \(JOSEError.quoted(name)) (unsecured JWS) is never accepted")
             }
-            throw JOSEError(.unsupportedAlgorithm, "alg \"\(name)\" is not a supported JWS algorithm")
+            throw JOSEError(.unsupportedAlgorithm, "alg \(JOSEError.quoted(name)) is not a supported JWS algorithm")
         }
         try requireString(document, kid, "kid")
         try requireString(document, typ, "typ")
@@ -159,16 +159,16 @@ public struct JWSHeader: Sendable {
                 throw JOSEError(.unsupportedCriticalHeader, "\"crit\" must contain only strings")
             }
             guard !seen.contains(name) else {
-                throw JOSEError(.unsupportedCriticalHeader, "\"crit\" lists \"\(name)\" twice")
+                throw JOSEError(.unsupportedCriticalHeader, "\"crit\" lists \(JOSEError.quoted(name)) twice")
             }
             guard !JWSHeader.registeredNames.contains(name) else {
-                throw JOSEError(.unsupportedCriticalHeader, "\"crit\" may not list the registered parameter \"\(name)\"")
+                throw JOSEError(.unsupportedCriticalHeader, "\"crit\" may not list the registered parameter \(JOSEError.quoted(name))")
             }
             guard understood.contains(name) else {
-                throw JOSEError(.unsupportedCriticalHeader, "critical header parameter \"\(name)\" is not understood")
+                throw JOSEError(.unsupportedCriticalHeader, "critical header parameter \(JOSEError.quoted(name)) is not understood")
             }
             guard json[name] != nil else {
-                throw JOSEError(.unsupportedCriticalHeader, "\"crit\" lists \"\(name)\", which the header lacks")
+                throw JOSEError(.unsupportedCriticalHeader, "\"crit\" lists \(JOSEError.quoted(name)), which the header lacks")
             }
             seen.append(name)
         }

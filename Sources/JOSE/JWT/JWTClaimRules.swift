@@ -237,7 +237,7 @@ public struct JWTClaimRules: Sendable {
             throw JOSEError(.missingClaim, "the token has no \"iss\" claim")
         }
         guard expectedIssuer.contains(where: { document.isString(at: position, equalTo: $0) }) else {
-            throw JOSEError(.invalidIssuer, "iss is \"\(document.string(at: position) ?? "")\"; \"\(issuer ?? "")\" is required")
+            throw JOSEError(.invalidIssuer, "iss is \(JOSEError.quoted(document.string(at: position) ?? "")); \"\(issuer ?? "")\" is required")
         }
     }
 
@@ -271,7 +271,7 @@ public struct JWTClaimRules: Sendable {
         }
         guard matched else {
             let expected = (audiences ?? []).sorted().joined(separator: "\", \"")
-            throw JOSEError(.invalidAudience, "aud \(claims.audience) does not contain \"\(expected)\"")
+            throw JOSEError(.invalidAudience, "aud \(JOSEError.quoted(claims.audience)) does not contain \"\(expected)\"")
         }
         return count
     }

@@ -39,7 +39,7 @@ extension JWK {
         case "EC":
             let crv = try members.requiredString("crv")
             guard let curve = EllipticCurve(rawValue: crv) else {
-                throw JOSEError.invalidKey("EC curve \"\(crv)\" is not supported (P-256, P-384, P-521, secp256k1)")
+                throw JOSEError.invalidKey("EC curve \(JOSEError.quoted(crv)) is not supported (P-256, P-384, P-521, secp256k1)")
             }
             material = try .asymmetric(EVPKey.ec(
                 curve: curve, x: members.requiredBytes("x"), y: members.requiredBytes("y"),
@@ -47,7 +47,7 @@ extension JWK {
         case "OKP":
             let crv = try members.requiredString("crv")
             guard let curve = EdwardsCurve(rawValue: crv) else {
-                throw JOSEError.invalidKey("OKP curve \"\(crv)\" cannot sign (Ed25519, Ed448 can)")
+                throw JOSEError.invalidKey("OKP curve \(JOSEError.quoted(crv)) cannot sign (Ed25519, Ed448 can)")
             }
             material = try .asymmetric(EVPKey.okp(
                 curve: curve, x: members.requiredBytes("x"), d: members.optionalBytes("d")))
@@ -56,7 +56,7 @@ extension JWK {
             guard !secret.isEmpty else { throw JOSEError.invalidKey("the oct key \"k\" is empty") }
             material = try .symmetric(HMACKey(secret: secret))
         default:
-            throw JOSEError.invalidKey("key type \"\(kty)\" is not supported (RSA, EC, OKP, oct)")
+            throw JOSEError.invalidKey("key type \(JOSEError.quoted(kty)) is not supported (RSA, EC, OKP, oct)")
         }
         try self.init(
             material: material,
