@@ -122,25 +122,9 @@ final class BatchLineReader {
     /// - Throws: ``CLIFailure`` (exit 2) when the descriptor cannot be read.
     func readMore() throws {
         guard !atEnd, end < buffer.count, let base = buffer.baseAddress else { return }
-        while true {
-            let count = read(descriptor, base + end, min(buffer.count - end, Self.readSize))
-            if count > 0 {
-                end += count
-                return
-            }
-            if count == 0 {
-                atEnd = true
-                return
-            }
-            if errno == EINTR { continue }
-            if errno == EAGAIN || errno == EWOULDBLOCK {
-                // A non-blocking stdin (set so by whoever started us): wait for input instead.
-                var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                _ = poll(&request, 1, -1)
-                continue
-            }
-            throw CLIFailure.input("cannot read standard input: " + String(cString: strerror(errno)))
-        }
+        let count = try Console.readSome(descriptor, into: base + end, count: min(buffer.count - end, Self.readSize))
+        if count == 0 { atEnd = true }
+        end += count
     }
 
     /// Moves the bytes not yet handed out to the front of the buffer, then reads, waiting for

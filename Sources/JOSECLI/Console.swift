@@ -40,8 +40,41 @@ enum Console {
     /// Whether standard input is a terminal (nothing piped in).
     static var stdinIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
 
-    /// Reads all of standard input.
-    static func readAllInput() -> [UInt8] {
-        [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+    /// Reads standard input to its end, or stops once it holds more than `limit` bytes.
+    ///
+    /// - Returns: the bytes, or `nil` when there are more than `limit` (at most `limit + 1` are
+    ///   ever held: a huge or endless input, `/dev/zero` say, costs no more).
+    /// - Throws: ``CLIFailure`` (exit 2) when standard input cannot be read.
+    static func readInput(atMost limit: Int) throws -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while bytes.count <= limit {
+            let count = try chunk.withUnsafeMutableBytes { buffer in
+                try readSome(STDIN_FILENO, into: buffer.baseAddress!, count: min(buffer.count, limit + 1 - bytes.count))
+            }
+            if count == 0 { return bytes }
+            bytes += chunk[0..<count]
+        }
+        return nil
+    }
+
+    /// One `read(2)` of up to `count` bytes from `descriptor` into `destination`, retried when
+    /// a signal interrupts it, and waiting for input when the descriptor is non-blocking.
+    ///
+    /// - Returns: how many bytes were read; 0 at the end of the input.
+    /// - Throws: ``CLIFailure`` (exit 2) when the descriptor cannot be read.
+    static func readSome(_ descriptor: Int32, into destination: UnsafeMutableRawPointer, count: Int) throws -> Int {
+        while true {
+            let result = read(descriptor, destination, count)
+            if result >= 0 { return result }
+            if errno == EINTR { continue }
+            if errno == EAGAIN || errno == EWOULDBLOCK {
+                // A non-blocking stdin (set so by whoever started us): wait for input instead.
+                var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                _ = poll(&request, 1, -1)
+                continue
+            }
+            throw CLIFailure.input("cannot read standard input: " + String(cString: strerror(errno)))
+        }
     }
 }

@@ -21,11 +21,10 @@ struct DecodeCommand: ParsableCommand {
 
     /// Decodes and prints.
     func run() throws {
-        let text = try LocalInput.token(token)
         Console.err(Console.paint("warning", .yellow)
                     + ": decoded only; the signature and claims were NOT verified (use 'jose verify')")
         do {
-            let parts = try UnverifiedJWS(unverified: text)
+            let parts = try UnverifiedJWS(unverified: try LocalInput.token(token))
             guard let header = JSONRendering.value(ofJSONBytes: parts.header) else {
                 throw JOSEError(.malformed, "the header is not strict JSON")
             }

@@ -3,29 +3,50 @@ import JOSE
 
 /// Reading the files and standard input a command names.
 enum LocalInput {
-    /// The bytes of `path`, or of standard input when `path` is `-`.
+    /// The most bytes a key, key-set, secret or claims file may hold: 1 MiB, as a remote key
+    /// set's body.
+    static let maximumFileBytes = 1 << 20
+
+    /// The bytes of `path`, or of standard input when `path` is `-`, read no further than
+    /// ``maximumFileBytes``.
     ///
     /// - Parameter what: names the file in messages, e.g. `key file`.
-    /// - Throws: ``CLIFailure`` (exit 2) when the file cannot be read.
+    /// - Throws: ``CLIFailure`` (exit 2) when the file cannot be read or is larger.
     static func bytes(at path: String, what: String) throws -> [UInt8] {
-        if path == "-" { return Console.readAllInput() }
-        do {
-            return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        } catch {
-            throw CLIFailure.input("cannot read \(what) '\(path)': \(reason(of: error))")
+        let bytes: [UInt8]?
+        if path == "-" {
+            bytes = try Console.readInput(atMost: maximumFileBytes)
+        } else {
+            do {
+                let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+                defer { try? handle.close() }
+                let data = try handle.read(upToCount: maximumFileBytes + 1) ?? Data()
+                bytes = data.count > maximumFileBytes ? nil : [UInt8](data)
+            } catch {
+                throw CLIFailure.input("cannot read \(what) '\(path)': \(reason(of: error))")
+            }
         }
+        guard let bytes else {
+            throw CLIFailure.input("cannot use \(what) '\(path)': it is larger than \(maximumFileBytes) bytes")
+        }
+        return bytes
     }
 
     /// A token from an argument, or from standard input for `-` or no argument, with one
-    /// trailing newline (`\n` or `\r\n`) removed.
+    /// trailing newline (`\n` or `\r\n`) removed. Standard input is read no further than the
+    /// token limit and a line end.
     ///
-    /// - Throws: ``CLIFailure`` (exit 2) when no token is given and stdin is a terminal.
+    /// - Throws: ``CLIFailure`` (exit 2) when no token is given and stdin is a terminal;
+    ///   ``JOSE/JOSEError`` `malformed` when standard input holds more than a token may.
     static func token(_ argument: String?) throws -> String {
         if let argument, argument != "-" { return argument }
         if argument == nil, Console.stdinIsTerminal {
             throw CLIFailure.usage("no token given", hint: "pass the token as an argument, or '-' to read it from stdin")
         }
-        var bytes = Console.readAllInput()
+        let limit = JWSLimits.default.maximumTokenBytes
+        guard var bytes = try Console.readInput(atMost: limit + 2) else {
+            throw JOSEError(.malformed, "the token is larger than \(limit) bytes")
+        }
         if bytes.last == UInt8(ascii: "\n") {
             bytes.removeLast()
             if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }

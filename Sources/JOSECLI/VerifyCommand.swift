@@ -113,8 +113,12 @@ struct VerifyCommand: AsyncParsableCommand {
     /// Builds the checker for `source` and verifies one token.
     private func verify(with source: some JWKSetSource) async throws {
         let checker = TokenChecker(source: source, keys: keys, rules: rules, signatureOnly: output.jws)
-        let token = try LocalInput.token(token)
-        let outcome = await checker.check(token)
+        let outcome: TokenChecker.Outcome
+        do {
+            outcome = await checker.check(try LocalInput.token(token))
+        } catch let error as JOSEError {
+            outcome = .failure(error)
+        }
         let report = VerificationReport(outcome: outcome)
         if output.json {
             Console.out(report.json(line: nil).serialized())
@@ -238,7 +242,7 @@ struct KeySourceOptions: ParsableArguments {
     func resolveLocal(reportingSkippedKeys: Bool) throws -> Resolved {
         if let jwks {
             let bytes = try LocalInput.bytes(at: jwks, what: "JWK Set")
-            let keySet = try withContext("cannot use JWK Set '\(jwks)'") { try JWKSet(json: bytes) }
+            let keySet = try withContext("cannot use JWK Set '\(jwks)'") { try JWKSet(json: bytes, allowSecretKeys: true) }
             for skipped in keySet.skippedKeys where reportingSkippedKeys {
                 let kid = skipped.keyID.map { " (kid \"\($0)\")" } ?? ""
                 Console.err(Console.paint("warning", .yellow)

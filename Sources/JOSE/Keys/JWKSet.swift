@@ -133,14 +133,17 @@ public struct JWKSet: Sendable {
     /// - Parameters:
     ///   - json: the document as UTF-8 JSON.
     ///   - policy: limits on key material.
-    ///   - allowPrivateKeys: keep keys that carry private members. Off by default: a published
-    ///     key set must not contain private keys, so such keys are skipped.
+    ///   - allowSecretKeys: keep `oct` keys, for a local set of HMAC keys with `kid`s (as
+    ///     PyJWT, jwcrypto, Nimbus and jwx load them). Off by default, and never on for a
+    ///     remote set: a published key set must not carry secrets, so such keys are skipped.
+    ///   - allowPrivateKeys: keep every key that carries private members, `oct` secrets included
+    ///     (a set of your own signing keys). Off by default.
     ///   - maximumKeyCount: documents with more keys than this are refused.
     /// - Throws: ``JOSEError`` `malformed` when the text is not strict JSON or has no `keys`
     ///   array, or holds more than `maximumKeyCount` keys.
     public init(
-        json: some DataProtocol, policy: KeyPolicy = .default, allowPrivateKeys: Bool = false,
-        maximumKeyCount: Int = 100
+        json: some DataProtocol, policy: KeyPolicy = .default, allowSecretKeys: Bool = false,
+        allowPrivateKeys: Bool = false, maximumKeyCount: Int = 100
     ) throws {
         let document = try JSONDocument(bytes: Array(json), limits: JWK.jsonLimits)
         guard let keysValue = document.root["keys"], let elements = keysValue.elements else {
@@ -155,11 +158,11 @@ public struct JWKSet: Sendable {
             let kid = element["kid"]?.string
             do {
                 let key = try JWK(jsonObject: element, policy: policy)
-                if key.isPrivate, !allowPrivateKeys {
-                    throw JOSEError.invalidKey(
-                        key.keyType == .octetSequence
-                            ? "secret (oct) keys are not accepted in a public key set"
-                            : "the key carries private members, which a public key set must not contain")
+                if key.keyType == .octetSequence, !(allowSecretKeys || allowPrivateKeys) {
+                    throw JOSEError.invalidKey("secret (oct) keys are not accepted in a public key set")
+                }
+                if key.isPrivate, key.keyType != .octetSequence, !allowPrivateKeys {
+                    throw JOSEError.invalidKey("the key carries private members, which a public key set must not contain")
                 }
                 if let use = key.use, use != "sig" {
                     throw JOSEError.invalidKey("the key is for use \(JOSEError.quoted(use)), not \"sig\"")
@@ -174,9 +177,9 @@ public struct JWKSet: Sendable {
 
     /// Parses a JWK Set document from its JSON text.
     ///
-    /// - Throws: ``JOSEError`` as ``init(json:policy:allowPrivateKeys:maximumKeyCount:)-(DataProtocol,_,_,_)``.
-    public init(json: String, policy: KeyPolicy = .default, allowPrivateKeys: Bool = false) throws {
-        try self.init(json: Array(json.utf8), policy: policy, allowPrivateKeys: allowPrivateKeys)
+    /// - Throws: ``JOSEError`` as ``init(json:policy:allowSecretKeys:allowPrivateKeys:maximumKeyCount:)-(DataProtocol,_,_,_,_)``.
+    public init(json: String, policy: KeyPolicy = .default, allowSecretKeys: Bool = false, allowPrivateKeys: Bool = false) throws {
+        try self.init(json: Array(json.utf8), policy: policy, allowSecretKeys: allowSecretKeys, allowPrivateKeys: allowPrivateKeys)
     }
 
     /// The key with this exact `kid`, unless the `kid` is ambiguous.

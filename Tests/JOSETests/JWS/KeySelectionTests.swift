@@ -53,4 +53,20 @@ import Testing
         #expect(JOSEError.quoted(String(repeating: "k", count: 64)) == "\"" + String(repeating: "k", count: 64) + "\"")
         #expect(JOSEError.quoted(String(repeating: "k", count: 65)) == "\"" + String(repeating: "k", count: 64) + "…\"")
     }
+
+    /// A local set of HMAC keys with kids loads when the caller opts in (as PyJWT, jwcrypto,
+    /// Nimbus and jwx load them); by default, and in every remote set, oct keys are skipped.
+    @Test func secretKeySetsOnlyWhenAskedFor() throws {
+        let document = #"{"keys":[{"kty":"oct","kid":"h1","k":"YSAzMi1ieXRlIHNlY3JldCBmb3IgSFMyNTYgdGVzdHM"}]}"#
+        let refused = try JWKSet(json: document)
+        #expect(refused.keys.isEmpty)
+        #expect(refused.skippedKeys.first?.reason.code == .invalidKey)
+        let accepted = try JWKSet(json: document, allowSecretKeys: true)
+        #expect(accepted.keys.first?.keyID == "h1")
+        let token = TokenForge.token(header: #"{"alg":"HS256","kid":"h1"}"#, key: TokenForge.hmac, alg: .hs256)
+        #expect(try JWSVerifier(keySet: accepted).verify(token).key.keyID == "h1")
+        // Private asymmetric keys still need allowPrivateKeys.
+        let privateEC = #"{"keys":[\#(try TokenForge.ec256.jsonString(includingPrivateMembers: true))]}"#
+        #expect(try JWKSet(json: privateEC, allowSecretKeys: true).keys.isEmpty)
+    }
 }
