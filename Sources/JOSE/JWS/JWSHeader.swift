@@ -124,9 +124,9 @@ public struct JWSHeader: Sendable {
         guard let algorithm = JWSAlgorithm.named(where: { document.isString(at: alg, equalTo: $0) }) else {
             let name = document.string(at: alg) ?? ""
             if name.lowercased() == "none" {
-                throw JOSEError(.unsupportedAlgorithm, "alg \"\(name)\" (unsecured JWS) is never accepted")
+                throw JOSEError(.unsupportedAlgorithm, "alg \(JOSEError.quoted(name)) (unsecured JWS) is never accepted")
             }
-            throw JOSEError(.unsupportedAlgorithm, "alg \"\(name)\" is not a supported JWS algorithm")
+            throw JOSEError(.unsupportedAlgorithm, "alg \(JOSEError.quoted(name)) is not a supported JWS algorithm")
         }
         try requireString(document, kid, "kid")
         try requireString(document, typ, "typ")
@@ -146,7 +146,10 @@ public struct JWSHeader: Sendable {
     /// present in the header and understood. `b64` (RFC 7797) is not supported, so its presence
     /// is refused whether or not it is listed.
     private func validateCritical(b64: Bool, crit: JSONValue?, understood: Set<String>) throws {
-        if b64, !understood.contains("b64") {
+        // Refused even when the caller lists "b64" as understood: the signature is always checked
+        // over the base64url payload, so honouring the name would verify a different input
+        // than RFC 7797 signs.
+        if b64 {
             throw JOSEError(.unsupportedCriticalHeader, "the \"b64\" header (RFC 7797 unencoded payload) is not supported")
         }
         guard let crit else { return }
@@ -159,16 +162,16 @@ public struct JWSHeader: Sendable {
                 throw JOSEError(.unsupportedCriticalHeader, "\"crit\" must contain only strings")
             }
             guard !seen.contains(name) else {
-                throw JOSEError(.unsupportedCriticalHeader, "\"crit\" lists \"\(name)\" twice")
+                throw JOSEError(.unsupportedCriticalHeader, "\"crit\" lists \(JOSEError.quoted(name)) twice")
             }
             guard !JWSHeader.registeredNames.contains(name) else {
-                throw JOSEError(.unsupportedCriticalHeader, "\"crit\" may not list the registered parameter \"\(name)\"")
+                throw JOSEError(.unsupportedCriticalHeader, "\"crit\" may not list the registered parameter \(JOSEError.quoted(name))")
             }
             guard understood.contains(name) else {
-                throw JOSEError(.unsupportedCriticalHeader, "critical header parameter \"\(name)\" is not understood")
+                throw JOSEError(.unsupportedCriticalHeader, "critical header parameter \(JOSEError.quoted(name)) is not understood")
             }
             guard json[name] != nil else {
-                throw JOSEError(.unsupportedCriticalHeader, "\"crit\" lists \"\(name)\", which the header lacks")
+                throw JOSEError(.unsupportedCriticalHeader, "\"crit\" lists \(JOSEError.quoted(name)), which the header lacks")
             }
             seen.append(name)
         }
