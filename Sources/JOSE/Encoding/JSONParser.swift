@@ -163,7 +163,7 @@ struct JSONParser {
     /// The error for the duplicate member name at token `name`.
     func duplicate(_ name: Int) -> JOSEError {
         let text = String(decoding: JSONStrings.decode(tokens[name], in: buffer), as: UTF8.self)
-        return failure("duplicate member name \(text.debugDescription)", at: Int(tokens[name].start))
+        return failure("duplicate member name \(JOSEError.quoted(text))", at: Int(tokens[name].start))
     }
 
     /// Rejects duplicate member names in a large object by sorting its names (O(n log n)

@@ -39,7 +39,7 @@ extension JWK {
         case "EC":
             let crv = try members.requiredString("crv")
             guard let curve = EllipticCurve(rawValue: crv) else {
-                throw JOSEError.invalidKey("EC curve \"\(crv)\" is not supported (P-256, P-384, P-521, secp256k1)")
+                throw JOSEError.invalidKey("EC curve \(JOSEError.quoted(crv)) is not supported (P-256, P-384, P-521, secp256k1)")
             }
             material = try .asymmetric(EVPKey.ec(
                 curve: curve, x: members.requiredBytes("x"), y: members.requiredBytes("y"),
@@ -47,7 +47,7 @@ extension JWK {
         case "OKP":
             let crv = try members.requiredString("crv")
             guard let curve = EdwardsCurve(rawValue: crv) else {
-                throw JOSEError.invalidKey("OKP curve \"\(crv)\" cannot sign (Ed25519, Ed448 can)")
+                throw JOSEError.invalidKey("OKP curve \(JOSEError.quoted(crv)) cannot sign (Ed25519, Ed448 can)")
             }
             material = try .asymmetric(EVPKey.okp(
                 curve: curve, x: members.requiredBytes("x"), d: members.optionalBytes("d")))
@@ -56,7 +56,7 @@ extension JWK {
             guard !secret.isEmpty else { throw JOSEError.invalidKey("the oct key \"k\" is empty") }
             material = try .symmetric(HMACKey(secret: secret))
         default:
-            throw JOSEError.invalidKey("key type \"\(kty)\" is not supported (RSA, EC, OKP, oct)")
+            throw JOSEError.invalidKey("key type \(JOSEError.quoted(kty)) is not supported (RSA, EC, OKP, oct)")
         }
         try self.init(
             material: material,
@@ -138,7 +138,7 @@ struct JWKMembers {
                 throw JOSEError.invalidKey("JWK member \"key_ops\" must be an array of strings")
             }
             guard !operations.contains(operation) else {
-                throw JOSEError.invalidKey("JWK member \"key_ops\" lists \"\(operation)\" twice")
+                throw JOSEError.invalidKey("JWK member \"key_ops\" lists \(JOSEError.quoted(operation)) twice")
             }
             operations.append(operation)
         }
@@ -148,7 +148,7 @@ struct JWKMembers {
     func algorithm() throws -> JWSAlgorithm? {
         guard let name = try optionalString("alg") else { return nil }
         guard let algorithm = JWSAlgorithm(rawValue: name) else {
-            throw JOSEError.invalidKey("JWK alg \"\(name)\" is not a supported JWS algorithm")
+            throw JOSEError.invalidKey("JWK alg \(JOSEError.quoted(name)) is not a supported JWS algorithm")
         }
         return algorithm
     }

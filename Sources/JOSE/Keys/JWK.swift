@@ -231,7 +231,7 @@ public struct JWK: Sendable {
 
     /// A description for messages: type, size or curve, and `kid`.
     var summary: String {
-        let kid = keyID.map { " kid \"\($0)\"" } ?? ""
+        let kid = keyID.map { " kid " + JOSEError.quoted($0) } ?? ""
         return JWK.describe(material) + kid
     }
 }

@@ -162,7 +162,7 @@ public struct JWKSet: Sendable {
                             : "the key carries private members, which a public key set must not contain")
                 }
                 if let use = key.use, use != "sig" {
-                    throw JOSEError.invalidKey("the key is for use \"\(use)\", not \"sig\"")
+                    throw JOSEError.invalidKey("the key is for use \(JOSEError.quoted(use)), not \"sig\"")
                 }
                 keys.append(key)
             } catch let error as JOSEError {

@@ -109,7 +109,7 @@ extension EncodingTests {
             ("{\"a\":1,\"\\u0061\":2}", "duplicate member name \"a\""),
             ("{\"\\u0061\":1,\"a\":2}", "duplicate member name \"a\""),
             ("{\"\\u0061\":1,\"\\u0061\":2}", "duplicate member name"),
-            ("{\"é\":1,\"\\u00e9\":2}", "duplicate member name \"é\""),
+            ("{\"é\":1,\"\\u00e9\":2}", "duplicate member name \"\\u00e9\""),
             ("{\"😀\":1,\"\\ud83d\\ude00\":2}", "duplicate member name"),
             ("{\"a/b\":1,\"a\\/b\":2}", "duplicate member name \"a/b\""),
             ("{\"x\":{\"k\":1,\"k\":2}}", "duplicate member name \"k\""),
