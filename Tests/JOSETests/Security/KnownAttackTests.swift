@@ -672,6 +672,24 @@ struct KnownAttackTests {
         #expect(key.keyType == .rsa)
     }
 
+    /// Recorded, not a defence, and the reason the documentation says replay protection must key
+    /// on `jti`: (r, n − s) is a second valid ES256 signature, so one token has two strings.
+    @Test func ecdsaSignaturesAreMalleable() throws {
+        let order = Attack.hex("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551")
+        let token = Attack.es256(#"{"alg":"ES256"}"#)
+        let signature = Forge.signatureBytes(token)
+        var negated = [UInt8](repeating: 0, count: 32)
+        var borrow = 0
+        for index in (0..<32).reversed() {
+            let difference = Int(order[index]) - Int(signature[32 + index]) - borrow
+            negated[index] = UInt8((difference + 256) % 256)
+            borrow = difference < 0 ? 1 : 0
+        }
+        let twin = Forge.withSignature(token, Array(signature[0..<32]) + negated)
+        #expect(twin != token)
+        try Attack.verify(twin, Forge.ec256.publicKey!)
+    }
+
     /// The limits are exact: the largest accepted token and the deepest accepted nesting verify.
     @Test func limitsAcceptTheirOwnBoundary() throws {
         let nested = String(repeating: "[", count: 15) + String(repeating: "]", count: 15)
