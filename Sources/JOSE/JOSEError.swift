@@ -100,40 +100,37 @@ extension JOSEError {
 }
 
 extension JOSEError {
-    /// The most characters of a value from a token or a key set that a message shows.
+    /// The most characters of a value from a token or a key set that a message shows, counted
+    /// after escaping (so a value made of control characters cannot make a message long).
     static let quotedValueLimit = 64
 
     /// `value` (taken from a token or a key set) as messages show it: in double quotes, with
     /// `"`, `\`, control characters and everything outside printable ASCII escaped as `\uXXXX`
-    /// (UTF-16 units), and cut after ``quotedValueLimit`` characters with `…`. Nothing an
-    /// attacker sends reaches a message, and so a terminal, raw, and no message grows with it.
+    /// (UTF-16 units), and cut with `…` once the escaped text would pass ``quotedValueLimit``
+    /// characters. Nothing an attacker sends reaches a message, and so a terminal, raw, and no
+    /// message grows with it.
     static func quoted(_ value: some StringProtocol) -> String {
-        var text = "\""
-        var shown = 0
+        var body = ""
+        var length = 0
         for scalar in value.unicodeScalars {
-            if shown == quotedValueLimit {
-                text += "…"
-                break
-            }
-            shown += 1
+            var escaped = ""
             switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case " "..."~": text.unicodeScalars.append(scalar)
+            case "\"": escaped = "\\\""
+            case "\\": escaped = "\\\\"
+            case " "..."~": escaped.unicodeScalars.append(scalar)
             default:
                 for unit in String(scalar).utf16 {
                     let hex = String(unit, radix: 16, uppercase: false)
-                    text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                    escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 }
             }
+            length += escaped.utf8.count
+            if length > quotedValueLimit {
+                body += "…"
+                break
+            }
+            body += escaped
         }
-        return text + "\""
-    }
-
-    /// `values` (taken from a token) as messages show them: each ``quoted(_:)``, at most four,
-    /// in brackets.
-    static func quoted(_ values: [String]) -> String {
-        let shown = values.prefix(4).map { quoted($0) }
-        return "[" + shown.joined(separator: ", ") + (values.count > 4 ? ", … (\(values.count) in all)" : "") + "]"
+        return "\"" + body + "\""
     }
 }

@@ -146,7 +146,10 @@ public struct JWSHeader: Sendable {
     /// present in the header and understood. `b64` (RFC 7797) is not supported, so its presence
     /// is refused whether or not it is listed.
     private func validateCritical(b64: Bool, crit: JSONValue?, understood: Set<String>) throws {
-        if b64, !understood.contains("b64") {
+        // Refused even when the caller lists "b64" as understood: the signature is always checked
+        // over the base64url payload, so honouring the name would verify a different input
+        // than RFC 7797 signs.
+        if b64 {
             throw JOSEError(.unsupportedCriticalHeader, "the \"b64\" header (RFC 7797 unencoded payload) is not supported")
         }
         guard let crit else { return }

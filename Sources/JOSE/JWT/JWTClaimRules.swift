@@ -237,7 +237,7 @@ public struct JWTClaimRules: Sendable {
             throw JOSEError(.missingClaim, "the token has no \"iss\" claim")
         }
         guard expectedIssuer.contains(where: { document.isString(at: position, equalTo: $0) }) else {
-            throw JOSEError(.invalidIssuer, "iss is \(JOSEError.quoted(document.string(at: position) ?? "")); \"\(issuer ?? "")\" is required")
+            throw JOSEError(.invalidIssuer, "iss is \(JOSEError.quoted(document.string(at: position) ?? "")); \(JOSEError.quoted(issuer ?? "")) is required")
         }
     }
 
@@ -270,8 +270,12 @@ public struct JWTClaimRules: Sendable {
             throw JOSEError(.invalidClaim, "the \"aud\" claim must be a string or an array of strings")
         }
         guard matched else {
-            let expected = (audiences ?? []).sorted().joined(separator: "\", \"")
-            throw JOSEError(.invalidAudience, "aud \(JOSEError.quoted(claims.audience)) does not contain \"\(expected)\"")
+            // The token's audiences are attacker text: a few, each escaped and cut.
+            let audience = claims.audience
+            let shown = audience.prefix(3).map { JOSEError.quoted($0) }.joined(separator: ", ")
+            let more = audience.count > 3 ? ", and \(audience.count - 3) more" : ""
+            let expected = (audiences ?? []).sorted().map { JOSEError.quoted($0) }.joined(separator: ", ")
+            throw JOSEError(.invalidAudience, "aud [\(shown)\(more)] does not contain \(expected)")
         }
         return count
     }
@@ -292,7 +296,7 @@ public struct JWTClaimRules: Sendable {
         guard expectedAuthorizedParty.contains(where: { document.isString(at: azp, equalTo: $0) }) else {
             throw JOSEError(
                 .invalidAuthorizedParty,
-                "azp is \"\(document.string(at: azp) ?? "")\", not the client id \"\(authorizedParty ?? "")\"")
+                "azp is \(JOSEError.quoted(document.string(at: azp) ?? "")), not the client id \(JOSEError.quoted(authorizedParty ?? ""))")
         }
     }
 }

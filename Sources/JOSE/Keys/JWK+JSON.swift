@@ -138,7 +138,7 @@ struct JWKMembers {
                 throw JOSEError.invalidKey("JWK member \"key_ops\" must be an array of strings")
             }
             guard !operations.contains(operation) else {
-                throw JOSEError.invalidKey("JWK member \"key_ops\" lists \"\(operation)\" twice")
+                throw JOSEError.invalidKey("JWK member \"key_ops\" lists \(JOSEError.quoted(operation)) twice")
             }
             operations.append(operation)
         }
@@ -148,7 +148,7 @@ struct JWKMembers {
     func algorithm() throws -> JWSAlgorithm? {
         guard let name = try optionalString("alg") else { return nil }
         guard let algorithm = JWSAlgorithm(rawValue: name) else {
-            throw JOSEError.invalidKey("JWK alg \"\(name)\" is not a supported JWS algorithm")
+            throw JOSEError.invalidKey("JWK alg \(JOSEError.quoted(name)) is not a supported JWS algorithm")
         }
         return algorithm
     }
