@@ -102,14 +102,14 @@ extension JOSEError {
 extension JOSEError {
     /// The most characters of a value from a token or a key set that a message shows, counted
     /// after escaping (so a value made of control characters cannot make a message long).
-    static let quotedValueLimit = 64
+    public static let quotedValueLimit = 64
 
     /// `value` (taken from a token or a key set) as messages show it: in double quotes, with
     /// `"`, `\`, control characters and everything outside printable ASCII escaped as `\uXXXX`
     /// (UTF-16 units), and cut with `…` once the escaped text would pass ``quotedValueLimit``
     /// characters. Nothing an attacker sends reaches a message, and so a terminal, raw, and no
-    /// message grows with it.
-    static func quoted(_ value: some StringProtocol) -> String {
+    /// message grows with it. Use it to show such values yourself, in logs or on a terminal.
+    public static func quoted(_ value: some StringProtocol) -> String {
         var body = ""
         var length = 0
         for scalar in value.unicodeScalars {

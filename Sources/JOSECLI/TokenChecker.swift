@@ -121,7 +121,7 @@ struct VerificationReport {
     }
 
     private func statusLine(header: JWSHeader, key: JWK, what: String) -> String {
-        let keyName = key.keyID.map { "key kid \"\($0)\"" } ?? "the \(key.keyType.rawValue) key (no kid)"
+        let keyName = key.keyID.map { "key kid \(JOSEError.quoted($0))" } ?? "the \(key.keyType.rawValue) key (no kid)"
         return Console.paint("valid", .green) + ": \(what), \(header.algorithm) by \(keyName)"
     }
 }

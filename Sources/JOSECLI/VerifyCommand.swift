@@ -244,7 +244,7 @@ struct KeySourceOptions: ParsableArguments {
             let bytes = try LocalInput.bytes(at: jwks, what: "JWK Set")
             let keySet = try withContext("cannot use JWK Set '\(jwks)'") { try JWKSet(json: bytes, allowSecretKeys: true) }
             for skipped in keySet.skippedKeys where reportingSkippedKeys {
-                let kid = skipped.keyID.map { " (kid \"\($0)\")" } ?? ""
+                let kid = skipped.keyID.map { " (kid \(JOSEError.quoted($0)))" } ?? ""
                 Console.err(Console.paint("warning", .yellow)
                             + ": skipped key #\(skipped.index)\(kid) in '\(jwks)': \(skipped.reason)")
             }

@@ -188,27 +188,30 @@ struct JSONWriter {
         output.append(close)
     }
 
-    /// Appends a quoted, escaped string.
+    /// Appends a quoted, escaped string. Besides what JSON requires, DEL, the C1 controls
+    /// (U+0080–U+009F) and the line and paragraph separators are written as `\uXXXX`: output
+    /// that reaches a terminal carries no control character, whatever a token held.
     mutating func writeString(_ text: String) {
         output.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): append("\\\"")
-            case UInt8(ascii: "\\"): append("\\\\")
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x22: append("\\\"")
+            case 0x5C: append("\\\\")
             case 0x08: append("\\b")
             case 0x0C: append("\\f")
             case 0x0A: append("\\n")
             case 0x0D: append("\\r")
             case 0x09: append("\\t")
-            case 0..<0x20:
-                append("\\u00")
+            case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029:
+                append("\\u")
                 let digits: StaticString = "0123456789abcdef"
                 digits.withUTF8Buffer { hex in
-                    output.append(hex[Int(byte >> 4)])
-                    output.append(hex[Int(byte & 0x0F)])
+                    for shift in stride(from: 12, through: 0, by: -4) {
+                        output.append(hex[Int((scalar.value >> UInt32(shift)) & 0x0F)])
+                    }
                 }
             default:
-                output.append(byte)
+                output.append(contentsOf: String(scalar).utf8)
             }
         }
         output.append(UInt8(ascii: "\""))
