@@ -22,7 +22,9 @@ extension EncodingTests {
             ("plain", #""plain""#),
             ("q\"b\\s/", #""q\"b\\s/""#),
             ("\u{08}\u{0C}\n\r\t", #""\b\f\n\r\t""#),
-            ("\u{0}\u{1}\u{1F}\u{7F}", #""\u0000\u0001\u001f\#u{7F}""#),
+            ("\u{0}\u{1}\u{1F}\u{7F}", #""\u0000\u0001\u001f\u007f""#),
+            // C1 controls (CSI among them) and the line separators: never raw on a terminal.
+            ("a\u{80}\u{9B}[2Jb\u{2028}\u{2029}\u{A0}", #""a\u0080\u009b[2Jb\u2028\u2029\#u{A0}""#),
             ("é€😀", "\"é€😀\""),
             ("https://example.com/a", #""https://example.com/a""#),
         ]

@@ -99,7 +99,7 @@ final class ScriptedFetcher: HTTPFetcher {
                 "Last-Modified": "Wed, 21 Oct 2015 07:28:00 GMT\u{0}",
             ], body: body)
         }
-        var configuration = JWKSCache.Configuration()
+        let configuration = JWKSCache.Configuration()
         let cache = try JWKSCache(url: try #require(URL(string: "https://keys.example.com/jwks")),
                                   fetcher: fetcher, configuration: configuration)
         _ = try await cache.refresh()
@@ -116,7 +116,7 @@ final class ScriptedFetcher: HTTPFetcher {
     @Test func nonJOSEFetcherErrorsBecomeJWKSUnavailable() async throws {
         struct Boom: Error {}
         let fetcher = ScriptedFetcher { _ in throw Boom() }
-        var configuration = JWKSCache.Configuration()
+        let configuration = JWKSCache.Configuration()
         let cache = try JWKSCache(url: try #require(URL(string: "https://keys.example.com/jwks")),
                                   fetcher: fetcher, configuration: configuration)
         _ = await expectJOSEError(.jwksUnavailable) { try await cache.keySet(for: CacheFixture.header(kid: "k")) }
