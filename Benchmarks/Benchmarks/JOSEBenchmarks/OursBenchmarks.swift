@@ -107,7 +107,7 @@ func registerOursBenchmarks(tokens: [BenchToken]) {
     //     parts + strict JSON header parse + header validation + kid lookup, then
     //     `key_not_found` before any cryptography (the error is built, as a caller would see
     //     it). It slightly over-counts the pure header parse (payload decode, the error value).
-    if let otherKey = try? JWKSet(json: "{\"keys\":[\(hs256.jwkJSON.replacingOccurrences(of: "\"kid\":\"", with: "\"kid\":\"other-"))]}", allowPrivateKeys: true),
+    if let otherKey = try? JWKSet(json: "{\"keys\":[\(hs256.jwkJSON.replacingOccurrences(of: "\"kid\":\"", with: "\"kid\":\"other-"))]}", allowSecretKeys: true),
        otherKey.keys.count == 1 {
         let verifier = JWSVerifier(keySet: otherKey, algorithms: [.hs256])
         let token = hs256.token

@@ -18,7 +18,7 @@ public typealias TokenVerifier = @Sendable (_ token: [UInt8]) -> Bool
 /// algorithm, outside any measurement, and then time only the returned closure.
 ///
 /// Ours is a ``JWTVerifier`` over a fixed ``JWKSet`` holding the token's one JWK (for HS256 the
-/// `oct` key, hence `allowPrivateKeys: true`), an allow-list of exactly the token's algorithm,
+/// `oct` key, hence `allowSecretKeys: true`), an allow-list of exactly the token's algorithm,
 /// and a ``JWTClaimRules`` requiring ``BenchClaims/issuer`` and ``BenchClaims/audience`` (`exp`,
 /// `nbf`, `iat` are checked whenever present, with the default 60 s leeway). The verify is
 /// `verifyWithoutSuspending` on the `[UInt8]`, so the token bytes are not copied.
@@ -47,9 +47,8 @@ public enum OursVerifier {
     ///   remote key set never carries secret keys).
     public static func makeCacheVerifier(for token: BenchToken) async -> (JWTVerifier, JWKSCache)? {
         guard let url = URL(string: "https://issuer.example/jwks") else { return nil }
-        var configuration = JWKSCache.Configuration()
-        configuration.fetcher = FixedDocumentFetcher(body: Array("{\"keys\":[\(token.jwkJSON)]}".utf8))
-        guard let cache = try? JWKSCache(url: url, configuration: configuration),
+        let fetcher = FixedDocumentFetcher(body: Array("{\"keys\":[\(token.jwkJSON)]}".utf8))
+        guard let cache = try? JWKSCache(url: url, fetcher: fetcher),
               (try? await cache.refresh())?.keys.count == 1,
               let verifier = makeJWTVerifier(for: token, keySource: cache)
         else { return nil }
@@ -66,7 +65,7 @@ public enum OursVerifier {
 
     /// The token's key set, for benchmarks that build their own verifier (e.g. ID tokens).
     public static func makeKeySet(for token: BenchToken) -> JWKSet? {
-        try? JWKSet(json: "{\"keys\":[\(token.jwkJSON)]}", allowPrivateKeys: true)
+        try? JWKSet(json: "{\"keys\":[\(token.jwkJSON)]}", allowSecretKeys: true)
     }
 }
 
