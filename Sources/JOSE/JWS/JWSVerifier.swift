@@ -65,6 +65,7 @@ public struct JWSVerifier: Sendable {
     /// - Throws: ``JOSEError`` with `malformed`, `unsupported_algorithm`,
     ///   `algorithm_not_allowed`, `unsupported_critical_header`, `key_not_found` or
     ///   `invalid_signature`.
+    @inlinable
     public func verify(_ token: some StringProtocol) throws -> VerifiedJWS {
         try TokenText.withUTF8(of: token) { try verify($0) }
     }
@@ -72,11 +73,13 @@ public struct JWSVerifier: Sendable {
     /// Verifies a compact JWS given as UTF-8 bytes (`[UInt8]`, `Data`, `ArraySlice`, a buffer).
     ///
     /// - Throws: ``JOSEError`` as ``verify(_:)-(StringProtocol)``.
+    @inlinable
     public func verify(_ token: some Collection<UInt8>) throws -> VerifiedJWS {
         try TokenText.withBytes(of: token) { try verify($0) }
     }
 
-    /// Verifies token text held in memory.
+    /// Verifies token text held in memory (the non-generic core the entry points above reach).
+    @usableFromInline
     func verify(_ token: UnsafeRawBufferPointer) throws -> VerifiedJWS {
         let jws = try rules.parse(token)
         let key = try rules.verifySignature(of: jws, token: token, with: keySet)

@@ -1,7 +1,10 @@
-/// Reaching a token's bytes in place, whatever type holds them.
+/// Reaching a token's bytes in place, whatever type holds them: inlined into the caller, so
+/// that the caller's compiler specialises it for the token's type.
+@usableFromInline
 enum TokenText {
     /// Calls `body` with the UTF-8 of `token` in place (a native `String` or `Substring`), or of
     /// a contiguous copy.
+    @inlinable
     static func withUTF8<Result>(
         of token: some StringProtocol, _ body: (UnsafeRawBufferPointer) throws -> Result
     ) rethrows -> Result {
@@ -14,6 +17,7 @@ enum TokenText {
 
     /// Calls `body` with `token`'s bytes in place when they are contiguous (`[UInt8]`, `Data`,
     /// `ArraySlice`, buffer pointers), or with a contiguous copy.
+    @inlinable
     static func withBytes<Result>(
         of token: some Collection<UInt8>, _ body: (UnsafeRawBufferPointer) throws -> Result
     ) rethrows -> Result {

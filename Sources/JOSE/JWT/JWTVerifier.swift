@@ -62,6 +62,11 @@ public struct JWTVerifier: Sendable {
     }
 
     // MARK: - Verifying
+    //
+    // The public entry points are generic over the token's type; they are `@inlinable` so that
+    // the caller's compiler specialises them, and they only reach the token's bytes in place and
+    // hand them to the non-generic core below: no generic code runs per byte or per token
+    // across the module boundary.
 
     /// Verifies the signature and the claims of a compact JWT, fetching keys if the source must.
     ///
@@ -70,39 +75,36 @@ public struct JWTVerifier: Sendable {
     /// - Parameter token: the compact serialization, with no surrounding whitespace.
     /// - Throws: ``JOSEError``: signature errors as ``JWSVerifier``, claim errors as
     ///   ``JWTClaimRules``, `jwks_unavailable` when the source has no keys to offer.
+    @inlinable
     public func verify(_ token: some StringProtocol) async throws -> VerifiedJWT {
-        try await verify(token, rules: rules)
+        try await finish(TokenText.withUTF8(of: token) { try begin($0, rules: rules) }, rules: rules)
     }
 
     /// Verifies a compact JWT given as UTF-8 bytes (`[UInt8]`, `Data`, `ArraySlice`, a buffer),
     /// as ``verify(_:)-(StringProtocol)``.
     ///
     /// - Throws: ``JOSEError`` as ``verify(_:)-(StringProtocol)``.
+    @inlinable
     public func verify(_ token: some Collection<UInt8>) async throws -> VerifiedJWT {
-        switch keys {
-        case .fixed:
-            return try TokenText.withBytes(of: token) { try verifyWithoutSuspending($0, rules: rules) }
-        case .source(let source):
-            return try await verify(TokenBytes(adopting: TokenText.withBytes(of: token, TokenBytes.copy)),
-                                    from: source, rules: rules)
-        }
+        try await finish(TokenText.withBytes(of: token) { try begin($0, rules: rules) }, rules: rules)
     }
 
     /// Verifies only the signature of a compact JWS, fetching keys if the source must; the
     /// payload may be any bytes.
     ///
     /// - Throws: ``JOSEError`` as ``JWSVerifier/verify(_:)-(StringProtocol)``, or `jwks_unavailable`.
+    @inlinable
     public func verifySignature(_ token: some StringProtocol) async throws -> VerifiedJWS {
-        switch keys {
-        case .fixed:
-            return try TokenText.withUTF8(of: token, verifySignatureWithoutSuspending)
-        case .source(let source):
-            let copy = TokenBytes(adopting: TokenText.withUTF8(of: token, TokenBytes.copy))
-            let jws = try signatures.parse(copy.bytes)
-            let keySet = try await Self.keySet(for: jws.header, from: source)
-            let key = try signatures.verifySignature(of: jws, token: copy.bytes, with: keySet)
-            return jws.verified(by: key)
-        }
+        try await finishSignature(TokenText.withUTF8(of: token) { try beginSignature($0) })
+    }
+
+    /// Verifies only the signature of a compact JWS given as UTF-8 bytes, as
+    /// ``verifySignature(_:)-(StringProtocol)``.
+    ///
+    /// - Throws: ``JOSEError`` as ``verifySignature(_:)-(StringProtocol)``.
+    @inlinable
+    public func verifySignature(_ token: some Collection<UInt8>) async throws -> VerifiedJWS {
+        try await finishSignature(TokenText.withBytes(of: token) { try beginSignature($0) })
     }
 
     /// Verifies the signature and the claims of a compact JWT without suspending, with the keys
@@ -112,13 +114,15 @@ public struct JWTVerifier: Sendable {
     ///
     /// - Throws: ``JOSEError`` as ``verify(_:)-(StringProtocol)``; `jwks_unavailable` when the
     ///   keys would have to be fetched first.
+    @inlinable
     public func verifyWithoutSuspending(_ token: some StringProtocol) throws -> VerifiedJWT {
-        try verifyWithoutSuspending(token, rules: rules)
+        try TokenText.withUTF8(of: token) { try verifyWithoutSuspending($0, rules: rules) }
     }
 
     /// ``verifyWithoutSuspending(_:)-(StringProtocol)`` for a token given as UTF-8 bytes.
     ///
     /// - Throws: ``JOSEError`` as ``verifyWithoutSuspending(_:)-(StringProtocol)``.
+    @inlinable
     public func verifyWithoutSuspending(_ token: some Collection<UInt8>) throws -> VerifiedJWT {
         try TokenText.withBytes(of: token) { try verifyWithoutSuspending($0, rules: rules) }
     }
@@ -127,18 +131,77 @@ public struct JWTVerifier: Sendable {
 
     /// ``verify(_:)-(StringProtocol)`` with other claim rules for this token.
     func verify(_ token: some StringProtocol, rules: JWTClaimRules) async throws -> VerifiedJWT {
-        switch keys {
-        case .fixed:
-            return try TokenText.withUTF8(of: token) { try verifyWithoutSuspending($0, rules: rules) }
-        case .source(let source):
-            return try await verify(TokenBytes(adopting: TokenText.withUTF8(of: token, TokenBytes.copy)),
-                                    from: source, rules: rules)
-        }
+        try await finish(TokenText.withUTF8(of: token) { try begin($0, rules: rules) }, rules: rules)
     }
 
     /// ``verifyWithoutSuspending(_:)-(StringProtocol)`` with other claim rules for this token.
     func verifyWithoutSuspending(_ token: some StringProtocol, rules: JWTClaimRules) throws -> VerifiedJWT {
         try TokenText.withUTF8(of: token) { try verifyWithoutSuspending($0, rules: rules) }
+    }
+
+    // MARK: - The non-generic core
+
+    /// What reading a token in place came to: a result, or a copy of the token (owned by the
+    /// step, freed by ``finish(_:rules:)``) to verify once the key source has answered.
+    @usableFromInline
+    enum Step<Verified> {
+        /// Verified (or thrown) in place, with a fixed key set.
+        case verified(Verified)
+        /// Copied, for a key source that may have to be awaited.
+        case copied(UnsafeRawBufferPointer)
+    }
+
+    /// The in-place part of ``verify(_:)-(StringProtocol)``: with a fixed set, the whole
+    /// verification; with another source, one copy of the token.
+    @usableFromInline
+    func begin(_ token: UnsafeRawBufferPointer, rules: JWTClaimRules) throws -> Step<VerifiedJWT> {
+        switch keys {
+        case .fixed: .verified(try verifyWithoutSuspending(token, rules: rules))
+        case .source: .copied(TokenBytes.copy(token))
+        }
+    }
+
+    /// The rest of ``verify(_:)-(StringProtocol)``: the result, or the copied token verified
+    /// with keys from the source (without suspending when it has them at hand).
+    @usableFromInline
+    func finish(_ step: Step<VerifiedJWT>, rules: JWTClaimRules) async throws -> VerifiedJWT {
+        switch (step, keys) {
+        case (.verified(let verified), _):
+            return verified
+        case (.copied(let copy), .source(let source)):
+            return try await verify(TokenBytes(adopting: copy), from: source, rules: rules)
+        case (.copied(let copy), .fixed):
+            // `begin` copies only for a source; verify the copy in place all the same.
+            let token = TokenBytes(adopting: copy)
+            return try verifyWithoutSuspending(token.bytes, rules: rules)
+        }
+    }
+
+    /// The in-place part of ``verifySignature(_:)-(StringProtocol)``.
+    @usableFromInline
+    func beginSignature(_ token: UnsafeRawBufferPointer) throws -> Step<VerifiedJWS> {
+        switch keys {
+        case .fixed: .verified(try verifySignatureWithoutSuspending(token))
+        case .source: .copied(TokenBytes.copy(token))
+        }
+    }
+
+    /// The rest of ``verifySignature(_:)-(StringProtocol)``.
+    @usableFromInline
+    func finishSignature(_ step: Step<VerifiedJWS>) async throws -> VerifiedJWS {
+        switch (step, keys) {
+        case (.verified(let verified), _):
+            return verified
+        case (.copied(let copy), .source(let source)):
+            let token = TokenBytes(adopting: copy)
+            let jws = try signatures.parse(token.bytes)
+            let keySet = try await Self.keySet(for: jws.header, from: source)
+            let key = try signatures.verifySignature(of: jws, token: token.bytes, with: keySet)
+            return jws.verified(by: key)
+        case (.copied(let copy), .fixed):
+            let token = TokenBytes(adopting: copy)
+            return try verifySignatureWithoutSuspending(token.bytes)
+        }
     }
 
     // MARK: - The roads
@@ -165,11 +228,12 @@ public struct JWTVerifier: Sendable {
         return try await source.keySet(for: header)
     }
 
-    // The closures above capture `self`, never a bound key set: a captured copy would retain the
-    // set's storage, one reference count every thread verifying with this verifier writes.
+    // No closure here captures a bound key set: a captured copy would retain the set's storage,
+    // one reference count every thread verifying with this verifier writes.
 
     /// Verifies `token` with the keys at hand, or throws `jwks_unavailable`.
-    private func verifyWithoutSuspending(_ token: UnsafeRawBufferPointer, rules: JWTClaimRules) throws -> VerifiedJWT {
+    @usableFromInline
+    func verifyWithoutSuspending(_ token: UnsafeRawBufferPointer, rules: JWTClaimRules) throws -> VerifiedJWT {
         switch keys {
         case .fixed(let keySet):
             return try verify(token, with: keySet, rules: rules)
@@ -185,7 +249,7 @@ public struct JWTVerifier: Sendable {
     }
 
     /// Verifies the signature of `token` with the keys at hand, or throws `jwks_unavailable`.
-    private func verifySignatureWithoutSuspending(_ token: UnsafeRawBufferPointer) throws -> VerifiedJWS {
+    func verifySignatureWithoutSuspending(_ token: UnsafeRawBufferPointer) throws -> VerifiedJWS {
         let jws = try signatures.parse(token)
         let key: JWK
         switch keys {
