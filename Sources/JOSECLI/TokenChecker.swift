@@ -54,7 +54,7 @@ struct TokenChecker: Sendable {
     func check(bytes token: UnsafeRawBufferPointer) async -> Outcome {
         do {
             if signatureOnly {
-                return .verified(.jws(try await verifier.verifySignature(String(decoding: token, as: UTF8.self))))
+                return .verified(.jws(try await verifier.verifySignature(token)))
             }
             return .verified(.jwt(try await verifier.verify(token)))
         } catch {
