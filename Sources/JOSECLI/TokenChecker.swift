@@ -46,9 +46,8 @@ struct TokenChecker: Sendable {
         }
     }
 
-    /// Verifies one token given as UTF-8 bytes, read in place (a `--jws` token is copied into a
-    /// `String`, the only form ``JWTVerifier/verifySignature(_:)`` takes); never throws, so a
-    /// batch goes on after any line.
+    /// Verifies one token given as UTF-8 bytes, read in place; never throws, so a batch goes on
+    /// after any line.
     ///
     /// - Parameter token: the token's bytes, valid for the duration of the call.
     func check(bytes token: UnsafeRawBufferPointer) async -> Outcome {
