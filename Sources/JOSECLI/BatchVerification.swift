@@ -138,7 +138,7 @@ struct BatchWorker: Sendable {
                 continue
             }
             let token = UnsafeRawBufferPointer(start: input.bytes + line.offset, count: line.count)
-            tally.add(output.appendResult(line: line.number, await checker.check(bytes: token)))
+            tally.add(output.appendResult(line: line.number, await checker.check(token)))
         }
         return tally
     }

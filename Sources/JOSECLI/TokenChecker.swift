@@ -34,23 +34,9 @@ struct TokenChecker: Sendable {
         self.signatureOnly = signatureOnly
     }
 
-    /// Verifies one token; never throws.
-    func check(_ token: String) async -> Outcome {
-        do {
-            if signatureOnly {
-                return .verified(.jws(try await verifier.verifySignature(token)))
-            }
-            return .verified(.jwt(try await verifier.verify(token)))
-        } catch {
-            return Self.failure(error)
-        }
-    }
-
-    /// Verifies one token given as UTF-8 bytes, read in place; never throws, so a batch goes on
-    /// after any line.
-    ///
-    /// - Parameter token: the token's bytes, valid for the duration of the call.
-    func check(bytes token: UnsafeRawBufferPointer) async -> Outcome {
+    /// Verifies one token given as UTF-8 bytes (a `String`'s `utf8`, or a line of a batch),
+    /// read in place; never throws, so a batch goes on after any line.
+    func check(_ token: some Collection<UInt8>) async -> Outcome {
         do {
             if signatureOnly {
                 return .verified(.jws(try await verifier.verifySignature(token)))

@@ -115,7 +115,7 @@ struct VerifyCommand: AsyncParsableCommand {
         let checker = TokenChecker(source: source, keys: keys, rules: rules, signatureOnly: output.jws)
         let outcome: TokenChecker.Outcome
         do {
-            outcome = await checker.check(try LocalInput.token(token))
+            outcome = await checker.check(try LocalInput.token(token).utf8)
         } catch let error as JOSEError {
             outcome = .failure(error)
         }
