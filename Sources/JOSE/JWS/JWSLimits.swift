@@ -9,15 +9,31 @@ public struct JWSLimits: Sendable, Hashable {
     public var maximumHeaderBytes: Int
     /// The deepest nesting of arrays and objects accepted in the header and the claims.
     public var maximumNestingDepth: Int
+    /// How many keys a token without `kid` may be tried against when several keys fit its
+    /// `alg`: 1 by default, so such a token is verified only when exactly one key fits (one
+    /// forged token then costs one signature check, never one per key). A larger value is an
+    /// opt-in for issuers that omit `kid`, capped at ``keysTriedWithoutKeyIDCap``.
+    public var maximumKeysTriedWithoutKeyID: Int {
+        didSet { maximumKeysTriedWithoutKeyID = min(max(maximumKeysTriedWithoutKeyID, 1), Self.keysTriedWithoutKeyIDCap) }
+    }
 
-    /// 256 KiB tokens, 16 KiB headers, nesting depth 16.
+    /// The most keys a token without `kid` is ever tried against: 4.
+    public static let keysTriedWithoutKeyIDCap = 4
+
+    /// 256 KiB tokens, 16 KiB headers, nesting depth 16, one key for a token without `kid`.
     public static let `default` = JWSLimits(
         maximumTokenBytes: 256 * 1024, maximumHeaderBytes: 16 * 1024, maximumNestingDepth: 16)
 
     /// Creates limits.
-    public init(maximumTokenBytes: Int, maximumHeaderBytes: Int, maximumNestingDepth: Int) {
+    ///
+    /// - Parameter maximumKeysTriedWithoutKeyID: see ``maximumKeysTriedWithoutKeyID``; clamped
+    ///   to 1...``keysTriedWithoutKeyIDCap``.
+    public init(
+        maximumTokenBytes: Int, maximumHeaderBytes: Int, maximumNestingDepth: Int, maximumKeysTriedWithoutKeyID: Int = 1
+    ) {
         self.maximumTokenBytes = maximumTokenBytes
         self.maximumHeaderBytes = maximumHeaderBytes
         self.maximumNestingDepth = maximumNestingDepth
+        self.maximumKeysTriedWithoutKeyID = min(max(maximumKeysTriedWithoutKeyID, 1), Self.keysTriedWithoutKeyIDCap)
     }
 }

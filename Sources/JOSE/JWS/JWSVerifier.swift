@@ -124,7 +124,8 @@ struct SignatureRules: Sendable {
         }
         let signingInput = UnsafeRawBufferPointer(rebasing: token[0..<jws.signingInputCount])
         return try jws.withSignature { signature in
-            try keySet.verifySignature(header: jws.header, signingInput: signingInput, signature: signature)
+            try keySet.verifySignature(header: jws.header, signingInput: signingInput, signature: signature,
+                                       keysTriedWithoutKeyID: limits.maximumKeysTriedWithoutKeyID)
         }
     }
 }

@@ -7,6 +7,7 @@
 ///   is used whatever `kid` the token carries.
 /// - A header without a `kid` names the one key that can verify its `alg`. When several could,
 ///   none is chosen: trying each would let one forged token cost a signature check per key.
+///   (A verifier may opt into trying a few: ``JWSLimits/maximumKeysTriedWithoutKeyID``.)
 enum KeySelection: Equatable {
     /// The key at this position in ``JWKSet/keys``.
     case key(Int)
@@ -52,11 +53,14 @@ extension JWKSet {
 
     /// Selects the key for `header` and verifies `signature` over `signingInput` with it.
     ///
+    /// - Parameter keysTriedWithoutKeyID: how many fitting keys a header without `kid` may be
+    ///   tried against (1: only a single fitting key is used).
     /// - Returns: the key that verified the signature.
     /// - Throws: ``JOSEError`` `key_not_found` when the header names no usable key,
     ///   `algorithm_not_allowed` when the named key does not verify its `alg`, `invalid_signature`.
     func verifySignature(
-        header: JWSHeader, signingInput: UnsafeRawBufferPointer, signature: UnsafeRawBufferPointer
+        header: JWSHeader, signingInput: UnsafeRawBufferPointer, signature: UnsafeRawBufferPointer,
+        keysTriedWithoutKeyID: Int
     ) throws -> JWK {
         let algorithm = header.algorithm
         let key: JWK
@@ -70,6 +74,8 @@ extension JWKSet {
                             "kid \(JOSEError.quoted(header.keyID ?? "")) is shared by several keys in the set, so it names none")
         case .noFittingKey:
             throw JOSEError(.keyNotFound, "the token has no kid, and no key in the set verifies \(algorithm)")
+        case .severalFittingKeys(let count) where count <= keysTriedWithoutKeyID:
+            return try verifyWithEachFittingKey(algorithm, signingInput: signingInput, signature: signature, count: count)
         case .severalFittingKeys(let count):
             throw JOSEError(.keyNotFound,
                             "the token has no kid, and \(count) keys in the set verify \(algorithm): a token must name its key (kid) when several could verify it")
@@ -84,6 +90,19 @@ extension JWKSet {
             throw JOSEError(.invalidSignature, "the \(algorithm) signature does not verify with key \(key.summary)")
         }
         return key
+    }
+
+    /// Tries each of the `count` keys that can verify `algorithm` (a token without `kid`, when the
+    /// verifier opted into trying a few).
+    private func verifyWithEachFittingKey(
+        _ algorithm: JWSAlgorithm, signingInput: UnsafeRawBufferPointer, signature: UnsafeRawBufferPointer, count: Int
+    ) throws -> JWK {
+        for index in keys.indices where keys[index].canVerify(algorithm) {
+            let key = handle(ofKeyAt: index)
+            if key.verifies(algorithm, signingInput: signingInput, signature: signature) { return key }
+        }
+        throw JOSEError(.invalidSignature,
+                        "the token has no kid, and the \(algorithm) signature does not verify with any of the \(count) keys that fit")
     }
 
     /// The position of the key whose `kid` the header names exactly, read in place.

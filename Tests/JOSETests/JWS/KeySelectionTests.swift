@@ -69,4 +69,24 @@ import Testing
         let privateEC = #"{"keys":[\#(try TokenForge.ec256.jsonString(includingPrivateMembers: true))]}"#
         #expect(try JWKSet(json: privateEC, allowSecretKeys: true).keys.isEmpty)
     }
+
+    /// Trying several keys for a token without `kid` is an explicit, capped opt-in.
+    @Test func tryingSeveralKeysWithoutKeyIDIsAnOptIn() throws {
+        let keys = try (0..<3).map { _ in try JWK.generate(for: .es256) }
+        let token = try JWSSigner(key: keys[1], algorithm: .es256).sign(Array("{}".utf8))
+        var limits = JWSLimits.default
+        #expect(limits.maximumKeysTriedWithoutKeyID == 1)
+        let two = JWKSet(keys: keys.prefix(2).map { $0.publicKey! })
+        #expect(errorCode { try JWSVerifier(keySet: two, limits: limits).verify(token) } == .keyNotFound)
+        limits.maximumKeysTriedWithoutKeyID = 2
+        #expect(try JWSVerifier(keySet: two, limits: limits).verify(token).key.thumbprint() == keys[1].thumbprint())
+        let three = JWKSet(keys: keys.map { $0.publicKey! })
+        #expect(errorCode { try JWSVerifier(keySet: three, limits: limits).verify(token) } == .keyNotFound)
+        let stranger = try JWSSigner(key: TokenForge.attackerEC, algorithm: .es256).sign(Array("{}".utf8))
+        #expect(errorCode { try JWSVerifier(keySet: two, limits: limits).verify(stranger) } == .invalidSignature)
+        limits.maximumKeysTriedWithoutKeyID = 100
+        #expect(limits.maximumKeysTriedWithoutKeyID == JWSLimits.keysTriedWithoutKeyIDCap)
+        #expect(JWSLimits(maximumTokenBytes: 1, maximumHeaderBytes: 1, maximumNestingDepth: 1,
+                          maximumKeysTriedWithoutKeyID: 0).maximumKeysTriedWithoutKeyID == 1)
+    }
 }

@@ -111,7 +111,7 @@ enum VectorSupport {
         let header = try header(alg)
         return try message.withUnsafeBytes { m in
             try signature.withUnsafeBytes { s in
-                try JWKSet(keys: [key]).verifySignature(header: header, signingInput: m, signature: s)
+                try JWKSet(keys: [key]).verifySignature(header: header, signingInput: m, signature: s, keysTriedWithoutKeyID: 1)
             }
         }
     }
