@@ -19,6 +19,18 @@ func registerOursBenchmarks(tokens: [BenchToken]) {
         }
     }
 
+    // --- Ours.verifyAsync.JWKSet.<ALG>: `try await verifier.verify(token)` with a fixed key set
+    //     and the token as a String (the road every algorithm has, HS256 included).
+    for token in tokens {
+        guard let verifier = OursVerifier.makeJWTVerifier(for: token) else { continue }
+        let text = token.tokenString
+        Benchmark("Ours.verifyAsync.JWKSet.\(token.algorithm)", configuration: verifyConfiguration(token.algorithm)) { benchmark async in
+            for _ in benchmark.scaledIterations {
+                blackHole((try? await verifier.verify(text)) != nil)
+            }
+        }
+    }
+
     // --- Ours.verifyAsync.JWKSCache.<ALG>: the API server's road: `try await verifier.verify(token)`
     //     with the token as the String a server holds, keys from a warm JWKSCache (every verify
     //     a cache hit). HS256 has none: a remote key set never carries secret keys.
