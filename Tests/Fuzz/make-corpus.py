@@ -74,4 +74,5 @@ verify_seeds = {**jwts, **hostile_tokens}
 write("jws-verify", verify_seeds)
 write("jwt-verify", verify_seeds)
 write("round-trip", {"hs256-claims": b"\x0a" + b"kid01" + ex("claims.json"), "es256-claims": b"\x0b" + b"kid01" + ex("id-token.claims.json"),
-                     "not-json": b"\x00\xff\xfe", "exp-string": b"\x01" + b'{"exp":"soon","nbf":[]}'})
+                     "not-json": b"\x00\xff\xfe", "exp-string": b"\x01" + b'{"exp":"soon","nbf":[]}',
+                     "whitespace-around": b"\x0a" + b"kid01" + b" \n" + ex("claims.json") + b"\n"})

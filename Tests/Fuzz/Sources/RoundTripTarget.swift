@@ -35,7 +35,10 @@ extension FuzzTarget {
                                       rules: JWTClaimRules(clock: .fixed(Fixtures.exampleNow)))
         do {
             let jwt = try jwtVerifier.verifyWithoutSuspending(token)
-            if Array(jwt.claims.jsonString.utf8) != payload { fuzzFailure("claims JSON differs from the signed payload") }
+            // The claims text is the object's bytes: the payload less surrounding JSON whitespace.
+            if Array(jwt.claims.jsonString.utf8)[...] != trimmingJSONWhitespace(payload[...]) {
+                fuzzFailure("claims JSON differs from the signed payload")
+            }
             readClaims(jwt.claims)
         } catch let error as JOSEError {
             let signatureLevel: Set<JOSEError.Code> = [.invalidSignature, .keyNotFound, .algorithmNotAllowed, .unsupportedAlgorithm]
@@ -43,5 +46,13 @@ extension FuzzTarget {
         } catch {
             fuzzFailure("JWT path threw a non-JOSEError: \(error)")
         }
+    }
+
+    /// `bytes` without leading and trailing JSON whitespace (RFC 8259 §2: space, tab, LF, CR).
+    private static func trimmingJSONWhitespace(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        let isWhitespace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        guard let first = bytes.firstIndex(where: { !isWhitespace($0) }),
+              let last = bytes.lastIndex(where: { !isWhitespace($0) }) else { return [] }
+        return bytes[first...last]
     }
 }
