@@ -72,3 +72,18 @@ let package = Package(
         ),
     ]
 )
+
+// `JOSE_FUZZ=1 swift build --product jose-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library`
+// adds the libFuzzer harness (Tests/Fuzz/run.sh does this); ordinary builds never see it.
+if Context.environment["JOSE_FUZZ"] != nil {
+    package.products.append(.executable(name: "jose-fuzz", targets: ["jose-fuzz"]))
+    package.targets.append(contentsOf: [
+        // Declares libFuzzer's LLVMFuzzerRunDriver for Swift (the runtime defines it).
+        .target(name: "LibFuzzerDriver", path: "Tests/Fuzz/LibFuzzerDriver"),
+        .executableTarget(
+            name: "jose-fuzz",
+            dependencies: ["JOSE", "LibFuzzerDriver"],
+            path: "Tests/Fuzz/Sources"
+        ),
+    ])
+}

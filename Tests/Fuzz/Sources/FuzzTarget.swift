@@ -1,0 +1,57 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import JOSE
+
+/// One fuzz target: a name for the command line and a function that must never crash, trap,
+/// or throw anything but a ``JOSEError`` on any input.
+struct FuzzTarget: Sendable {
+    /// The name given as `jose-fuzz NAME`; also the corpus folder `Tests/Fuzz/Corpus/NAME`.
+    let name: String
+    /// Checks one input; calls ``fuzzFailure(_:)`` when a property does not hold.
+    let run: @Sendable ([UInt8]) -> Void
+
+    /// Every target, in the order `run.sh` runs them.
+    static let all: [FuzzTarget] = [
+        .base64url, .json, .jwsParts, .jwk, .jwks, .keyImport, .jwsVerify, .jwtVerify, .roundTrip,
+    ]
+}
+
+/// Writes `text` to standard error (file descriptor 2) unbuffered.
+func printToStandardError(_ text: String) {
+    var text = text
+    text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+}
+
+/// Reports a broken property and aborts, so libFuzzer saves the input as a crash reproducer.
+func fuzzFailure(_ message: String) -> Never {
+    printToStandardError("jose-fuzz: property failed: \(message)\n")
+    abort()
+}
+
+/// Runs `body`; success and a ``JOSEError`` are both fine, any other error is a bug.
+///
+/// - Returns: the value, or `nil` when `body` threw a ``JOSEError``.
+func allowingJOSEError<Value>(_ what: String, _ body: () throws -> Value) -> Value? {
+    do {
+        return try body()
+    } catch is JOSEError {
+        return nil
+    } catch {
+        fuzzFailure("\(what) threw a non-JOSEError: \(error)")
+    }
+}
+
+/// Like ``allowingJOSEError(_:_:)`` but returns the outcome as text: "ok" or the error code.
+func outcomeCode(_ what: String, _ body: () throws -> Void) -> String {
+    do {
+        try body()
+        return "ok"
+    } catch let error as JOSEError {
+        return error.code.rawValue
+    } catch {
+        fuzzFailure("\(what) threw a non-JOSEError: \(error)")
+    }
+}

@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Writes the seed corpus under Tests/Fuzz/Corpus/<target>/ from Vectors/ and the PEM test
+fixtures, plus a few hand-made hostile inputs. Re-run after changing it; the output is committed."""
+import base64, json, os, re, shutil
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+CORPUS = os.path.join(ROOT, "Tests", "Fuzz", "Corpus")
+
+
+def read(*path):
+    with open(os.path.join(ROOT, *path), "rb") as f:
+        return f.read()
+
+
+def b64(data):
+    return base64.urlsafe_b64encode(data).rstrip(b"=")
+
+
+def token(header, payload, signature=b"sig"):
+    return b".".join([b64(header), b64(payload), b64(signature)])
+
+
+def write(target, seeds):
+    folder = os.path.join(CORPUS, target)
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    for name, data in seeds.items():
+        with open(os.path.join(folder, name), "wb") as f:
+            f.write(data)
+
+
+ex = lambda name: read("Vectors", "examples", name).strip()
+jwts = {n: ex(n) for n in ["hs256.jwt", "id-token.jwt", "id-token-expired.jwt"]}
+for n in ["4_1.rsa_v15_signature", "4_3.ecdsa_signature", "4_4.hmac-sha2_integrity_protection"]:
+    jwts["cookbook-" + n] = json.loads(read("Vectors", "jose-cookbook", "jws", n + ".json"))["output"]["compact"].encode()
+hostile_tokens = {
+    "alg-none": token(b'{"alg":"none"}', b'{"sub":"a"}', b""),
+    "hs256-with-rsa-kid": token(b'{"alg":"HS256","kid":"example-rs256"}', b'{"iss":"https://issuer.example"}'),
+    "crit-unknown": token(b'{"alg":"HS256","crit":["x"],"x":1}', b"{}"),
+    "duplicate-alg": token(b'{"alg":"HS256","alg":"none"}', b"{}"),
+    "exp-string": token(b'{"alg":"HS256"}', b'{"exp":"4102444800","aud":["a",1]}'),
+    "padding": b"eyJhbGciOiJIUzI1NiJ9.e30=.c2ln",
+    "four-parts": b"a.b.c.d",
+}
+
+write("base64url", {"empty": b"", "aqab": b"AQAB", "header": b"eyJhbGciOiJIUzI1NiJ9", "one-char": b"A",
+                    "padded": b"QQ==", "noncanonical": b"QR", "std-alphabet": b"ab+/", "space": b"QU JD"})
+write("json", {"claims": ex("claims.json"), "id-claims": ex("id-token.claims.json"), "jwks": ex("jwks.json"),
+               "deep": b"[" * 40 + b"]" * 40, "duplicate": b'{"a":1,"a":2}', "big-number": b'{"n":1e400,"m":-0.0e-0}',
+               "lone-surrogate": b'["\\ud800","\\udc00\\ud800"]', "escapes": b'{"\\u0000":"\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9"}',
+               "trailing": b'{"a":[1,2,]}', "bom": b'\xef\xbb\xbf{}'})
+write("jws-parts", {**jwts, **{k: v for k, v in hostile_tokens.items() if k in ("padding", "four-parts", "alg-none")}})
+jwk_files = {f: read("Vectors", "jose-cookbook", "jwk", f) for f in os.listdir(os.path.join(ROOT, "Vectors", "jose-cookbook", "jwk"))}
+jwk_files.update({n: ex(n) for n in ["hs256.jwk.json", "es256.private.jwk.json"]})
+jwk_files["ec-off-curve"] = b'{"kty":"EC","crv":"P-256","x":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA","y":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAE"}'
+jwk_files["rsa-tiny"] = b'{"kty":"RSA","n":"AQAB","e":"AQAB"}'
+jwk_files["okp"] = b'{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}'
+write("jwk", jwk_files)
+write("jwks", {"jwks": ex("jwks.json"), "es256": ex("es256.jwks.json"), "empty": b'{"keys":[]}', "not-array": b'{"keys":{}}',
+               "duplicate-kid": b'{"keys":[' + ex("hs256.jwk.json")[:-1] + b',"kid":"a"},' + ex("hs256.jwk.json")[:-1] + b',"kid":"a"}]}',
+               "mixed": b'{"keys":[{"kty":"EC"},' + ex("hs256.jwk.json") + b',{"kty":"RSA","use":"enc"}]}'})
+fixtures = read("Tests", "JOSETests", "OpenSSL", "PEMFixtures.swift").decode()
+pems = {m.group(1): "\n".join(l.strip() for l in m.group(2).strip().splitlines()).encode() + b"\n"
+        for m in re.finditer(r'static let (\w+) = """\n(.*?)"""', fixtures, re.S)}
+imports = {}
+for name, pem in pems.items():
+    imports["pem-" + name] = b"\x00" + pem
+    body = b"".join(l for l in pem.splitlines() if l and not l.startswith(b"-----") and b":" not in l)
+    if b"ENCRYPTED" not in pem and name in ("ecSPKI", "ed25519PKCS8", "rsaPKCS1Public", "x25519SPKI"):
+        imports["der-" + name] = b"\x01" + base64.b64decode(body)
+imports["pem-garbage"] = b"\x00-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n"
+write("key-import", imports)
+verify_seeds = {**jwts, **hostile_tokens}
+write("jws-verify", verify_seeds)
+write("jwt-verify", verify_seeds)
+write("round-trip", {"hs256-claims": b"\x0a" + b"kid01" + ex("claims.json"), "es256-claims": b"\x0b" + b"kid01" + ex("id-token.claims.json"),
+                     "not-json": b"\x00\xff\xfe", "exp-string": b"\x01" + b'{"exp":"soon","nbf":[]}',
+                     "whitespace-around": b"\x0a" + b"kid01" + b" \n" + ex("claims.json") + b"\n"})
