@@ -45,7 +45,7 @@ public enum OursVerifier {
     ///
     /// - Returns: the verifier and its cache, or `nil` if the key is not accepted (HS256: a
     ///   remote key set never carries secret keys).
-    public static func makeCacheVerifier(for token: BenchToken) async -> (JWTVerifier, JWKSCache)? {
+    public static func makeCacheVerifier(for token: BenchToken) async -> (verifier: JWTVerifier, cache: JWKSCache)? {
         guard let url = URL(string: "https://issuer.example/jwks") else { return nil }
         let fetcher = FixedDocumentFetcher(body: Array("{\"keys\":[\(token.jwkJSON)]}".utf8))
         guard let cache = try? JWKSCache(url: url, fetcher: fetcher),

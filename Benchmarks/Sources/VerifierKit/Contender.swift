@@ -49,7 +49,8 @@ public struct Contender: Sendable {
         if let ours = OursVerifier.make(for: token) {
             contenders.append(Contender(kind: .ours) { .sync(ours) })
         }
-        if let (verifier, _) = await OursVerifier.makeCacheVerifier(for: token) {
+        if let cached = await OursVerifier.makeCacheVerifier(for: token) {
+            let verifier = cached.verifier
             contenders.append(Contender(kind: .oursCache) {
                 .async { bytes in (try? await verifier.verify(bytes)) != nil }
             })
