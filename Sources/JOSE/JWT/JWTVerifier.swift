@@ -20,29 +20,21 @@
 /// Immutable and `Sendable`: make it once and share it across tasks and threads.
 public struct JWTVerifier: Sendable {
     /// Where keys come from, as given.
-    public var keySource: any JWKSetSource {
-        switch keys {
-        case .fixed(let keySet): keySet
-        case .source(let source): source
-        }
-    }
+    public let keySource: any JWKSetSource
 
     /// The claim rules.
     public let rules: JWTClaimRules
     /// The allow-list, limits and `crit` parameters.
     let signatures: SignatureRules
-    /// The key source, by the road its lookups take.
-    private let keys: Keys
-
-    /// A key source, by how a verification reaches its keys.
-    private enum Keys: Sendable {
-        /// A fixed set: the token is verified where it lies.
-        case fixed(JWKSet)
-        /// Any other source: the token is copied once, so that the verification can wait for
-        /// keys; it does not suspend when the source has them at hand
-        /// (``JWKSetSource/keySetWithoutSuspending(for:)``).
-        case source(any JWKSetSource)
-    }
+    /// Whether ``keySource`` is a fixed set, ``fixedKeys``. Then the token is verified where it
+    /// lies. Any other source is asked through ``keySource``, after the token was copied once so
+    /// that the verification can wait for keys (it does not suspend when the source has them at
+    /// hand: ``JWKSetSource/keySetWithoutSuspending(for:)``).
+    private let keysAreFixed: Bool
+    /// The fixed set (empty when the source is not one), a stored property of its own so that
+    /// each verification reads it in place. Copying it, as binding it from an optional or an
+    /// enum does, retains the set's storage: reference counts every thread would write per token.
+    private let fixedKeys: JWKSet
 
     /// Creates a verifier.
     ///
@@ -52,11 +44,10 @@ public struct JWTVerifier: Sendable {
     ///   - rules: the claim rules.
     ///   - limits: size and nesting limits.
     public init(keySource: some JWKSetSource, algorithms: Set<JWSAlgorithm>? = nil, rules: JWTClaimRules, limits: JWSLimits = .default) {
-        if let keySet = keySource as? JWKSet {
-            keys = .fixed(keySet)
-        } else {
-            keys = .source(keySource)
-        }
+        self.keySource = keySource
+        let fixed = keySource as? JWKSet
+        self.keysAreFixed = fixed != nil
+        self.fixedKeys = fixed ?? JWKSet(keys: [])
         self.rules = rules
         self.signatures = SignatureRules(algorithms: algorithms, limits: limits, understoodCriticalParameters: [])
     }
@@ -155,112 +146,86 @@ public struct JWTVerifier: Sendable {
     /// verification; with another source, one copy of the token.
     @usableFromInline
     func begin(_ token: UnsafeRawBufferPointer, rules: JWTClaimRules) throws -> Step<VerifiedJWT> {
-        switch keys {
-        case .fixed: .verified(try verifyWithoutSuspending(token, rules: rules))
-        case .source: .copied(TokenBytes.copy(token))
-        }
+        keysAreFixed ? .verified(try verifyWithoutSuspending(token, rules: rules)) : .copied(TokenBytes.copy(token))
     }
 
     /// The rest of ``verify(_:)-(StringProtocol)``: the result, or the copied token verified
     /// with keys from the source (without suspending when it has them at hand).
     @usableFromInline
     func finish(_ step: Step<VerifiedJWT>, rules: JWTClaimRules) async throws -> VerifiedJWT {
-        switch (step, keys) {
-        case (.verified(let verified), _):
+        switch step {
+        case .verified(let verified):
             return verified
-        case (.copied(let copy), .source(let source)):
-            return try await verify(TokenBytes(adopting: copy), from: source, rules: rules)
-        case (.copied(let copy), .fixed):
-            // `begin` copies only for a source; verify the copy in place all the same.
+        case .copied(let copy):
             let token = TokenBytes(adopting: copy)
-            return try verifyWithoutSuspending(token.bytes, rules: rules)
+            let jwt = try CompactJWT(token.bytes, rules: signatures)
+            let keySet = try await keySetFromSource(for: jwt.jws.header)
+            let key = try signatures.verifySignature(of: jwt.jws, token: token.bytes, with: keySet)
+            return try jwt.verified(by: key, rules: rules)
         }
     }
 
     /// The in-place part of ``verifySignature(_:)-(StringProtocol)``.
     @usableFromInline
     func beginSignature(_ token: UnsafeRawBufferPointer) throws -> Step<VerifiedJWS> {
-        switch keys {
-        case .fixed: .verified(try verifySignatureWithoutSuspending(token))
-        case .source: .copied(TokenBytes.copy(token))
-        }
+        keysAreFixed ? .verified(try verifySignatureWithoutSuspending(token)) : .copied(TokenBytes.copy(token))
     }
 
     /// The rest of ``verifySignature(_:)-(StringProtocol)``.
     @usableFromInline
     func finishSignature(_ step: Step<VerifiedJWS>) async throws -> VerifiedJWS {
-        switch (step, keys) {
-        case (.verified(let verified), _):
+        switch step {
+        case .verified(let verified):
             return verified
-        case (.copied(let copy), .source(let source)):
+        case .copied(let copy):
             let token = TokenBytes(adopting: copy)
             let jws = try signatures.parse(token.bytes)
-            let keySet = try await Self.keySet(for: jws.header, from: source)
+            let keySet = try await keySetFromSource(for: jws.header)
             let key = try signatures.verifySignature(of: jws, token: token.bytes, with: keySet)
             return jws.verified(by: key)
-        case (.copied(let copy), .fixed):
-            let token = TokenBytes(adopting: copy)
-            return try verifySignatureWithoutSuspending(token.bytes)
         }
     }
 
-    // MARK: - The roads
-
-    /// Verifies token text held in memory with `keySet`: signature, then the claims parsed in place.
-    private func verify(_ token: UnsafeRawBufferPointer, with keySet: JWKSet, rules: JWTClaimRules) throws -> VerifiedJWT {
-        let jwt = try CompactJWT(token, rules: signatures)
-        let key = try signatures.verifySignature(of: jwt.jws, token: token, with: keySet)
-        return try jwt.verified(by: key, rules: rules)
-    }
-
-    /// Verifies a copied token with keys from `source`: without suspending when the source has
-    /// them at hand, else after waiting for them.
-    private func verify(_ token: consuming TokenBytes, from source: any JWKSetSource, rules: JWTClaimRules) async throws -> VerifiedJWT {
-        let jwt = try CompactJWT(token.bytes, rules: signatures)
-        let keySet = try await Self.keySet(for: jwt.jws.header, from: source)
-        let key = try signatures.verifySignature(of: jwt.jws, token: token.bytes, with: keySet)
-        return try jwt.verified(by: key, rules: rules)
-    }
+    // MARK: - Keys
 
     /// The source's keys for `header`: at hand without suspending when it can, else awaited.
-    private static func keySet(for header: JWSHeader, from source: any JWKSetSource) async throws -> JWKSet {
-        if let atHand = try source.keySetWithoutSuspending(for: header) { return atHand }
-        return try await source.keySet(for: header)
+    private func keySetFromSource(for header: JWSHeader) async throws -> JWKSet {
+        if let atHand = try keySource.keySetWithoutSuspending(for: header) { return atHand }
+        return try await keySource.keySet(for: header)
     }
 
-    // No closure here captures a bound key set: a captured copy would retain the set's storage,
-    // one reference count every thread verifying with this verifier writes.
+    /// The source's keys for `header` without suspending, or `jwks_unavailable`.
+    private func keySetAtHand(for header: JWSHeader) throws -> JWKSet {
+        guard let keySet = try keySource.keySetWithoutSuspending(for: header) else {
+            throw JOSEError(.jwksUnavailable,
+                            "the keys for this token are not at hand (they must be fetched first); use the async verify")
+        }
+        return keySet
+    }
 
-    /// Verifies `token` with the keys at hand, or throws `jwks_unavailable`.
+    // MARK: - Without suspending
+
+    /// Verifies `token` with the keys at hand (the fixed set, read in place, or what the source
+    /// gives without waiting), or throws `jwks_unavailable`: signature, then the claims parsed in
+    /// place.
     @usableFromInline
     func verifyWithoutSuspending(_ token: UnsafeRawBufferPointer, rules: JWTClaimRules) throws -> VerifiedJWT {
-        switch keys {
-        case .fixed(let keySet):
-            return try verify(token, with: keySet, rules: rules)
-        case .source(let source):
-            let jwt = try CompactJWT(token, rules: signatures)
-            guard let keySet = try source.keySetWithoutSuspending(for: jwt.jws.header) else {
-                throw JOSEError(.jwksUnavailable,
-                                "the keys for this token are not at hand (they must be fetched first); use the async verify")
-            }
-            let key = try signatures.verifySignature(of: jwt.jws, token: token, with: keySet)
-            return try jwt.verified(by: key, rules: rules)
+        let jwt = try CompactJWT(token, rules: signatures)
+        let key = if keysAreFixed {
+            try signatures.verifySignature(of: jwt.jws, token: token, with: fixedKeys)
+        } else {
+            try signatures.verifySignature(of: jwt.jws, token: token, with: keySetAtHand(for: jwt.jws.header))
         }
+        return try jwt.verified(by: key, rules: rules)
     }
 
     /// Verifies the signature of `token` with the keys at hand, or throws `jwks_unavailable`.
     func verifySignatureWithoutSuspending(_ token: UnsafeRawBufferPointer) throws -> VerifiedJWS {
         let jws = try signatures.parse(token)
-        let key: JWK
-        switch keys {
-        case .fixed(let keySet):
-            key = try signatures.verifySignature(of: jws, token: token, with: keySet)
-        case .source(let source):
-            guard let keySet = try source.keySetWithoutSuspending(for: jws.header) else {
-                throw JOSEError(.jwksUnavailable,
-                                "the keys for this token are not at hand (they must be fetched first); use the async verify")
-            }
-            key = try signatures.verifySignature(of: jws, token: token, with: keySet)
+        let key = if keysAreFixed {
+            try signatures.verifySignature(of: jws, token: token, with: fixedKeys)
+        } else {
+            try signatures.verifySignature(of: jws, token: token, with: keySetAtHand(for: jws.header))
         }
         return jws.verified(by: key)
     }

@@ -27,74 +27,24 @@ public struct JWKSet: Sendable {
         public let reason: JOSEError
     }
 
-    /// Everything the set holds, behind one reference: copying a set (as a key-set cache hands
-    /// it out) touches one reference count, and a ``replica()`` touches another.
-    final class Contents: Sendable {
-        /// See ``JWKSet/keys``.
-        let keys: [JWK]
-        /// See ``JWKSet/skippedKeys``.
-        let skippedKeys: [SkippedKey]
-        /// See ``JWKSet/ambiguousKeyIDs``.
-        let ambiguousKeyIDs: Set<String>
-        /// See ``JWKSet/pinnedKeyIDs``.
-        let pinnedKeyIDs: PinnedUTF8Strings
-        /// See ``JWKSet/handles``.
-        let handles: [JWK]
-        /// See ``JWKSet/isOneUnnamedKey``.
-        let isOneUnnamedKey: Bool
-
-        /// Builds what verification reads per token.
-        ///
-        /// - Parameter givenOneByOne: whether the keys were passed by themselves rather than
-        ///   read from a JWK Set document (only then may a lone key without a `kid` answer any
-        ///   `kid`).
-        init(keys: [JWK], skippedKeys: [SkippedKey], givenOneByOne: Bool) {
-            self.keys = keys
-            self.skippedKeys = skippedKeys
-            var seen = Set<String>()
-            var ambiguous = Set<String>()
-            for key in keys where key.allowsVerification {
-                if let kid = key.keyID, !seen.insert(kid).inserted { ambiguous.insert(kid) }
-            }
-            self.ambiguousKeyIDs = ambiguous
-            self.pinnedKeyIDs = PinnedUTF8Strings(utf8: keys.map { $0.keyID.map { Array($0.utf8) } ?? JWKSet.noKeyID })
-            self.handles = keys + (1..<JWKSet.handleStripeCount).flatMap { _ in keys.map { $0.replica() } }
-            self.isOneUnnamedKey = givenOneByOne && keys.count == 1 && keys[0].keyID == nil
-        }
-
-        /// The same values under a reference of its own.
-        init(copying other: Contents) {
-            keys = other.keys
-            skippedKeys = other.skippedKeys
-            ambiguousKeyIDs = other.ambiguousKeyIDs
-            pinnedKeyIDs = other.pinnedKeyIDs
-            handles = other.handles
-            isOneUnnamedKey = other.isOneUnnamedKey
-        }
-    }
-
-    /// The set's values.
-    let contents: Contents
-
     /// The usable keys, in document order.
-    public var keys: [JWK] { contents.keys }
+    public let keys: [JWK]
     /// The keys that were left out, with reasons.
-    public var skippedKeys: [SkippedKey] { contents.skippedKeys }
+    public let skippedKeys: [SkippedKey]
     /// `kid`s shared by several keys that could verify; never selected. (Keys that cannot
     /// verify, skipped or not, may share a `kid` with one that can: RFC 7517 §4.5.)
-    public var ambiguousKeyIDs: Set<String> { contents.ambiguousKeyIDs }
+    public let ambiguousKeyIDs: Set<String>
     /// Each key's `kid` as UTF-8, in ``keys`` order (a byte that is never UTF-8 for a key
     /// without one), compared with token headers without touching the keys' reference counts.
-    var pinnedKeyIDs: PinnedUTF8Strings { contents.pinnedKeyIDs }
-
+    let pinnedKeyIDs: PinnedUTF8Strings
     /// Every key once per thread stripe, stripe-major (key `i` of stripe `s` at
     /// `s * keys.count + i`; stripe 0 is ``keys`` itself). A verification hands out the calling
     /// thread's handle, which its result keeps: threads verifying with one shared set then do
     /// not all write one reference count per token (a cache line the cores would fight over).
-    var handles: [JWK] { contents.handles }
+    let handles: [JWK]
     /// Whether the set is one key without a `kid` given by itself (``init(keys:)``), which then
     /// answers any `kid`; never true for a JWK Set document.
-    var isOneUnnamedKey: Bool { contents.isOneUnnamedKey }
+    let isOneUnnamedKey: Bool
 
     /// How many handles each key has.
     static let handleStripeCount = 8
@@ -109,18 +59,42 @@ public struct JWKSet: Sendable {
     /// without a `kid` (`JWKSet(keys: [key])`: a key passed explicitly, as `jose verify --key`
     /// does) verifies tokens whatever `kid` they carry.
     public init(keys: [JWK]) {
-        self.init(contents: Contents(keys: keys, skippedKeys: [], givenOneByOne: true))
+        self.init(keys: keys, skippedKeys: [], givenOneByOne: true)
     }
 
-    /// Wraps contents already built.
-    private init(contents: Contents) {
-        self.contents = contents
+    /// Builds what verification reads per token.
+    ///
+    /// - Parameter givenOneByOne: whether the keys were passed by themselves rather than read
+    ///   from a JWK Set document (only then may a lone key without a `kid` answer any `kid`).
+    private init(keys: [JWK], skippedKeys: [SkippedKey], givenOneByOne: Bool) {
+        var seen = Set<String>()
+        var ambiguous = Set<String>()
+        for key in keys where key.allowsVerification {
+            if let kid = key.keyID, !seen.insert(kid).inserted { ambiguous.insert(kid) }
+        }
+        self.keys = keys
+        self.skippedKeys = skippedKeys
+        self.ambiguousKeyIDs = ambiguous
+        self.pinnedKeyIDs = PinnedUTF8Strings(utf8: keys.map { $0.keyID.map { Array($0.utf8) } ?? JWKSet.noKeyID })
+        self.handles = keys + (1..<JWKSet.handleStripeCount).flatMap { _ in keys.map { $0.replica() } }
+        self.isOneUnnamedKey = givenOneByOne && keys.count == 1 && keys[0].keyID == nil
     }
 
-    /// The same set under a reference count of its own, for a reader that copies the set on
-    /// every token (each thread stripe of a key-set cache holds one).
+    /// The same set with storage of its own (its arrays, set and pinned key ids copied), for a
+    /// reader that copies the set on every token (each thread stripe of a key-set cache holds
+    /// one): copies of a replica touch only the replica's reference counts.
     func replica() -> JWKSet {
-        JWKSet(contents: Contents(copying: contents))
+        JWKSet(copying: self)
+    }
+
+    /// A copy of `other` that shares no reference-counted storage with it but the keys.
+    private init(copying other: JWKSet) {
+        keys = other.keys.map { $0 }
+        skippedKeys = other.skippedKeys.map { $0 }
+        ambiguousKeyIDs = Set(other.ambiguousKeyIDs.map { String($0) })
+        pinnedKeyIDs = PinnedUTF8Strings(utf8: other.keys.map { $0.keyID.map { Array($0.utf8) } ?? JWKSet.noKeyID })
+        handles = other.handles.map { $0 }
+        isOneUnnamedKey = other.isOneUnnamedKey
     }
 
     /// The calling thread's handle on key `index` (see ``handles``).
@@ -172,7 +146,7 @@ public struct JWKSet: Sendable {
                 skipped.append(SkippedKey(index: index, keyID: kid, reason: error))
             }
         }
-        self.init(contents: Contents(keys: keys, skippedKeys: skipped, givenOneByOne: false))
+        self.init(keys: keys, skippedKeys: skipped, givenOneByOne: false)
     }
 
     /// Parses a JWK Set document from its JSON text.
