@@ -36,7 +36,8 @@ func registerOursBenchmarks(tokens: [BenchToken]) {
     //     a cache hit). HS256 has none: a remote key set never carries secret keys.
     for token in tokens where token.algorithm != .hs256 {
         Benchmark("Ours.verifyAsync.JWKSCache.\(token.algorithm)", configuration: verifyConfiguration(token.algorithm)) { benchmark async in
-            guard let (verifier, _) = await OursVerifier.makeCacheVerifier(for: token) else { return }
+            guard let cache = await OursVerifier.makeCache(for: token),
+                  let verifier = OursVerifier.makeJWTVerifier(for: token, keySource: cache) else { return }
             let text = token.tokenString
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
@@ -66,7 +67,7 @@ func registerOursBenchmarks(tokens: [BenchToken]) {
     // --- Ours.idToken.JWKSCache.RS256: the same validation as a login SDK runs it: `try await
     //     validator.validate(...)` with the provider's keys from a warm JWKSCache.
     Benchmark("Ours.idToken.JWKSCache.RS256", configuration: verifyConfiguration(.rs256)) { benchmark async in
-        guard let (_, cache) = await OursVerifier.makeCacheVerifier(for: rs256) else { return }
+        guard let cache = await OursVerifier.makeCache(for: rs256) else { return }
         let validator = IDTokenValidator(
             issuer: BenchClaims.issuer, clientID: BenchClaims.audience, keySource: cache, algorithms: [.rs256])
         benchmark.startMeasurement()
@@ -84,14 +85,14 @@ func registerOursBenchmarks(tokens: [BenchToken]) {
     if let keys = OursVerifier.makeKeySet(for: rs256),
        let header = try? JWSVerifier(keySet: keys, algorithms: [.rs256]).verify(rs256.token).header {
         Benchmark("Ours.jwksCache.hit", configuration: verifyConfiguration(.hs256)) { benchmark async in
-            guard let (_, cache) = await OursVerifier.makeCacheVerifier(for: rs256) else { return }
+            guard let cache = await OursVerifier.makeCache(for: rs256) else { return }
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
                 blackHole(try? await cache.keySet(for: header))
             }
         }
         Benchmark("Ours.jwksCache.hit.2threads", configuration: verifyConfiguration(.hs256)) { benchmark async in
-            guard let (_, cache) = await OursVerifier.makeCacheVerifier(for: rs256) else { return }
+            guard let cache = await OursVerifier.makeCache(for: rs256) else { return }
             let iterations = benchmark.scaledIterations
             benchmark.startMeasurement()
             await withTaskGroup(of: Void.self) { group in

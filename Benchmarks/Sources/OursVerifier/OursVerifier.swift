@@ -38,25 +38,23 @@ public enum OursVerifier {
         return makeJWTVerifier(for: token, keySource: keys)
     }
 
-    /// The same verifier as ``makeJWTVerifier(for:)``, but with its keys from a ``JWKSCache``
-    /// warmed once from an in-process fetcher serving the token's JWK Set (see
-    /// ``FixedDocumentFetcher``): the road an API server takes, where every verification is a
-    /// cache hit. The cache is fresh for 10 minutes, longer than any run.
+    /// A ``JWKSCache`` warmed once from an in-process fetcher serving the token's JWK Set (see
+    /// ``FixedDocumentFetcher``): with ``makeJWTVerifier(for:keySource:)``, the road an API server
+    /// takes, where every verification is a cache hit. The cache is fresh for 10 minutes, longer
+    /// than any run.
     ///
-    /// - Returns: the verifier and its cache, or `nil` if the key is not accepted (HS256: a
-    ///   remote key set never carries secret keys).
-    public static func makeCacheVerifier(for token: BenchToken) async -> (verifier: JWTVerifier, cache: JWKSCache)? {
+    /// - Returns: the cache, or `nil` if the key is not accepted (HS256: a remote key set never
+    ///   carries secret keys).
+    public static func makeCache(for token: BenchToken) async -> JWKSCache? {
         guard let url = URL(string: "https://issuer.example/jwks") else { return nil }
         let fetcher = FixedDocumentFetcher(body: Array("{\"keys\":[\(token.jwkJSON)]}".utf8))
-        guard let cache = try? JWKSCache(url: url, fetcher: fetcher),
-              (try? await cache.refresh())?.keys.count == 1,
-              let verifier = makeJWTVerifier(for: token, keySource: cache)
-        else { return nil }
-        return (verifier, cache)
+        guard let cache = try? JWKSCache(url: url, fetcher: fetcher) else { return nil }
+        let keys = try? await cache.refresh()
+        return keys?.keys.count == 1 ? cache : nil
     }
 
     /// The benchmark's verifier over `keySource`: the token's algorithm only, issuer and audience.
-    private static func makeJWTVerifier(for token: BenchToken, keySource: some JWKSetSource) -> JWTVerifier? {
+    public static func makeJWTVerifier(for token: BenchToken, keySource: some JWKSetSource) -> JWTVerifier? {
         guard let algorithm = JWSAlgorithm(rawValue: token.algorithm.rawValue) else { return nil }
         return JWTVerifier(
             keySource: keySource, algorithms: [algorithm],

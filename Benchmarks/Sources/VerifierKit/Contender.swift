@@ -24,7 +24,7 @@ public struct Contender: Sendable {
         /// swift-jose (see ``OursVerifier``), synchronous, fixed key set.
         case ours
         /// swift-jose through a warm ``JOSE/JWKSCache``, with the `async` verify an API server
-        /// calls (``OursVerifier/makeCacheVerifier(for:)``); one cache shared by all threads.
+        /// calls (``OursVerifier/makeCache(for:)``); one cache shared by all threads.
         case oursCache = "ours-cache"
         /// The raw OpenSSL floor in C, fastest form: hash once, then `EVP_PKEY_verify` on a
         /// prepared context (RSA, ECDSA); a re-initialised keyed context (HMAC).
@@ -49,8 +49,8 @@ public struct Contender: Sendable {
         if let ours = OursVerifier.make(for: token) {
             contenders.append(Contender(kind: .ours) { .sync(ours) })
         }
-        if let cached = await OursVerifier.makeCacheVerifier(for: token) {
-            let verifier = cached.verifier
+        if let cache = await OursVerifier.makeCache(for: token),
+           let verifier = OursVerifier.makeJWTVerifier(for: token, keySource: cache) {
             contenders.append(Contender(kind: .oursCache) {
                 .async { bytes in (try? await verifier.verify(bytes)) != nil }
             })
