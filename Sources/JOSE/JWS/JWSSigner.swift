@@ -41,11 +41,25 @@ public struct JWSSigner: Sendable {
     /// - Parameters:
     ///   - payload: the bytes to sign (for a JWT, the claims JSON).
     ///   - type: the `typ` header, e.g. `JWT`; omitted when `nil`.
-    /// - Throws: ``JOSEError`` `invalid_key` if OpenSSL fails to sign.
-    public func sign(_ payload: some Sequence<UInt8>, type: String? = "JWT") throws -> String {
+    ///   - headerMembers: further protected-header members, written after `alg`, `kid` and `typ`
+    ///     in the order given (for example a DPoP proof's public `jwk`).
+    /// - Throws: ``JOSEError`` `invalid_input` when `headerMembers` names `alg`, `kid` or `typ`
+    ///   (the signer's own fields) or one name twice; `invalid_key` if OpenSSL fails to sign.
+    public func sign(
+        _ payload: some Sequence<UInt8>,
+        type: String? = "JWT",
+        headerMembers: [(name: String, value: JSONOutput)] = []
+    ) throws -> String {
         var header: [(String, JSONOutput)] = [("alg", .string(algorithm.rawValue))]
         if let keyID { header.append(("kid", .string(keyID))) }
         if let type { header.append(("typ", .string(type))) }
+        var names: Set<String> = ["alg", "kid", "typ"]
+        for member in headerMembers {
+            guard names.insert(member.name).inserted else {
+                throw JOSEError.invalidInput("header member \(JOSEError.quoted(member.name)) is set by the signer or given twice")
+            }
+            header.append((member.name, member.value))
+        }
         var token: [UInt8] = []
         Array(JSONOutput.object(header).serialized().utf8).withUnsafeBytes { Base64URL.encode($0, appendingTo: &token) }
         token.append(UInt8(ascii: "."))
