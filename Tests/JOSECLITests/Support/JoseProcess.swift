@@ -70,24 +70,29 @@ struct JoseProcess {
     ///   - arguments: the command line after `jose`.
     ///   - stdin: bytes for standard input; `nil` connects /dev/null.
     ///   - directory: the working directory.
-    static func run(_ arguments: [String], stdin: String? = nil, in directory: URL? = nil) async throws -> Result {
+    ///   - environment: variables set for this run on top of the test process's own.
+    static func run(
+        _ arguments: [String], stdin: String? = nil, in directory: URL? = nil, environment: [String: String] = [:]
+    ) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(with: Swift.Result<Result, any Error> {
-                    try runBlocking(arguments, stdin: stdin, in: directory)
+                    try runBlocking(arguments, stdin: stdin, in: directory, environment: environment)
                 })
             }
         }
     }
 
-    private static func runBlocking(_ arguments: [String], stdin: String?, in directory: URL?) throws -> Result {
+    private static func runBlocking(
+        _ arguments: [String], stdin: String?, in directory: URL?, environment extra: [String: String]
+    ) throws -> Result {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("jose-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let outURL = scratch.appendingPathComponent("stdout")
         let errURL = scratch.appendingPathComponent("stderr")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let out = try FileHandle(forWritingTo: outURL)
         let err = try FileHandle(forWritingTo: errURL)
         defer { try? out.close(); try? err.close() }
@@ -100,6 +105,7 @@ struct JoseProcess {
         if let directory { process.currentDirectoryURL = directory }
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
+        environment.merge(extra) { _, new in new }
         process.environment = environment
         if let stdin {
             let inURL = scratch.appendingPathComponent("stdin")

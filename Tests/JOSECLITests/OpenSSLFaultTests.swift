@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+/// Issue #12, finding 7: what happens when OpenSSL itself fails. A small shared object
+/// (Tests/FaultInjection/openssl_mac_faults.c), preloaded into the built `jose`, makes libcrypto's
+/// HMAC calls fail on demand and ends the process (status 97) if a MAC computation starts its
+/// final step with an earlier failure still on the thread's OpenSSL error queue.
+@Suite("OpenSSL failures (fault injection)")
+struct OpenSSLFaultTests {
+    /// The fault library, compiled once per test process from the C source with the system's C
+    /// compiler against the same OpenSSL headers the package builds with.
+    static let faultLibrary: Swift.Result<URL, JoseProcess.Failure> = {
+        let source = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("FaultInjection/openssl_mac_faults.c")
+        let output = FileManager.default.temporaryDirectory
+            .appendingPathComponent("jose-openssl-faults-\(UUID().uuidString).so")
+        let compile = Process()
+        compile.executableURL = URL(fileURLWithPath: "/bin/sh")
+        compile.arguments = ["-c", #"cc -shared -fPIC -o "$1" "$2" $(pkg-config --cflags --libs openssl) -ldl"#,
+                             "sh", output.path, source.path]
+        do {
+            try compile.run()
+            compile.waitUntilExit()
+        } catch {
+            return .failure(JoseProcess.Failure(description: "cannot run cc: \(error)"))
+        }
+        guard compile.terminationStatus == 0 else {
+            return .failure(JoseProcess.Failure(description: "cc could not build \(source.path)"))
+        }
+        return .success(output)
+    }()
+
+    /// Runs `jose` with the fault library preloaded and `faults` set.
+    func runWithFaults(_ faults: [String: String], _ arguments: [String], stdin: String? = nil) async throws -> JoseProcess.Result {
+        let library = try Self.faultLibrary.get()
+        return try await JoseProcess.run(arguments, stdin: stdin, environment: faults.merging(["LD_PRELOAD": library.path]) { a, _ in a })
+    }
+
+    func claimsFile() throws -> (scratch: URL, path: String) {
+        let scratch = try JoseProcess.makeScratch()
+        let path = scratch.appendingPathComponent("claims.json").path
+        try Data(#"{"sub":"alice"}"#.utf8).write(to: URL(fileURLWithPath: path))
+        return (scratch, path)
+    }
+
+    /// Before the fix, a failed HMAC gave a token with an empty signature and exit 0.
+    @Test func hmacSigningThatFailsInOpenSSLPrintsNoToken() async throws {
+        let (scratch, claims) = try claimsFile()
+        defer { JoseProcess.removeScratch(scratch) }
+        let arguments = ["sign", "--key", JoseProcess.example("hs256.jwk.json"), "--alg", "HS256", claims]
+
+        let failed = try await runWithFaults(["JOSE_FAULT_MAC_FINAL": "1"], arguments)
+        #expect(failed.status == 2, "\(failed)")
+        #expect(failed.stdout.isEmpty, "\(failed)")
+        #expect(failed.stderr.contains("invalid_key: OpenSSL could not compute the HMAC"), "\(failed)")
+        #expect(failed.stderr.contains("openssl-faults: injected reinit=0 final=1"), "\(failed)")
+
+        let signed = try await runWithFaults([:], arguments)
+        #expect(signed.status == 0, "\(signed)")
+        let parts = signed.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".", omittingEmptySubsequences: false)
+        #expect(parts.count == 3 && parts[2].count == 43, "\(signed)")
+    }
+
+    /// A pooled HMAC context that cannot be re-initialised is dropped for a fresh one. Before the
+    /// fix, the failure's entry stayed on the error queue (status 97 from the fault library).
+    @Test func aFailedReinitialisationLeavesTheErrorQueueEmpty() async throws {
+        let token = try JoseProcess.exampleText("hs256.jwt")
+        let result = try await runWithFaults(
+            ["JOSE_FAULT_MAC_REINIT": "1"],
+            ["verify", "--batch", "--key", JoseProcess.example("hs256.jwk.json")],
+            stdin: Array(repeating: token, count: 3).joined(separator: "\n") + "\n")
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines.count == 3 && result.lines.allSatisfy { $0.contains(#""valid":true"#) }, "\(result)")
+        #expect(result.stderr.contains("openssl-faults: injected reinit=1 final=0"), "\(result)")
+    }
+
+    /// A MAC that fails while verifying rejects that token only, and leaves nothing behind for
+    /// the next one.
+    @Test func aFailedMACRejectsOneTokenAndLeavesTheErrorQueueEmpty() async throws {
+        let token = try JoseProcess.exampleText("hs256.jwt")
+        let result = try await runWithFaults(
+            ["JOSE_FAULT_MAC_FINAL": "1"],
+            ["verify", "--batch", "--key", JoseProcess.example("hs256.jwk.json")],
+            stdin: Array(repeating: token, count: 3).joined(separator: "\n") + "\n")
+        #expect(result.status == 1, "\(result)")
+        #expect(result.lines.count == 3, "\(result)")
+        #expect(result.lines.first?.contains(#""code":"invalid_signature""#) == true, "\(result)")
+        #expect(result.lines.dropFirst().allSatisfy { $0.contains(#""valid":true"#) }, "\(result)")
+        #expect(result.stderr.contains("openssl-faults: injected reinit=0 final=1"), "\(result)")
+    }
+}
