@@ -44,6 +44,10 @@ struct VerifyCommand: AsyncParsableCommand {
     @OptionGroup(title: "Mode and output")
     var output: VerifyOutputOptions
 
+    /// `--date`.
+    @OptionGroup(title: "Readable times")
+    var times: TimeDisplayOptions
+
     /// Checks the combination of options before anything is read.
     mutating func validate() throws {
         try keys.validate()
@@ -114,8 +118,10 @@ struct VerifyCommand: AsyncParsableCommand {
     private func verify(with source: some JWKSetSource) async throws {
         let checker = TokenChecker(source: source, keys: keys, rules: rules, signatureOnly: output.jws)
         let outcome: TokenChecker.Outcome
+        var text = ""
         do {
-            outcome = await checker.check(try LocalInput.token(token).utf8)
+            text = try TokenInput.read(token)
+            outcome = await checker.check(text.utf8)
         } catch let error as JOSEError {
             outcome = .failure(error)
         }
@@ -123,7 +129,7 @@ struct VerifyCommand: AsyncParsableCommand {
         if output.json {
             Console.out(report.json(line: nil).serialized())
         } else {
-            report.printHuman()
+            report.printHuman(token: text, times: ReadableTime(zone: times.date, now: rules.now ?? Date().timeIntervalSince1970))
         }
         switch report.status {
         case .success: return
@@ -149,7 +155,7 @@ struct KeySourceOptions: ParsableArguments {
 
     /// `--secret STRING`.
     @Option(help: ArgumentHelp(
-        "An HMAC secret given as text (its UTF-8 bytes, at least 32). Visible in the process list: prefer --secret-file.",
+        "An HMAC secret: text (its UTF-8 bytes, at least 32), or 'b64:' base64/base64url or 'hex:' hex bytes. Visible in the process list: prefer --secret-file.",
         valueName: "STRING"))
     var secret: String?
 
@@ -170,6 +176,11 @@ struct KeySourceOptions: ParsableArguments {
         "Accept this algorithm; repeat for several. Default: every algorithm the keys allow (never 'none').",
         valueName: "ALG"))
     var algorithms: [AlgorithmArgument] = []
+
+    /// `--allow-weak-keys`.
+    @Flag(help: ArgumentHelp(
+        "DEBUGGING ONLY: accept HMAC secrets down to 1 byte and RSA keys down to 1024 bits, with a warning on every use."))
+    var allowWeakKeys = false
 
     /// A remote source named on the command line.
     enum Remote: Sendable {
@@ -225,9 +236,10 @@ struct KeySourceOptions: ParsableArguments {
     /// - Throws: ``CLIFailure``: exit 2 for unusable local keys, exit 3 for a remote source that
     ///   cannot be used.
     func resolve(remote options: RemoteOptions) async throws -> Resolved {
+        if allowWeakKeys { WeakKeys.warn() }
         if let remote = remoteSource {
             do {
-                return .remote(try await makeRemoteSource(remote, options: options))
+                return .remote(try await makeRemoteSource(remote, options: options, keyPolicy: keyPolicy))
             } catch let error as JOSEError {
                 throw CLIFailure(error, context: nil)
             }
@@ -242,7 +254,7 @@ struct KeySourceOptions: ParsableArguments {
     func resolveLocal(reportingSkippedKeys: Bool) throws -> Resolved {
         if let jwks {
             let bytes = try LocalInput.bytes(at: jwks, what: "JWK Set")
-            let keySet = try withContext("cannot use JWK Set '\(jwks)'") { try JWKSet(json: bytes, allowSecretKeys: true) }
+            let keySet = try withContext("cannot use JWK Set '\(jwks)'") { try JWKSet(json: bytes, policy: keyPolicy, allowSecretKeys: true) }
             for skipped in keySet.skippedKeys where reportingSkippedKeys {
                 let kid = skipped.keyID.map { " (kid \(JOSEError.quoted($0)))" } ?? ""
                 Console.err(Console.paint("warning", .yellow)
@@ -254,15 +266,15 @@ struct KeySourceOptions: ParsableArguments {
             return .local(keySet)
         }
         if let key {
-            let loaded = try KeyFile.load(key)
+            let loaded = try KeyFile.load(key, policy: keyPolicy)
             return .local(JWKSet(keys: [loaded.publicKey ?? loaded]))
         }
         if let secret {
-            return .local(JWKSet(keys: [try withContext("cannot use --secret") { try JWK.symmetric(Array(secret.utf8)) }]))
+            return .local(JWKSet(keys: [try withContext("cannot use --secret") { try JWK.symmetric(SecretArgument.bytes(secret), policy: keyPolicy) }]))
         }
         if let secretFile {
             let bytes = try LocalInput.bytes(at: secretFile, what: "secret file")
-            return .local(JWKSet(keys: [try withContext("cannot use secret file '\(secretFile)'") { try JWK.symmetric(bytes) }]))
+            return .local(JWKSet(keys: [try withContext("cannot use secret file '\(secretFile)'") { try JWK.symmetric(bytes, policy: keyPolicy) }]))
         }
         throw CLIFailure.usage("no key source")
     }
@@ -317,10 +329,14 @@ struct VerifyOutputOptions: ParsableArguments {
 /// - Parameters:
 ///   - remote: what was named on the command line.
 ///   - options: `--timeout` and `--cooldown`.
+///   - keyPolicy: the key policy (weaker with `--allow-weak-keys`).
 /// - Returns: a key source that fetches and caches the remote set.
 /// - Throws: ``JOSEError`` `jwks_unavailable` when the source cannot be used.
-func makeRemoteSource(_ remote: KeySourceOptions.Remote, options: RemoteOptions) async throws -> any JWKSetSource {
+func makeRemoteSource(
+    _ remote: KeySourceOptions.Remote, options: RemoteOptions, keyPolicy: KeyPolicy = .default
+) async throws -> any JWKSetSource {
     var configuration = JWKSCache.Configuration()
+    configuration.keyPolicy = keyPolicy
     configuration.timeout = .seconds(options.timeout)
     configuration.unknownKeyIDCooldown = .seconds(options.cooldown)
     switch remote {
