@@ -89,7 +89,13 @@ enum KeyFile {
     ///
     /// - Throws: ``CLIFailure`` (exit 2) when the file cannot be read or holds no usable key.
     static func load(_ path: String, policy: KeyPolicy = .default) throws -> JWK {
-        let bytes = try LocalInput.bytes(at: path, what: "key file")
+        try load(bytes: try LocalInput.bytes(at: path, what: "key file"), named: path, policy: policy)
+    }
+
+    /// Loads the key in `bytes`, read from `path`, as ``load(_:policy:)`` does.
+    ///
+    /// - Throws: ``CLIFailure`` (exit 2) when the bytes hold no usable key.
+    static func load(bytes: [UInt8], named path: String, policy: KeyPolicy = .default) throws -> JWK {
         let context = "cannot use key file '\(path)'"
         let leading = bytes.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
         if leading.starts(with: Array("-----BEGIN".utf8)) {

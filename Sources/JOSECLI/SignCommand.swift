@@ -150,7 +150,7 @@ struct SignCommand: ParsableCommand {
         guard let key else { throw CLIFailure.usage("no key") }
         let bytes = try LocalInput.bytes(at: key, what: "key file")
         guard let keySet = try? JWKSet(json: bytes, policy: policy, allowSecretKeys: true, allowPrivateKeys: true) else {
-            return try KeyFile.load(key, policy: policy)
+            return try KeyFile.load(bytes: bytes, named: key, policy: policy)
         }
         let context = "cannot use JWK Set '\(key)'"
         let chosen = try chooseKey(in: keySet, context: context)

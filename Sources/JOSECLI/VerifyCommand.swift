@@ -20,6 +20,18 @@ struct VerifyCommand: AsyncParsableCommand {
 
             Exit codes: 0 valid; 1 rejected (with --batch: any token rejected); 2 usage error \
             or unusable key file; 3 remote key set or discovery document unusable.
+
+            The token may be pasted as it comes: surrounding whitespace and quotes, an \
+            'Authorization:' prefix and one 'Bearer ' or 'DPoP ' are removed (not in --batch, \
+            whose lines are taken as they are). A verified token's exp, nbf, iat and auth_time \
+            get readable lines on stderr; a time-claim rejection names the date.
+
+            Examples:
+              jose verify --jwks https://issuer.example/jwks.json --iss https://issuer.example --aud api "$TOKEN"
+              jose verify --discover https://accounts.google.com --id-token --aud CLIENT_ID "$ID_TOKEN"
+              jose verify --jwks '{"keys":[...]}' --json - < token.txt
+              jose verify --secret-file hs.secret --now 1767225600 "Authorization: Bearer eyJ..."
+              jose verify --jwks jwks.json --batch --threads 4 < tokens.txt
             """)
 
     /// The token, or `-`/nothing for stdin.
@@ -143,7 +155,7 @@ struct VerifyCommand: AsyncParsableCommand {
 struct KeySourceOptions: ParsableArguments {
     /// `--jwks PATH_OR_URL`.
     @Option(help: ArgumentHelp(
-        "A JWK Set: a file, or an http(s) URL fetched and cached (https only, except loopback hosts).",
+        "A JWK Set: a file, inline JSON ('{\"keys\":[...]}'), or an http(s) URL fetched and cached (https only, except loopback hosts).",
         valueName: "PATH_OR_URL"))
     var jwks: String?
 
@@ -253,15 +265,15 @@ struct KeySourceOptions: ParsableArguments {
     /// - Throws: ``CLIFailure`` (exit 2) for unusable keys.
     func resolveLocal(reportingSkippedKeys: Bool) throws -> Resolved {
         if let jwks {
-            let bytes = try LocalInput.bytes(at: jwks, what: "JWK Set")
-            let keySet = try withContext("cannot use JWK Set '\(jwks)'") { try JWKSet(json: bytes, policy: keyPolicy, allowSecretKeys: true) }
+            let (bytes, name) = try KeySourceOptions.jwksBytes(jwks)
+            let keySet = try withContext("cannot use \(name)") { try JWKSet(json: bytes, policy: keyPolicy, allowSecretKeys: true) }
             for skipped in keySet.skippedKeys where reportingSkippedKeys {
                 let kid = skipped.keyID.map { " (kid \(JOSEError.quoted($0)))" } ?? ""
                 Console.err(Console.paint("warning", .yellow)
-                            + ": skipped key #\(skipped.index)\(kid) in '\(jwks)': \(skipped.reason)")
+                            + ": skipped key #\(skipped.index)\(kid) in \(name): \(skipped.reason)")
             }
             guard !keySet.keys.isEmpty else {
-                throw CLIFailure.input("cannot use JWK Set '\(jwks)': it has no usable key")
+                throw CLIFailure.input("cannot use \(name): it has no usable key")
             }
             return .local(keySet)
         }
