@@ -13,12 +13,16 @@ enum SecretArgument {
         return Array(text.utf8)
     }
 
-    /// Decodes base64 or base64url, padded or not; strict otherwise (no whitespace).
+    /// Decodes base64 or base64url (one alphabet, not both), padded correctly or not at all;
+    /// strict otherwise (no whitespace, canonical trailing bits).
     private static func base64(_ text: Substring) throws -> [UInt8] {
-        var unpadded = Substring(text)
+        var unpadded = text
         while unpadded.hasSuffix("=") { unpadded = unpadded.dropLast() }
+        let padding = text.count - unpadded.count
+        let usesURLAlphabet = unpadded.contains { $0 == "-" || $0 == "_" }
+        let usesStandardAlphabet = unpadded.contains { $0 == "+" || $0 == "/" }
         let urlAlphabet = String(unpadded).replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        guard text.count - unpadded.count <= 2, !(urlAlphabet.contains("-") && unpadded.contains("+")),
+        guard padding == 0 || (padding <= 2 && text.count.isMultiple(of: 4)), !(usesURLAlphabet && usesStandardAlphabet),
               let bytes = try? Base64URL.decode(urlAlphabet) else {
             throw CLIFailure.usage("--secret b64: is not valid base64 or base64url")
         }

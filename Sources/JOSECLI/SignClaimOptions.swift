@@ -58,6 +58,7 @@ struct SignClaimOptions: ParsableArguments {
     func validate() throws {
         if noIat, iat != nil { throw ValidationError("give --iat or --no-iat, not both") }
         if randomJTI, jti != nil { throw ValidationError("--jti is given twice") }
+        if jti?.isEmpty == true { throw ValidationError("--jti needs a value, or none at all for a random one") }
         if let now, !(0...Int64(Seconds.maximumInstant)).contains(now) {
             throw ValidationError("--now must be from 0 to \(Int(Seconds.maximumInstant)) seconds since 1970")
         }

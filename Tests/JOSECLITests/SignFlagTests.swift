@@ -144,7 +144,19 @@ struct SignFlagTests {
         #expect(Set(tokens).count == 1)
         let text = try await signAndDecode(["--secret", String(repeating: "s", count: 32), "--alg", "HS256", "--sub", "x"])
         #expect(text.header["alg"] as? String == "HS256")
-        for bad in ["hex:abc", "hex:zz", "b64:***", "b64:a"] {
+        // Bytes whose base64 uses '+' and '/': both alphabets, padded or not, give the same key.
+        let high = Data(repeating: 0xFB, count: 31) + Data([0xFF])
+        let standard = high.base64EncodedString()
+        #expect(standard.contains("+") || standard.contains("/"))
+        let url = standard.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+        let highHex = "hex:" + high.map { String(format: "%02X", $0) }.joined()
+        var highTokens: Set<String> = []
+        for value in ["b64:" + standard, "b64:" + url, highHex] {
+            highTokens.insert(try await signAndDecode(["--secret", value, "--alg", "HS256", "--sub", "x", "--now", "1767225600"]).token)
+        }
+        #expect(highTokens.count == 1)
+        for bad in ["hex:abc", "hex:zz", "b64:***", "b64:a", "b64:" + standard.dropLast() + "+_", "b64:AAAA=", "b64:AA=", "b64:AA==="] {
             let result = try await JoseProcess.run(["sign", "--secret", bad, "--alg", "HS256", "--sub", "x"])
             #expect(result.status == 2, "\(bad) \(result)")
         }
@@ -152,5 +164,7 @@ struct SignFlagTests {
         #expect(two.status == 2)
         let none = try await JoseProcess.run(["sign", "--alg", "HS256", "--sub", "x"])
         #expect(none.status == 2)
+        let emptyJTI = try await JoseProcess.run(["sign", "--secret", hex, "--alg", "HS256", "--jti="])
+        #expect(emptyJTI.status == 2)
     }
 }
