@@ -26,8 +26,9 @@ extension JWK {
     /// Makes an `oct` key for HMAC from raw secret bytes.
     ///
     /// The secret must be at least as long as the hash of the algorithms it will serve
-    /// (RFC 7518 §3.2): 32 bytes for HS256. Bytes that are really a public key (PEM, DER, a JWK,
-    /// an SSH key) are refused, which closes the RS256→HS256 key-confusion attack at its root.
+    /// (RFC 7518 §3.2): 32 bytes for HS256, unless `policy` lowers the minimum. Bytes that are
+    /// really a public key (PEM, DER, a JWK, an SSH key) are refused, which closes the
+    /// RS256→HS256 key-confusion attack at its root.
     ///
     /// - Parameters:
     ///   - secret: the secret bytes.
@@ -42,8 +43,8 @@ extension JWK {
         guard !secret.isEmpty else { throw JOSEError.invalidKey("the HMAC secret is empty") }
         let minimum = policy.minimumHMACSecretBytes(for: .hs256)
         guard secret.count >= minimum else {
-            throw JOSEError.invalidKey(
-                "the HMAC secret has \(secret.count) bytes; RFC 7518 §3.2 requires at least \(minimum) for HS256")
+            let rule = policy.minimumHMACSecretBytes == nil ? "RFC 7518 §3.2 requires" : "the key policy requires"
+            throw JOSEError.invalidKey("the HMAC secret has \(secret.count) bytes; \(rule) at least \(minimum) for HS256")
         }
         if let kind = publicKeyShape(of: secret) {
             throw JOSEError.invalidKey("the HMAC secret is \(kind); a public key must never be used as a secret")
