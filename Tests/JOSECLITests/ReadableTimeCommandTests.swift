@@ -63,6 +63,37 @@ struct ReadableTimeCommandTests {
         #expect(far.status == 2)
     }
 
+    @Test("calendar edges: year 1, year 9999, a leap day, before 1970")
+    func calendarEdges() async throws {
+        let claims = #"{"exp":253402300799,"nbf":-62135596800,"iat":951782400,"auth_time":-1}"#
+        let payload = Data(claims.utf8).base64EncodedString()
+            .replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        let result = try await JoseProcess.run(["decode", "--now", "0", "eyJhbGciOiJIUzI1NiJ9.\(payload).c2ln"])
+        #expect(result.stderr.contains("exp: 9999-12-31T23:59:59Z (in 2932896 days)"), "\(result)")
+        #expect(result.stderr.contains("nbf: 0001-01-01T00:00:00Z (719162 days ago)"))
+        #expect(result.stderr.contains("iat: 2000-02-29T00:00:00Z (in 11016 days)"))
+        #expect(result.stderr.contains("auth_time: 1969-12-31T23:59:59Z (1 s ago)"))
+    }
+
+    @Test("--date local follows TZ, half-hour offsets included")
+    func localZoneFollowsTZ() throws {
+        let token = try JoseProcess.exampleText("id-token-expired.jwt")
+        for (zone, expected) in [("Asia/Kolkata", "exp: 2026-01-01T06:30:00+05:30 (now)"),
+                                 ("America/St_Johns", "exp: 2025-12-31T21:30:00-03:30 (now)"), ("UTC", "exp: 2026-01-01T01:00:00+00:00 (now)")] {
+            let process = Process()
+            process.executableURL = JoseProcess.binary
+            process.arguments = ["decode", "--date", "local", "--now", "1767229200", token]
+            process.environment = ["TZ": zone, "NO_COLOR": "1"]
+            let errors = Pipe()
+            process.standardError = errors
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(text.contains(expected), "\(zone): \(text)")
+        }
+    }
+
     @Test("human verify: readable lines after the status; --json unchanged")
     func verifyLines() async throws {
         let token = try JoseProcess.exampleText("id-token-expired.jwt")
