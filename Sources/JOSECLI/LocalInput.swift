@@ -84,8 +84,10 @@ enum LocalInput {
 enum KeyFile {
     /// Loads the key in `path` (or stdin for `-`) under `policy`.
     ///
-    /// Text starting with `-----BEGIN` is PEM, text starting with `{` one JWK (a JWK Set is
-    /// refused with a pointer to `--jwks`), anything else DER.
+    /// Text starting with `-----BEGIN CERTIFICATE-----` is an X.509 certificate whose key is
+    /// taken (the certificate itself is not validated), other `-----BEGIN` text a PEM key, text
+    /// starting with `{` one JWK (a JWK Set is refused with a pointer to `--jwks`), anything
+    /// else a DER key.
     ///
     /// - Throws: ``CLIFailure`` (exit 2) when the file cannot be read or holds no usable key.
     static func load(_ path: String, policy: KeyPolicy = .default) throws -> JWK {
@@ -98,6 +100,9 @@ enum KeyFile {
     static func load(bytes: [UInt8], named path: String, policy: KeyPolicy = .default) throws -> JWK {
         let context = "cannot use key file '\(path)'"
         let leading = bytes.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        if leading.starts(with: Array("-----BEGIN CERTIFICATE-----".utf8)) {
+            return try withContext(context) { try JWK(certificate: bytes, policy: policy) }
+        }
         if leading.starts(with: Array("-----BEGIN".utf8)) {
             return try withContext(context) { try JWK(pem: String(decoding: bytes, as: UTF8.self), policy: policy) }
         }

@@ -161,7 +161,7 @@ struct KeySourceOptions: ParsableArguments {
 
     /// `--key PATH`.
     @Option(help: ArgumentHelp(
-        "One key: a PEM public key (SPKI or PKCS#1), one JWK, or DER. A private key's public half is used.",
+        "One key: a PEM public key (SPKI or PKCS#1) or X.509 certificate (not validated), one JWK, or DER. A private key's public half is used.",
         valueName: "PATH"))
     var key: String?
 

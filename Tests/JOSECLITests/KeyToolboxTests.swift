@@ -75,6 +75,13 @@ struct KeyToolboxTests {
             #expect(try result.jsonObject()["n"] as? String == (try fromKey.jsonObject()["n"] as? String))
             #expect(try result.jsonObject()["d"] == nil)
         }
+        // Wherever a key file is read, a PEM certificate gives its key.
+        let viaCertificate = try await JoseProcess.run(["thumbprint", scratch.appendingPathComponent("c.pem").path])
+        let viaKey = try await JoseProcess.run(["thumbprint", scratch.appendingPathComponent("k.pem").path])
+        #expect(viaCertificate.status == 0 && viaCertificate.stdout == viaKey.stdout, "\(viaCertificate)")
+        let token = try await JoseProcess.run(["sign", "--key", scratch.appendingPathComponent("k.pem").path, "--alg", "PS256", "--sub", "x"])
+        let verified = try await JoseProcess.run(["verify", "--key", scratch.appendingPathComponent("c.pem").path, "-"], stdin: token.stdout)
+        #expect(verified.status == 0, "\(verified)")
         let garbage = scratch.appendingPathComponent("g.pem")
         try Data("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n".utf8).write(to: garbage)
         let bad = try await JoseProcess.run(["jwk", "from-pem", garbage.path])
