@@ -16,6 +16,10 @@ struct BenchCommand: ParsableCommand {
             full verifications (parse, allow-list, key selection, signature) per second, and \
             the bare OpenSSL signature check on the pre-decoded token in the same process. \
             ratio = jose / OpenSSL (1.00 means no overhead). Build with -c release for real numbers.
+
+            Examples:
+              jose bench
+              jose bench --alg ES256 --alg EdDSA --seconds 5 --threads 2
             """)
 
     /// The algorithms measured when none is named.

@@ -11,7 +11,7 @@ import JOSE
 enum EntryPoint {
     /// Runs the command line and exits with the contract's code.
     static func main() async {
-        let arguments = Array(CommandLine.arguments.dropFirst())
+        let arguments = SignCommand.expandingBareJTI(Array(CommandLine.arguments.dropFirst()))
         let status: Int32
         do {
             var command = try JOSECommand.parseAsRoot(arguments)

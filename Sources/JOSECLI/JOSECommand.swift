@@ -12,9 +12,17 @@ struct JOSECommand: AsyncParsableCommand {
             3 a remote key set or discovery document could not be used (jwks_unavailable).
 
             Put -- before a token that starts with '-'.
+
+            Examples:
+              jose decode "$TOKEN"
+              jose verify --jwks https://issuer.example/jwks.json --aud api "$TOKEN"
+              jose sign --key es256.private.jwk.json --alg ES256 --sub alice --aud api --exp +1h
+              jose jwk inspect https://issuer.example/jwks.json
+              jose completion zsh > "${fpath[1]}/_jose"
             """,
         subcommands: [
             VerifyCommand.self, DecodeCommand.self, SignCommand.self, KeygenCommand.self,
             PKCECommand.self, ThumbprintCommand.self, BenchCommand.self,
+            JWKCommand.self, CompletionCommand.self,
         ])
 }

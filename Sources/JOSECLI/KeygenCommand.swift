@@ -12,6 +12,11 @@ struct KeygenCommand: ParsableCommand {
             Ed25519; Ed448: Ed448; HS*: a random secret as long as the hash. The JWK carries \
             alg (and kid when given). Keep the private JWK secret: --jwks-out writes only the \
             public key, as a JWK Set to publish or to verify with.
+
+            Examples:
+              jose keygen --alg ES256 --kid 2026-01 --out es256.private.jwk.json --jwks-out jwks.json
+              jose keygen --alg HS256 > hs256.jwk.json
+              jose keygen --alg RS256 | jose jwk to-pem - --out rsa.pem
             """)
 
     /// `--alg`.
@@ -27,6 +32,10 @@ struct KeygenCommand: ParsableCommand {
         "Also write the public key as a JWK Set to this file (replaced). Not for HS*, whose secret has no public part.",
         valueName: "PATH"))
     var jwksOut: String?
+
+    /// `--out`.
+    @Option(help: ArgumentHelp("Write the private JWK to this file (replaced, mode 0600) instead of stdout.", valueName: "FILE"))
+    var out: String?
 
     /// Refuses `--jwks-out` for secrets.
     func validate() throws {
@@ -47,6 +56,7 @@ struct KeygenCommand: ParsableCommand {
             try LocalInput.write(JSONRendering.value(ofJSONText: publicSet).serialized(pretty: true) + "\n",
                                  to: jwksOut, what: "JWK Set")
         }
-        Console.out(try withContext("cannot export the key") { try key.jsonString(includingPrivateMembers: true) })
+        let json = try withContext("cannot export the key") { try key.jsonString(includingPrivateMembers: true) }
+        try OutputFile.emit(json, to: out, what: "private JWK", secret: true)
     }
 }

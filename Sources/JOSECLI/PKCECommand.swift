@@ -11,6 +11,11 @@ struct PKCECommand: ParsableCommand {
             Prints three lines, code_verifier=..., code_challenge=... and \
             code_challenge_method=S256, or with --json one object with the same three keys. \
             Only S256 is offered: 'plain' protects nothing.
+
+            Examples:
+              jose pkce
+              jose pkce --json --length 128
+              jose pkce --verifier dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk
             """)
 
     /// `--verifier`.

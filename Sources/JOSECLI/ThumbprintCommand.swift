@@ -6,7 +6,13 @@ struct ThumbprintCommand: ParsableCommand {
     /// Help and name.
     static let configuration = CommandConfiguration(
         commandName: "thumbprint",
-        abstract: "Print the RFC 7638 thumbprint of a JWK, base64url, alone on a line.")
+        abstract: "Print the RFC 7638 thumbprint of a JWK, base64url, alone on a line.",
+        discussion: """
+            Examples:
+              jose thumbprint public.jwk.json
+              jose thumbprint --hash sha512 key.pem
+              jose keygen --alg ES256 | jose thumbprint -
+            """)
 
     /// The JWK file.
     @Argument(help: ArgumentHelp("A JWK file (public or private; PEM and DER work too), or '-' for stdin.", valueName: "JWK_FILE|-"))

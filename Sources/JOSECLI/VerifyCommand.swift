@@ -20,6 +20,18 @@ struct VerifyCommand: AsyncParsableCommand {
 
             Exit codes: 0 valid; 1 rejected (with --batch: any token rejected); 2 usage error \
             or unusable key file; 3 remote key set or discovery document unusable.
+
+            The token may be pasted as it comes: surrounding whitespace and quotes, an \
+            'Authorization:' prefix and one 'Bearer ' or 'DPoP ' are removed (not in --batch, \
+            whose lines are taken as they are). A verified token's exp, nbf, iat and auth_time \
+            get readable lines on stderr; a time-claim rejection names the date.
+
+            Examples:
+              jose verify --jwks https://issuer.example/jwks.json --iss https://issuer.example --aud api "$TOKEN"
+              jose verify --discover https://accounts.google.com --id-token --aud CLIENT_ID "$ID_TOKEN"
+              jose verify --jwks '{"keys":[...]}' --json - < token.txt
+              jose verify --secret-file hs.secret --now 1767225600 "Authorization: Bearer eyJ..."
+              jose verify --jwks jwks.json --batch --threads 4 < tokens.txt
             """)
 
     /// The token, or `-`/nothing for stdin.
@@ -43,6 +55,10 @@ struct VerifyCommand: AsyncParsableCommand {
     /// The output mode.
     @OptionGroup(title: "Mode and output")
     var output: VerifyOutputOptions
+
+    /// `--date`.
+    @OptionGroup(title: "Readable times")
+    var times: TimeDisplayOptions
 
     /// Checks the combination of options before anything is read.
     mutating func validate() throws {
@@ -114,8 +130,10 @@ struct VerifyCommand: AsyncParsableCommand {
     private func verify(with source: some JWKSetSource) async throws {
         let checker = TokenChecker(source: source, keys: keys, rules: rules, signatureOnly: output.jws)
         let outcome: TokenChecker.Outcome
+        var text = ""
         do {
-            outcome = await checker.check(try LocalInput.token(token).utf8)
+            text = try TokenInput.read(token)
+            outcome = await checker.check(text.utf8)
         } catch let error as JOSEError {
             outcome = .failure(error)
         }
@@ -123,7 +141,7 @@ struct VerifyCommand: AsyncParsableCommand {
         if output.json {
             Console.out(report.json(line: nil).serialized())
         } else {
-            report.printHuman()
+            report.printHuman(token: text, times: ReadableTime(zone: times.date, now: rules.now ?? Date().timeIntervalSince1970))
         }
         switch report.status {
         case .success: return
@@ -137,19 +155,19 @@ struct VerifyCommand: AsyncParsableCommand {
 struct KeySourceOptions: ParsableArguments {
     /// `--jwks PATH_OR_URL`.
     @Option(help: ArgumentHelp(
-        "A JWK Set: a file, or an http(s) URL fetched and cached (https only, except loopback hosts).",
+        "A JWK Set: a file, inline JSON ('{\"keys\":[...]}'), or an http(s) URL fetched and cached (https only, except loopback hosts).",
         valueName: "PATH_OR_URL"))
     var jwks: String?
 
     /// `--key PATH`.
     @Option(help: ArgumentHelp(
-        "One key: a PEM public key (SPKI or PKCS#1), one JWK, or DER. A private key's public half is used.",
+        "One key: a PEM public key (SPKI or PKCS#1) or X.509 certificate (not validated), one JWK, or DER. A private key's public half is used.",
         valueName: "PATH"))
     var key: String?
 
     /// `--secret STRING`.
     @Option(help: ArgumentHelp(
-        "An HMAC secret given as text (its UTF-8 bytes, at least 32). Visible in the process list: prefer --secret-file.",
+        "An HMAC secret: text (its UTF-8 bytes, at least 32), or 'b64:' base64/base64url or 'hex:' hex bytes. Visible in the process list: prefer --secret-file.",
         valueName: "STRING"))
     var secret: String?
 
@@ -170,6 +188,11 @@ struct KeySourceOptions: ParsableArguments {
         "Accept this algorithm; repeat for several. Default: every algorithm the keys allow (never 'none').",
         valueName: "ALG"))
     var algorithms: [AlgorithmArgument] = []
+
+    /// `--allow-weak-keys`.
+    @Flag(help: ArgumentHelp(
+        "DEBUGGING ONLY: accept HMAC secrets down to 1 byte and RSA keys down to 1024 bits, with a warning on every use."))
+    var allowWeakKeys = false
 
     /// A remote source named on the command line.
     enum Remote: Sendable {
@@ -225,9 +248,10 @@ struct KeySourceOptions: ParsableArguments {
     /// - Throws: ``CLIFailure``: exit 2 for unusable local keys, exit 3 for a remote source that
     ///   cannot be used.
     func resolve(remote options: RemoteOptions) async throws -> Resolved {
+        if allowWeakKeys { WeakKeys.warn() }
         if let remote = remoteSource {
             do {
-                return .remote(try await makeRemoteSource(remote, options: options))
+                return .remote(try await makeRemoteSource(remote, options: options, keyPolicy: keyPolicy))
             } catch let error as JOSEError {
                 throw CLIFailure(error, context: nil)
             }
@@ -241,28 +265,28 @@ struct KeySourceOptions: ParsableArguments {
     /// - Throws: ``CLIFailure`` (exit 2) for unusable keys.
     func resolveLocal(reportingSkippedKeys: Bool) throws -> Resolved {
         if let jwks {
-            let bytes = try LocalInput.bytes(at: jwks, what: "JWK Set")
-            let keySet = try withContext("cannot use JWK Set '\(jwks)'") { try JWKSet(json: bytes, allowSecretKeys: true) }
+            let (bytes, name) = try KeySourceOptions.jwksBytes(jwks)
+            let keySet = try withContext("cannot use \(name)") { try JWKSet(json: bytes, policy: keyPolicy, allowSecretKeys: true) }
             for skipped in keySet.skippedKeys where reportingSkippedKeys {
                 let kid = skipped.keyID.map { " (kid \(JOSEError.quoted($0)))" } ?? ""
                 Console.err(Console.paint("warning", .yellow)
-                            + ": skipped key #\(skipped.index)\(kid) in '\(jwks)': \(skipped.reason)")
+                            + ": skipped key #\(skipped.index)\(kid) in \(name): \(skipped.reason)")
             }
             guard !keySet.keys.isEmpty else {
-                throw CLIFailure.input("cannot use JWK Set '\(jwks)': it has no usable key")
+                throw CLIFailure.input("cannot use \(name): it has no usable key")
             }
             return .local(keySet)
         }
         if let key {
-            let loaded = try KeyFile.load(key)
+            let loaded = try KeyFile.load(key, policy: keyPolicy)
             return .local(JWKSet(keys: [loaded.publicKey ?? loaded]))
         }
         if let secret {
-            return .local(JWKSet(keys: [try withContext("cannot use --secret") { try JWK.symmetric(Array(secret.utf8)) }]))
+            return .local(JWKSet(keys: [try withContext("cannot use --secret") { try JWK.symmetric(SecretArgument.bytes(secret), policy: keyPolicy) }]))
         }
         if let secretFile {
             let bytes = try LocalInput.bytes(at: secretFile, what: "secret file")
-            return .local(JWKSet(keys: [try withContext("cannot use secret file '\(secretFile)'") { try JWK.symmetric(bytes) }]))
+            return .local(JWKSet(keys: [try withContext("cannot use secret file '\(secretFile)'") { try JWK.symmetric(bytes, policy: keyPolicy) }]))
         }
         throw CLIFailure.usage("no key source")
     }
@@ -317,10 +341,14 @@ struct VerifyOutputOptions: ParsableArguments {
 /// - Parameters:
 ///   - remote: what was named on the command line.
 ///   - options: `--timeout` and `--cooldown`.
+///   - keyPolicy: the key policy (weaker with `--allow-weak-keys`).
 /// - Returns: a key source that fetches and caches the remote set.
 /// - Throws: ``JOSEError`` `jwks_unavailable` when the source cannot be used.
-func makeRemoteSource(_ remote: KeySourceOptions.Remote, options: RemoteOptions) async throws -> any JWKSetSource {
+func makeRemoteSource(
+    _ remote: KeySourceOptions.Remote, options: RemoteOptions, keyPolicy: KeyPolicy = .default
+) async throws -> any JWKSetSource {
     var configuration = JWKSCache.Configuration()
+    configuration.keyPolicy = keyPolicy
     configuration.timeout = .seconds(options.timeout)
     configuration.unknownKeyIDCooldown = .seconds(options.cooldown)
     switch remote {

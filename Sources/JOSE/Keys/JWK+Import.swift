@@ -26,21 +26,31 @@ extension JWK {
     /// Makes an `oct` key for HMAC from raw secret bytes.
     ///
     /// The secret must be at least as long as the hash of the algorithms it will serve
-    /// (RFC 7518 §3.2): 32 bytes for HS256. Bytes that are really a public key (PEM, DER, a JWK,
-    /// an SSH key) are refused, which closes the RS256→HS256 key-confusion attack at its root.
+    /// (RFC 7518 §3.2): 32 bytes for HS256, unless `policy` lowers the minimum. Bytes that are
+    /// really a public key (PEM, DER, a JWK, an SSH key) are refused, which closes the
+    /// RS256→HS256 key-confusion attack at its root.
     ///
+    /// - Parameters:
+    ///   - secret: the secret bytes.
+    ///   - keyID: the `kid` to give the key.
+    ///   - algorithm: the one algorithm to bind the key to, if any.
+    ///   - policy: the shortest secret accepted; ``KeyPolicy/allowingWeakKeys`` accepts any
+    ///     non-empty secret, for debugging legacy tokens.
     /// - Throws: ``JOSEError`` `invalid_key` for an empty, too short or public-key-shaped secret.
-    public static func symmetric(_ secret: [UInt8], keyID: String? = nil, algorithm: JWSAlgorithm? = nil) throws -> JWK {
+    public static func symmetric(
+        _ secret: [UInt8], keyID: String? = nil, algorithm: JWSAlgorithm? = nil, policy: KeyPolicy = .default
+    ) throws -> JWK {
         guard !secret.isEmpty else { throw JOSEError.invalidKey("the HMAC secret is empty") }
-        guard secret.count >= JWSAlgorithm.hs256.hash?.byteCount ?? 32 else {
-            throw JOSEError.invalidKey(
-                "the HMAC secret has \(secret.count) bytes; RFC 7518 §3.2 requires at least 32 for HS256")
+        let minimum = policy.minimumHMACSecretBytes(for: .hs256)
+        guard secret.count >= minimum else {
+            let rule = policy.minimumHMACSecretBytes == nil ? "RFC 7518 §3.2 requires" : "the key policy requires"
+            throw JOSEError.invalidKey("the HMAC secret has \(secret.count) bytes; \(rule) at least \(minimum) for HS256")
         }
         if let kind = publicKeyShape(of: secret) {
             throw JOSEError.invalidKey("the HMAC secret is \(kind); a public key must never be used as a secret")
         }
         return try JWK(material: .symmetric(HMACKey(secret: secret)), keyID: keyID, use: nil,
-                       keyOperations: nil, algorithm: algorithm)
+                       keyOperations: nil, algorithm: algorithm, policy: policy)
     }
 
     /// Generates a new private key suited to `algorithm`: RSA-2048 for RS*/PS*, the algorithm's

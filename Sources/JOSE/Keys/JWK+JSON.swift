@@ -63,7 +63,8 @@ extension JWK {
             keyID: members.optionalString("kid"),
             use: members.optionalString("use"),
             keyOperations: members.keyOperations(),
-            algorithm: members.algorithm())
+            algorithm: members.algorithm(),
+            policy: policy)
     }
 
     private static func rsaKey(_ members: JWKMembers, policy: KeyPolicy) throws -> EVPKey {

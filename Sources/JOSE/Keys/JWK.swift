@@ -121,11 +121,13 @@ public struct JWK: Sendable {
     var allowsVerification: Bool { storage.allowsVerification }
 
     /// Validates the metadata against the material and builds the key.
+    ///
+    /// - Parameter policy: decides which HS* algorithms a secret is long enough for.
     init(
         material: Material, keyID: String?, use: String?, keyOperations: [String]?,
-        algorithm: JWSAlgorithm?
+        algorithm: JWSAlgorithm?, policy: KeyPolicy = .default
     ) throws {
-        let natural = JWK.naturalAlgorithms(of: material)
+        let natural = JWK.naturalAlgorithms(of: material, policy: policy)
         guard !natural.isEmpty else {
             throw JOSEError.invalidKey(
                 "the \(JWK.describe(material)) secret is shorter than any HMAC hash; RFC 7518 §3.2 requires at least 32 bytes")
@@ -197,12 +199,12 @@ public struct JWK: Sendable {
         allowsVerification && supportedAlgorithms.contains(algorithm)
     }
 
-    /// Every algorithm the material itself can serve.
-    static func naturalAlgorithms(of material: Material) -> AlgorithmSet {
+    /// Every algorithm the material itself can serve (for a secret: under `policy`).
+    static func naturalAlgorithms(of material: Material, policy: KeyPolicy) -> AlgorithmSet {
         switch material {
         case .symmetric(let secret):
             return AlgorithmSet([JWSAlgorithm.hs256, .hs384, .hs512].filter {
-                secret.secretByteCount >= ($0.hash?.byteCount ?? .max)
+                secret.secretByteCount >= policy.minimumHMACSecretBytes(for: $0)
             })
         case .asymmetric(let key):
             switch key.kind {

@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+/// Tokens pasted as they come (`verify`, `decode`): wrapping removed, the token itself still
+/// checked strictly; a JWE named as such.
+@Suite("jose: forgiving token input")
+struct ForgivingInputTests {
+    /// The instant the bundled ID token is valid at (its exp is 1767229200).
+    static let validNow = "1767229000"
+
+    @Test("verify accepts a token wrapped in whitespace, quotes, Authorization: and Bearer/DPoP (any case)", arguments: [
+        "  %@\n", "\"%@\"", "Bearer %@", "bearer   %@", "DPoP %@", "dpop %@", "Authorization: Bearer %@",
+        "authorization:bearer %@", "\t'%@'\r\n", "Authorization: \"Bearer %@\"",
+    ])
+    func wrappedTokenVerifies(wrapping: String) async throws {
+        let token = try JoseProcess.exampleText("id-token.jwt")
+        let wrapped = wrapping.replacingOccurrences(of: "%@", with: token)
+        let argument = try await JoseProcess.run(idTokenArguments + ["--now", Self.validNow, "--json", wrapped])
+        #expect(argument.status == 0, "\(argument)")
+        #expect(try argument.jsonObject()["valid"] as? Bool == true)
+        let stdin = try await JoseProcess.run(idTokenArguments + ["--now", Self.validNow, "-"], stdin: wrapped)
+        #expect(stdin.status == 0, "\(stdin)")
+    }
+
+    @Test("decode accepts the same wrapping, from an argument and from stdin")
+    func wrappedTokenDecodes() async throws {
+        let token = try JoseProcess.exampleText("id-token.jwt")
+        let argument = try await JoseProcess.run(["decode", "Authorization: Bearer \(token)\n"])
+        #expect(argument.status == 0, "\(argument)")
+        #expect((try argument.jsonObject()["header"] as? [String: Any])?["alg"] as? String == "RS256")
+        let stdin = try await JoseProcess.run(["decode", "-"], stdin: "  \"\(token)\"  \n")
+        #expect(stdin.status == 0, "\(stdin)")
+        // Standard input is still one line: a second line end is not wrapping.
+        let twoLines = try await JoseProcess.run(["decode", "-"], stdin: "\n\(token)\n")
+        #expect(twoLines.status == 1, "\(twoLines)")
+    }
+
+    @Test("verification stays strict: the token inside the wrapping must be exact", arguments: [
+        "Bearer Bearer %@", "Basic %@", "%@ trailing", "Bearer%@", "\"%@",
+    ])
+    func strictInside(wrapping: String) async throws {
+        let token = try JoseProcess.exampleText("id-token.jwt")
+        let wrapped = wrapping.replacingOccurrences(of: "%@", with: token)
+        let result = try await JoseProcess.run(idTokenArguments + ["--now", Self.validNow, "--json", "--", wrapped])
+        #expect(result.status == 1, "\(result)")
+        #expect((try result.jsonObject()["error"] as? [String: Any])?["code"] as? String == "malformed")
+    }
+
+    @Test("a 5-part JWE: 'unsupported: this is a JWE (alg=..., enc=...)', exit 1, in verify and decode")
+    func jweIsNamed() async throws {
+        let header = Data(#"{"alg":"RSA-OAEP-256","enc":"A256GCM"}"#.utf8).base64EncodedString()
+            .replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        let jwe = "\(header).a2V5.aXY.Y2lwaGVy.dGFn"
+        let verify = try await JoseProcess.run(idTokenArguments + ["Bearer \(jwe)"])
+        #expect(verify.status == 1, "\(verify)")
+        #expect(verify.stderr.contains(#"unsupported: this is a JWE (alg="RSA-OAEP-256", enc="A256GCM")"#), "\(verify)")
+        let json = try await JoseProcess.run(idTokenArguments + ["--json", jwe])
+        #expect(json.status == 1)
+        let error = try json.jsonObject()["error"] as? [String: Any]
+        #expect(error?["code"] as? String == "malformed")
+        #expect((error?["message"] as? String)?.hasPrefix("unsupported: this is a JWE") == true)
+        let decode = try await JoseProcess.run(["decode", jwe])
+        #expect(decode.status == 1)
+        #expect(decode.stderr.contains(#"unsupported: this is a JWE (alg="RSA-OAEP-256", enc="A256GCM")"#))
+        #expect(decode.stdout.isEmpty)
+    }
+
+    @Test("a JWE header's values are escaped and capped")
+    func jweValuesEscaped() async throws {
+        let long = String(repeating: "A", count: 500)
+        let json = #"{"alg":"\u001b[31m","enc":"\#(long)"}"#
+        let header = Data(json.utf8).base64EncodedString()
+            .replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        let result = try await JoseProcess.run(["decode", "\(header).a.b.c.d"])
+        #expect(result.status == 1)
+        #expect(!result.stderr.contains("\u{1B}"))
+        #expect(!result.stderr.contains(long))
+        #expect(result.stderr.contains("this is a JWE"))
+    }
+
+    @Test("--batch passes lines on exactly: a Bearer line is still malformed, the batch contract unchanged")
+    func batchUnchanged() async throws {
+        let token = try JoseProcess.exampleText("id-token.jwt")
+        let result = try await JoseProcess.run(idTokenArguments + ["--now", Self.validNow, "--batch"],
+                                               stdin: "\(token)\nBearer \(token)\n")
+        #expect(result.status == 1)
+        #expect(result.lines.count == 2)
+        #expect(try JoseProcess.object(result.lines[0])["valid"] as? Bool == true)
+        #expect((try JoseProcess.object(result.lines[1])["error"] as? [String: Any])?["code"] as? String == "malformed")
+    }
+}
