@@ -55,7 +55,7 @@ let package = Package(
         .target(
             name: "JOSETestSupport",
             path: "Tests/JOSETestSupport",
-            exclude: ["jwks_test_server.py"]
+            exclude: ["jwks_test_server.py", "oauth_provider_test_server.py"]
         ),
         .testTarget(
             name: "JOSETests",
