@@ -52,6 +52,12 @@ let package = Package(
             dependencies: ["JOSE"],
             path: "Tests/CoreOnlyProgram"
         ),
+        // The README's "Log a user in" flow, so CI compiles it (ReadmeLoginExampleTests checks the text).
+        .executableTarget(
+            name: "readme-login-example",
+            dependencies: ["JOSE", "JOSEURLSession"],
+            path: "Tests/ReadmeLoginExample"
+        ),
         .target(
             name: "JOSETestSupport",
             path: "Tests/JOSETestSupport",
