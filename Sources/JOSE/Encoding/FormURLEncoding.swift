@@ -1,13 +1,15 @@
 /// The `application/x-www-form-urlencoded` format OAuth uses for authorization request queries,
 /// redirect parameters and token request bodies (RFC 6749 Appendix B).
 ///
-/// Encoding keeps `A–Z a–z 0–9 - . _ ~`, writes a space as `+` and percent-encodes every other
-/// UTF-8 byte. Decoding is strict: a `%` must start two hexadecimal digits, the result must be
-/// valid UTF-8, and every pair must have a `=`.
+/// Encoding keeps `A–Z a–z 0–9 - . _ ~` and percent-encodes every other UTF-8 byte, a space as
+/// `%20` (which form decoders read as a space, as they do `+`, and which URL query parsers that
+/// do not know the form rules read correctly too). Decoding is strict: a `%` must start two
+/// hexadecimal digits, the result must be valid UTF-8, and every pair must have a `=`; `+` is a
+/// space.
 ///
 /// ```swift
 /// FormURLEncoding.encode([("grant_type", "authorization_code"), ("code", "a b")])
-/// // grant_type=authorization_code&code=a+b
+/// // grant_type=authorization_code&code=a%20b
 /// ```
 public enum FormURLEncoding {
     /// The most parameters ``decode(_:)`` accepts.
@@ -24,8 +26,8 @@ public enum FormURLEncoding {
     /// Encodes one name or value.
     ///
     /// - Parameter text: The text to encode.
-    /// - Returns: The text with a space as `+` and every byte outside `A–Z a–z 0–9 - . _ ~`
-    ///   percent-encoded (uppercase hexadecimal).
+    /// - Returns: The text with every byte outside `A–Z a–z 0–9 - . _ ~` percent-encoded
+    ///   (uppercase hexadecimal).
     public static func encode(component text: String) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count)
@@ -36,8 +38,6 @@ public enum FormURLEncoding {
                  UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
                  UInt8(ascii: "_"), UInt8(ascii: "~"):
                 output.append(byte)
-            case UInt8(ascii: " "):
-                output.append(UInt8(ascii: "+"))
             default:
                 output.append(UInt8(ascii: "%"))
                 output.append(hex[Int(byte >> 4)])

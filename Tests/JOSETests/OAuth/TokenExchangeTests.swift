@@ -52,7 +52,7 @@ import Testing
         #expect(form.isEmpty)
         let encoded = try #require(headers["Authorization"]?.dropFirst("Basic ".count))
         let decoded = String(decoding: try #require(Data(base64Encoded: String(encoded))), as: UTF8.self)
-        #expect(decoded == "my+client:p%40ss+word%3A%2B")
+        #expect(decoded == "my%20client:p%40ss%20word%3A%2B")
     }
 
     @Test func privateKeyJWTAssertionCanNameTheIssuer() throws {
@@ -90,7 +90,8 @@ import Testing
     @Test func formEncodingRoundTripsAndDecodesStrictly() async throws {
         let pairs: [(name: String, value: String)] = [("a b", "c&d=e"), ("ø", "~-._*+")]
         let text = FormURLEncoding.encode(pairs)
-        #expect(text == "a+b=c%26d%3De&%C3%B8=~-._%2A%2B")
+        #expect(text == "a%20b=c%26d%3De&%C3%B8=~-._%2A%2B")
+        #expect(try FormURLEncoding.decode("a+b=c+d").first?.value == "c d")
         let decoded = try FormURLEncoding.decode(text)
         #expect(decoded.map(\.name) == ["a b", "ø"])
         #expect(decoded.map(\.value) == ["c&d=e", "~-._*+"])
