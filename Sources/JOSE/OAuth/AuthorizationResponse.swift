@@ -17,7 +17,7 @@ import Foundation
 ///    empty http(s) path) — `invalid_redirect_uri`;
 /// 2. the parameters are well formed and none appears twice; response parameters sit in the
 ///    query, in the fragment, or in a `form_post` body, never in two of them — `malformed`;
-/// 3. `state` is present and equals the transaction's, compared in constant time —
+/// 3. `state` is present, once, and equals the transaction's, compared in constant time —
 ///    `invalid_state`;
 /// 4. `iss`, when present, equals the transaction's issuer exactly, and is present when the
 ///    provider's metadata says it sends it — `invalid_issuer`;
