@@ -70,10 +70,11 @@ public struct OpenIDClient: Sendable {
             algorithms: metadata.idTokenSigningAlgorithms, clock: clock)
     }
 
-    /// Discovers `issuer` (OpenID Connect Discovery) and creates a client for it.
+    /// Discovers `issuer` and creates a client for it.
     ///
     /// - Parameters:
     ///   - issuer: The issuer identifier.
+    ///   - location: Which metadata document; OpenID Connect Discovery unless given.
     ///   - clientID: This client's id.
     ///   - authentication: How the client authenticates; a public client unless given.
     ///   - fetcher: The HTTP client.
@@ -81,9 +82,10 @@ public struct OpenIDClient: Sendable {
     /// - Throws: ``JOSEError`` as ``OpenIDProviderMetadata/discover(issuer:location:using:timeout:maximumBodyBytes:)``
     ///   and ``init(metadata:clientID:authentication:fetcher:keySource:clock:)``.
     public static func discover(
-        issuer: String, clientID: String, authentication: ClientAuthentication = .none, fetcher: any HTTPFetcher
+        issuer: String, location: OpenIDProviderMetadata.WellKnownLocation = .openIDConfiguration, clientID: String,
+        authentication: ClientAuthentication = .none, fetcher: any HTTPFetcher
     ) async throws -> OpenIDClient {
-        let metadata = try await OpenIDProviderMetadata.discover(issuer: issuer, using: fetcher)
+        let metadata = try await OpenIDProviderMetadata.discover(issuer: issuer, location: location, using: fetcher)
         return try OpenIDClient(metadata: metadata, clientID: clientID, authentication: authentication, fetcher: fetcher)
     }
 

@@ -106,6 +106,42 @@ import JOSETestSupport
         #expect(try await fixture.provider.lastRequest(path: "/token").count == 1)
     }
 
+    @Test func concurrentFinishesOfOneTransactionSucceedOnce() async throws {
+        let fixture = try await LoginFixture.make()
+        let (callback, transaction) = try await fixture.authorize()
+        let client = fixture.client
+        let outcomes = await withTaskGroup(of: JOSEError.Code?.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    do {
+                        _ = try await client.finishLogin(callbackURL: callback, transaction: transaction)
+                        return nil
+                    } catch let error as JOSEError {
+                        return error.code
+                    } catch {
+                        return .invalidInput
+                    }
+                }
+            }
+            return await group.reduce(into: [JOSEError.Code?]()) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0 == nil }.count == 1)
+        #expect(outcomes.filter { $0 == .transactionReused }.count == 3)
+        #expect(try await fixture.provider.lastRequest(path: "/token").count == 1)
+    }
+
+    @Test func transactionSurvivesARestartAsJSON() async throws {
+        let fixture = try await LoginFixture.make()
+        let (callback, transaction) = try await fixture.authorize()
+        let stored = try JSONEncoder().encode(transaction)
+        let restarted = try await OpenIDClient.discover(
+            issuer: fixture.provider.issuer, location: .oauthAuthorizationServer, clientID: fixture.clientID,
+            fetcher: URLSessionHTTPFetcher())
+        let login = try await restarted.finishLogin(
+            callbackURL: callback, transaction: JSONDecoder().decode(LoginTransaction.self, from: stored))
+        #expect(login.idToken.claims.nonce == transaction.nonce)
+    }
+
     @Test func expiredTransactionIsRefused() async throws {
         let fixture = try await LoginFixture.make()
         let (callback, transaction) = try await fixture.authorize()
