@@ -74,9 +74,14 @@ public struct AuthorizationRequest: Sendable {
     ///   - clock: The time source for the transaction's creation time.
     /// - Returns: The URL to open and the transaction to keep.
     /// - Throws: ``JOSEError`` `jwks_unavailable` when the metadata has no authorization
-    ///   endpoint or does not list S256 among its code challenge methods; `invalid_input` as
-    ///   ``prepare(authorizationEndpoint:issuer:requiresIssuerParameter:clock:)``.
+    ///   endpoint or does not list S256 among its code challenge methods; `invalid_input` when
+    ///   the provider requires pushed authorization requests (use ``preparePushed(for:clock:)``),
+    ///   and as ``prepare(authorizationEndpoint:issuer:requiresIssuerParameter:clock:)``.
     public func prepare(for metadata: OpenIDProviderMetadata, clock: JOSEClock = .system) throws -> PreparedAuthorization {
+        guard !metadata.requirePushedAuthorizationRequests else {
+            throw JOSEError.invalidInput(
+                "the provider \(JOSEError.quoted(metadata.issuer)) requires pushed authorization requests (RFC 9126)")
+        }
         guard metadata.supportsS256CodeChallenge else {
             throw JOSEError(.jwksUnavailable, "the provider \(JOSEError.quoted(metadata.issuer)) does not support S256 PKCE challenges")
         }

@@ -121,6 +121,16 @@ import Testing
                 == "https://op.example/authorize?client_id=app&request_uri=urn%3Aietf%3Aparams%3Aoauth%3Arequest_uri%3Aabc")
     }
 
+    @Test func providerRequiringPARRefusesAPlainRequest() async throws {
+        let metadata = try OpenIDProviderMetadata(document: Array("""
+            {"issuer":"https://op.example","authorization_endpoint":"https://op.example/authorize",
+             "pushed_authorization_request_endpoint":"https://op.example/par","require_pushed_authorization_requests":true}
+            """.utf8), expectedIssuer: "https://op.example")
+        let request = AuthorizationRequest(clientID: "app", redirectURI: "https://app.example/cb")
+        _ = await expectJOSEError(.invalidInput) { try request.prepare(for: metadata) }
+        #expect(try request.preparePushed(for: metadata).transaction.clientID == "app")
+    }
+
     @Test func providerWithoutS256IsRefused() async throws {
         let metadata = try OpenIDProviderMetadata(document: Array("""
             {"issuer":"https://op.example","authorization_endpoint":"https://op.example/authorize",
