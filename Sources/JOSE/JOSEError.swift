@@ -68,6 +68,23 @@ public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
         /// Arguments are unusable (for example a malformed PKCE verifier).
         public static let invalidInput = Code(rawValue: "invalid_input")
 
+        /// The authorization response's `state` is missing, repeated, or differs from the
+        /// transaction's.
+        public static let invalidState = Code(rawValue: "invalid_state")
+        /// The callback URL does not match the transaction's redirect URI exactly.
+        public static let invalidRedirectURI = Code(rawValue: "invalid_redirect_uri")
+        /// The authorization server answered the authorization request with an OAuth `error`
+        /// (see ``JOSEError/providerError``).
+        public static let authorizationError = Code(rawValue: "authorization_error")
+        /// The token endpoint answered with an OAuth `error` (see ``JOSEError/providerError``).
+        public static let tokenError = Code(rawValue: "token_error")
+        /// The token endpoint's answer is not a valid token response.
+        public static let invalidTokenResponse = Code(rawValue: "invalid_token_response")
+        /// The token endpoint could not be reached (network, timeout, size, redirect).
+        public static let tokenEndpointUnavailable = Code(rawValue: "token_endpoint_unavailable")
+        /// A login transaction was already used to finish a login.
+        public static let transactionReused = Code(rawValue: "transaction_reused")
+
         /// Every code defined by the library, in the order of the design's table.
         public static let all: [Code] = [
             .malformed, .unsupportedAlgorithm, .algorithmNotAllowed, .keyNotFound, .invalidKey,
@@ -75,6 +92,8 @@ public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
             .invalidIssuer, .invalidAudience, .invalidAuthorizedParty, .invalidNonce,
             .authTimeTooOld, .missingClaim, .invalidClaim, .invalidType,
             .unsupportedCriticalHeader, .invalidTokenHash, .jwksUnavailable, .invalidInput,
+            .invalidState, .invalidRedirectURI, .authorizationError, .tokenError, .invalidTokenResponse,
+            .tokenEndpointUnavailable, .transactionReused,
         ]
     }
 
@@ -82,11 +101,20 @@ public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
     public let code: Code
     /// A human-readable explanation of what was wrong.
     public let message: String
+    /// The OAuth error response behind ``Code/authorizationError`` and ``Code/tokenError``;
+    /// `nil` for other errors.
+    public let providerError: ProviderError?
 
     /// Creates an error with a code and a message.
-    public init(_ code: Code, _ message: String) {
+    ///
+    /// - Parameters:
+    ///   - code: Why the operation failed.
+    ///   - message: What was wrong.
+    ///   - providerError: The OAuth error response that caused it, if any.
+    public init(_ code: Code, _ message: String, providerError: ProviderError? = nil) {
         self.code = code
         self.message = message
+        self.providerError = providerError
     }
 
     /// `code: message`, as printed by the CLI.
@@ -132,5 +160,36 @@ extension JOSEError {
             body += escaped
         }
         return "\"" + body + "\""
+    }
+}
+
+extension JOSEError {
+    /// An OAuth error response (RFC 6749 §4.1.2.1, §5.2) as the authorization server sent it.
+    ///
+    /// The values are remote text: show them through ``JOSEError/quoted(_:)``.
+    public struct ProviderError: Sendable, Hashable {
+        /// `error`, for example `access_denied` or `invalid_grant`.
+        public let error: String
+        /// `error_description`, when sent.
+        public let errorDescription: String?
+        /// `error_uri`, when sent.
+        public let errorURI: String?
+
+        /// Creates an error response.
+        ///
+        /// - Parameters:
+        ///   - error: The `error` code.
+        ///   - errorDescription: The `error_description`.
+        ///   - errorURI: The `error_uri`.
+        public init(error: String, errorDescription: String? = nil, errorURI: String? = nil) {
+            self.error = error
+            self.errorDescription = errorDescription
+            self.errorURI = errorURI
+        }
+
+        /// `error` and, when sent, `error_description`, escaped and capped for a message.
+        public var summary: String {
+            JOSEError.quoted(error) + (errorDescription.map { " (" + JOSEError.quoted($0) + ")" } ?? "")
+        }
     }
 }

@@ -39,7 +39,8 @@ struct CLIFailure: Error {
     /// A remote key-source failure whose outcome has already been printed (exit 3).
     static let remoteReported = CLIFailure(status: .remote, message: nil, hint: nil)
 
-    /// Maps a library error met outside token verification: `jwks_unavailable` is exit 3,
+    /// Maps a library error met outside token verification: `jwks_unavailable` and
+    /// `token_endpoint_unavailable` are exit 3,
     /// anything else is unusable local input (exit 2).
     ///
     /// - Parameters:
@@ -47,7 +48,8 @@ struct CLIFailure: Error {
     ///   - context: what was being done, e.g. `cannot use key file 'k.pem'`.
     init(_ error: JOSEError, context: String?) {
         let text = (context.map { "\($0): " } ?? "") + error.description
-        self.init(status: error.code == .jwksUnavailable ? .remote : .usage, message: text, hint: nil)
+        let remote = error.code == .jwksUnavailable || error.code == .tokenEndpointUnavailable
+        self.init(status: remote ? .remote : .usage, message: text, hint: nil)
         self.error = error
     }
 

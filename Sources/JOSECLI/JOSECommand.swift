@@ -5,11 +5,12 @@ struct JOSECommand: AsyncParsableCommand {
     /// Names the tool, its subcommands and its exit codes.
     static let configuration = CommandConfiguration(
         commandName: "jose",
-        abstract: "Verify, decode and sign JWS/JWT tokens; make keys, PKCE pairs and thumbprints.",
+        abstract: "Verify, decode and sign JWS/JWT tokens; make keys, PKCE pairs and thumbprints; walk an OpenID Connect login.",
         discussion: """
             Exit codes: 0 success; 1 token rejected (in --batch: any token rejected); \
             2 usage error or unusable local input (flags, key files, claims files); \
-            3 a remote key set or discovery document could not be used (jwks_unavailable).
+            3 a remote key set, discovery document or token endpoint could not be used \
+            (jwks_unavailable, token_endpoint_unavailable).
 
             Put -- before a token that starts with '-'.
 
@@ -24,5 +25,6 @@ struct JOSECommand: AsyncParsableCommand {
             VerifyCommand.self, DecodeCommand.self, SignCommand.self, KeygenCommand.self,
             PKCECommand.self, ThumbprintCommand.self, BenchCommand.self,
             JWKCommand.self, CompletionCommand.self,
+            DiscoverCommand.self, AuthorizeURLCommand.self, CallbackCommand.self,
         ])
 }

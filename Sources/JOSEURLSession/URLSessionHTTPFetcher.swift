@@ -17,8 +17,10 @@ import FoundationNetworking
 ///   accepts the connection and then stalls fails the fetch on time.
 /// - **Body size.** A `Content-Length` over ``HTTPFetchRequest/maximumBodyBytes`` fails as soon as
 ///   the headers arrive; otherwise reading stops as soon as the received body passes the limit.
-/// - **No redirects.** No redirect is followed, to any host; a `3xx` response other than `304`
-///   fails the fetch and the error names the `Location`.
+/// - **No redirects.** No redirect is followed, to any host, for a `GET` or a `POST`; a `3xx`
+///   response other than `304` fails the fetch and the error names the `Location`.
+/// - **Methods.** `GET`, and `POST` with the request's body (a token request's form); any
+///   other method is refused.
 /// - **No local HTTP cache.** No `URLCache`, no cookies, no cached responses: conditional requests
 ///   are sent as given and a `304 Not Modified` reaches the caller.
 ///
@@ -31,15 +33,15 @@ public struct URLSessionHTTPFetcher: HTTPFetcher {
     /// Creates the default fetcher.
     public init() {}
 
-    /// Performs one HTTP `GET` under the rules described on ``URLSessionHTTPFetcher``.
+    /// Performs one HTTP `GET` or `POST` under the rules described on ``URLSessionHTTPFetcher``.
     ///
-    /// - Parameter request: The URL, extra headers and limits.
+    /// - Parameter request: The method, URL, extra headers, body and limits.
     /// - Returns: The final response, whatever its status other than a redirect.
     /// - Throws: `JOSEError` with code ``JOSEError/Code/jwksUnavailable`` when the URL is refused
     ///   by the transport policy, a header value contains a line break, the connection fails, the
     ///   timeout passes, the body is too large, the server redirects, or the task is cancelled;
-    ///   ``JOSEError/Code/invalidInput`` when the timeout is not positive or the body limit is
-    ///   negative.
+    ///   ``JOSEError/Code/invalidInput`` when the timeout is not positive, the body limit is
+    ///   negative, the method is neither `GET` nor `POST`, or a `GET` has a body.
     public func fetch(_ request: HTTPFetchRequest) async throws -> HTTPFetchResponse {
         let url = request.url
         guard TransportPolicy.isAllowed(url) else {
@@ -52,6 +54,9 @@ public struct URLSessionHTTPFetcher: HTTPFetcher {
         guard request.maximumBodyBytes >= 0 else {
             throw JOSEError(.invalidInput, "maximum body size must not be negative, got \(request.maximumBodyBytes)")
         }
+        guard request.method == .post || (request.method == .get && request.body.isEmpty) else {
+            throw JOSEError(.invalidInput, "only GET without a body and POST are sent, got \(String(reflecting: request.method.rawValue))")
+        }
         for (name, value) in request.headers where !isSafeHeader(name: name, value: value) {
             throw JOSEError(.jwksUnavailable,
                             "refusing to fetch \(TransportPolicy.describe(url)): header \(String(reflecting: name)) is empty or contains control characters")
@@ -60,7 +65,8 @@ public struct URLSessionHTTPFetcher: HTTPFetcher {
         let seconds = request.timeout.timeInterval
         var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData,
                                     timeoutInterval: seconds + 1)
-        urlRequest.httpMethod = "GET"
+        urlRequest.httpMethod = request.method.rawValue
+        if request.method == .post { urlRequest.httpBody = Data(request.body) }
         urlRequest.httpShouldHandleCookies = false
         for (name, value) in request.headers {
             urlRequest.setValue(value, forHTTPHeaderField: name)

@@ -9,6 +9,8 @@ import Testing
             "invalid_issuer", "invalid_audience", "invalid_authorized_party", "invalid_nonce",
             "auth_time_too_old", "missing_claim", "invalid_claim", "invalid_type",
             "unsupported_critical_header", "invalid_token_hash", "jwks_unavailable", "invalid_input",
+            "invalid_state", "invalid_redirect_uri", "authorization_error", "token_error", "invalid_token_response",
+            "token_endpoint_unavailable", "transaction_reused",
         ]
         #expect(JOSEError.Code.all.map(\.rawValue) == expected)
     }

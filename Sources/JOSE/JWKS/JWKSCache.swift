@@ -144,15 +144,29 @@ public final class JWKSCache: JWKSetSource, Sendable {
     /// - Returns: A cache for the issuer's `jwks_uri`; its keys are not fetched yet.
     /// - Throws: `JOSEError` with code ``JOSEError/Code/invalidInput`` for an unusable issuer or
     ///   configuration, ``JOSEError/Code/jwksUnavailable`` when the document cannot be fetched or
-    ///   trusted (see ``OpenIDDiscovery/jwksURI(forIssuer:using:timeout:maximumBodyBytes:)``).
+    ///   trusted (see ``OpenIDProviderMetadata/discover(issuer:location:using:timeout:maximumBodyBytes:)``).
     public static func discover(
         issuer: String, fetcher: any HTTPFetcher, configuration: Configuration = Configuration()
     ) async throws -> JWKSCache {
         try configuration.validate()
-        let jwksURL = try await OpenIDDiscovery.jwksURI(
-            forIssuer: issuer, using: fetcher, timeout: configuration.timeout,
+        let metadata = try await OpenIDProviderMetadata.discover(
+            issuer: issuer, using: fetcher, timeout: configuration.timeout,
             maximumBodyBytes: configuration.maximumBodyBytes)
-        return try JWKSCache(url: jwksURL, fetcher: fetcher, configuration: configuration)
+        return try JWKSCache(metadata: metadata, fetcher: fetcher, configuration: configuration)
+    }
+
+    /// Creates a cache for the `jwks_uri` of metadata already discovered.
+    ///
+    /// - Parameters:
+    ///   - metadata: The provider's trusted metadata.
+    ///   - fetcher: The HTTP client for the key set.
+    ///   - configuration: The cache's settings.
+    /// - Throws: `JOSEError` with code ``JOSEError/Code/jwksUnavailable`` when the metadata has no
+    ///   `jwks_uri`, ``JOSEError/Code/invalidInput`` for an unusable configuration.
+    public convenience init(
+        metadata: OpenIDProviderMetadata, fetcher: any HTTPFetcher, configuration: Configuration = Configuration()
+    ) throws {
+        try self.init(url: metadata.requiredEndpoint(\.jwksURI, "jwks_uri"), fetcher: fetcher, configuration: configuration)
     }
 
     /// What the cache has done so far (fetches, `304`s, failures, stale serves, unknown `kid`s).

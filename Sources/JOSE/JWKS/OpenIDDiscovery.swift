@@ -5,7 +5,8 @@ import Foundation
 #endif
 
 /// The part of OpenID Connect Discovery 1.0 the key-set cache needs: where an issuer's
-/// configuration document lives, and the trusted `jwks_uri` in it.
+/// configuration document lives, and the trusted `jwks_uri` in it. A shortcut over
+/// ``OpenIDProviderMetadata``, which reads the whole document.
 ///
 /// ```swift
 /// let jwksURL = try await OpenIDDiscovery.jwksURI(forIssuer: "https://accounts.example.com")
@@ -27,22 +28,7 @@ public enum OpenIDDiscovery {
     ///   absolute URL with a host, has a query or fragment, or is refused by
     ///   ``TransportPolicy/isAllowed(_:)`` (plain `http` to a non-loopback host).
     public static func discoveryURL(forIssuer issuer: String) throws -> URL {
-        guard let issuerURL = URL(string: issuer), issuerURL.scheme != nil,
-              TransportPolicy.hostName(of: issuerURL) != nil else {
-            throw JOSEError(.invalidInput, "issuer \(JOSEError.quoted(issuer)) is not an absolute URL with a host")
-        }
-        guard issuerURL.query == nil, issuerURL.fragment == nil, !issuer.contains("?"), !issuer.contains("#") else {
-            throw JOSEError(.invalidInput, "issuer \(JOSEError.quoted(issuer)) must not have a query or fragment")
-        }
-        guard TransportPolicy.isAllowed(issuerURL) else {
-            throw JOSEError(.invalidInput,
-                            "issuer \(JOSEError.quoted(issuer)) is not https (plain http is allowed only for loopback hosts)")
-        }
-        let base = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
-        guard let url = URL(string: base + configurationPath) else {
-            throw JOSEError(.invalidInput, "issuer \(JOSEError.quoted(issuer)) does not give a valid discovery URL")
-        }
-        return url
+        try OpenIDProviderMetadata.discoveryURL(forIssuer: issuer)
     }
 
     /// The `jwks_uri` of a configuration document, after checking the document belongs to
@@ -59,44 +45,8 @@ public enum OpenIDDiscovery {
     ///   is missing, not a string, not an absolute URL, or refused by
     ///   ``TransportPolicy/isAllowed(_:)``.
     public static func jwksURI(fromDiscoveryDocument body: [UInt8], expectedIssuer: String) throws -> URL {
-        // The strict reader rejects duplicate members (so a second "issuer" or "jwks_uri" cannot
-        // override the first), invalid UTF-8, and deep or oversized input.
-        let limits = JSONLimits(maxBytes: Swift.max(JSONLimits.default.maxBytes, body.count))
-        let document: JSONDocument
-        do {
-            document = try JSONDocument(bytes: body, limits: limits)
-        } catch let error as JOSEError {
-            throw JOSEError(.jwksUnavailable,
-                            "the discovery document for \(JOSEError.quoted(expectedIssuer)) is not valid JSON: \(error.message)")
-        }
-        let root = document.root
-        guard root.kind == .object else {
-            throw JOSEError(.jwksUnavailable,
-                            "the discovery document for \(JOSEError.quoted(expectedIssuer)) is not a JSON object")
-        }
-        guard let issuer = root["issuer"]?.string else {
-            throw JOSEError(.jwksUnavailable,
-                            "the discovery document for \(JOSEError.quoted(expectedIssuer)) has no string \"issuer\"")
-        }
-        guard issuer.utf8.elementsEqual(expectedIssuer.utf8) else {
-            throw JOSEError(.jwksUnavailable,
-                            "the discovery document names issuer \(JOSEError.quoted(issuer)), expected \(JOSEError.quoted(expectedIssuer))")
-        }
-        guard let value = root["jwks_uri"] else {
-            throw JOSEError(.jwksUnavailable, "the discovery document for \(JOSEError.quoted(expectedIssuer)) has no \"jwks_uri\"")
-        }
-        guard let text = value.string else {
-            throw JOSEError(.jwksUnavailable,
-                            "the discovery document for \(JOSEError.quoted(expectedIssuer)) has a \"jwks_uri\" that is not a string")
-        }
-        guard let url = URL(string: text), url.scheme != nil, TransportPolicy.hostName(of: url) != nil else {
-            throw JOSEError(.jwksUnavailable, "\"jwks_uri\" \(JOSEError.quoted(text)) is not an absolute URL with a host")
-        }
-        guard TransportPolicy.isAllowed(url) else {
-            throw JOSEError(.jwksUnavailable,
-                            "\"jwks_uri\" \(JOSEError.quoted(text)) is not https (plain http is allowed only for loopback hosts)")
-        }
-        return url
+        try OpenIDProviderMetadata(document: body, expectedIssuer: expectedIssuer)
+            .requiredEndpoint(\.jwksURI, "jwks_uri")
     }
 
     /// Fetches `issuer`'s configuration document and returns its trusted `jwks_uri`.
@@ -117,13 +67,8 @@ public enum OpenIDDiscovery {
         timeout: Duration = HTTPFetchRequest.defaultTimeout,
         maximumBodyBytes: Int = HTTPFetchRequest.defaultMaximumBodyBytes
     ) async throws -> URL {
-        let url = try discoveryURL(forIssuer: issuer)
-        let response = try await fetcher.fetch(HTTPFetchRequest(
-            url: url, headers: ["Accept": "application/json"], timeout: timeout, maximumBodyBytes: maximumBodyBytes))
-        guard response.statusCode == 200 else {
-            throw JOSEError(.jwksUnavailable,
-                            "fetching \(TransportPolicy.describe(url)) failed: the server answered \(response.statusCode)")
-        }
-        return try jwksURI(fromDiscoveryDocument: response.body, expectedIssuer: issuer)
+        try await OpenIDProviderMetadata.discover(
+            issuer: issuer, using: fetcher, timeout: timeout, maximumBodyBytes: maximumBodyBytes)
+            .requiredEndpoint(\.jwksURI, "jwks_uri")
     }
 }

@@ -4,7 +4,8 @@
 /// `aud` contains the client id; with several audiences `azp` is present, and a present `azp`
 /// always equals the client id; `sub`, `exp` and `iat` are present; `exp`, `nbf`, `iat` within
 /// the leeway; `nonce` equals the one sent (when one was); `auth_time` present and recent enough
-/// when `max_age` was requested; `at_hash` / `c_hash` match the access token / code supplied.
+/// when `max_age` was requested; `at_hash` / `c_hash` match the access token / code supplied;
+/// and, when asked for, `acr` in an accepted set, `amr` holding required methods, `sid` present.
 ///
 /// ```swift
 /// let validator = IDTokenValidator(
@@ -18,6 +19,15 @@ public struct IDTokenValidator: Sendable {
     public let issuer: String
     /// The client id: must be in `aud`, and equal `azp` when that is present.
     public let clientID: String
+    /// When set, the token must carry an `acr` that is one of these (the values asked for with
+    /// `acr_values`, say): a missing `acr` is `missing_claim`, another one `invalid_claim`.
+    public var acceptedAuthenticationContexts: Set<String>?
+    /// Values the token's `amr` array must all contain (for example `mfa`): a missing `amr` is
+    /// `missing_claim`, one without them `invalid_claim`.
+    public var requiredAuthenticationMethods: Set<String> = []
+    /// Whether the token must carry a `sid` (session id) string, as front- and back-channel
+    /// logout need; a missing `sid` is `missing_claim`.
+    public var requiresSessionID = false
     private let verifier: JWTVerifier
 
     /// Creates a validator.
@@ -58,6 +68,7 @@ public struct IDTokenValidator: Sendable {
         authorizationCode: String? = nil
     ) async throws -> VerifiedJWT {
         let token = try await verifier.verify(idToken, rules: rules(nonce: nonce, maxAge: maxAge))
+        try checkAuthenticationRules(token.claims)
         return try checkHashes(token, accessToken: accessToken, authorizationCode: authorizationCode)
     }
 
@@ -93,6 +104,7 @@ extension IDTokenValidator {
         authorizationCode: String? = nil
     ) throws -> VerifiedJWT {
         let token = try verifier.verifyWithoutSuspending(idToken, rules: rules(nonce: nonce, maxAge: maxAge))
+        try checkAuthenticationRules(token.claims)
         return try checkHashes(token, accessToken: accessToken, authorizationCode: authorizationCode)
     }
 }

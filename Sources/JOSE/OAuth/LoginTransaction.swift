@@ -1,0 +1,126 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What a client keeps between sending the user to the authorization endpoint and receiving
+/// the callback: the secrets sent (`state`, `nonce`, the PKCE verifier) and what the answer
+/// must match.
+///
+/// `Codable`, so an app can persist it across a process restart (for example in the keychain;
+/// it holds the PKCE verifier, so treat it as a secret), and `Sendable`. Decoding validates
+/// every member as ``AuthorizationRequest`` would have made it. Finish each transaction once
+/// and then delete it: ``OpenIDClient`` refuses a second finish of the same transaction it has
+/// seen, but only a deleted transaction cannot be replayed from storage after a restart.
+public struct LoginTransaction: Sendable, Hashable, Codable {
+    /// The issuer the request was sent to; the response and ID token must come from it.
+    public let issuer: String
+    /// The client id the request was made for.
+    public let clientID: String
+    /// The `redirect_uri` sent; the callback must arrive at exactly this URI.
+    public let redirectURI: String
+    /// The `state` sent.
+    public let state: String
+    /// The `nonce` sent; the ID token must carry it.
+    public let nonce: String
+    /// The PKCE verifier whose S256 challenge was sent.
+    public let codeVerifier: CodeVerifier
+    /// The `max_age` sent, in seconds, when one was.
+    public let maxAge: Int?
+    /// When the transaction was made, in seconds since 1970.
+    public let createdAt: Double
+    /// Whether the provider's metadata says authorization responses carry `iss` (RFC 9207);
+    /// then a response without it is refused.
+    public let requiresIssuerParameter: Bool
+
+    /// The longest `state` or `nonce` accepted when decoding.
+    static let maximumValueLength = 512
+
+    /// Creates a transaction (``AuthorizationRequest`` does this with fresh values).
+    ///
+    /// - Parameters:
+    ///   - issuer: The issuer.
+    ///   - clientID: The client id.
+    ///   - redirectURI: The redirect URI sent.
+    ///   - state: The state sent.
+    ///   - nonce: The nonce sent.
+    ///   - codeVerifier: The PKCE verifier.
+    ///   - maxAge: The `max_age` sent, in seconds.
+    ///   - createdAt: Seconds since 1970.
+    ///   - requiresIssuerParameter: Whether the response must carry `iss`.
+    /// - Throws: ``JOSEError`` `invalid_input` when a value is empty or too long, `maxAge` is
+    ///   negative, or `createdAt` is not finite.
+    public init(
+        issuer: String, clientID: String, redirectURI: String, state: String, nonce: String,
+        codeVerifier: CodeVerifier, maxAge: Int?, createdAt: Double, requiresIssuerParameter: Bool
+    ) throws {
+        for (name, value) in [("issuer", issuer), ("client id", clientID), ("redirect URI", redirectURI),
+                              ("state", state), ("nonce", nonce)] {
+            guard !value.isEmpty, value.utf8.count <= 2048 else {
+                throw JOSEError.invalidInput("a login transaction's \(name) must have 1 to 2048 bytes")
+            }
+        }
+        guard state.utf8.count <= Self.maximumValueLength, nonce.utf8.count <= Self.maximumValueLength else {
+            throw JOSEError.invalidInput("a login transaction's state and nonce have at most \(Self.maximumValueLength) bytes")
+        }
+        if let maxAge, !(0...AuthorizationRequest.maximumMaxAge).contains(maxAge) {
+            throw JOSEError.invalidInput("max_age must be 0...\(AuthorizationRequest.maximumMaxAge) seconds, got \(maxAge)")
+        }
+        guard createdAt.isFinite, createdAt >= 0 else {
+            throw JOSEError.invalidInput("a login transaction's creation time must be a finite, non-negative number")
+        }
+        self.issuer = issuer
+        self.clientID = clientID
+        self.redirectURI = redirectURI
+        self.state = state
+        self.nonce = nonce
+        self.codeVerifier = codeVerifier
+        self.maxAge = maxAge
+        self.createdAt = createdAt
+        self.requiresIssuerParameter = requiresIssuerParameter
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case issuer, clientID = "client_id", redirectURI = "redirect_uri", state, nonce
+        case codeVerifier = "code_verifier", maxAge = "max_age", createdAt = "created_at"
+        case requiresIssuerParameter = "requires_iss"
+    }
+
+    /// Decodes and validates a stored transaction.
+    ///
+    /// - Parameter decoder: The decoder.
+    /// - Throws: A decoding error for missing members or wrong types; ``JOSEError``
+    ///   `invalid_input` for values ``init(issuer:clientID:redirectURI:state:nonce:codeVerifier:maxAge:createdAt:requiresIssuerParameter:)``
+    ///   refuses, including a malformed code verifier.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(
+            issuer: container.decode(String.self, forKey: .issuer),
+            clientID: container.decode(String.self, forKey: .clientID),
+            redirectURI: container.decode(String.self, forKey: .redirectURI),
+            state: container.decode(String.self, forKey: .state),
+            nonce: container.decode(String.self, forKey: .nonce),
+            codeVerifier: CodeVerifier(container.decode(String.self, forKey: .codeVerifier)),
+            maxAge: container.decodeIfPresent(Int.self, forKey: .maxAge),
+            createdAt: container.decode(Double.self, forKey: .createdAt),
+            requiresIssuerParameter: container.decode(Bool.self, forKey: .requiresIssuerParameter))
+    }
+
+    /// Encodes the transaction (the code verifier as its text).
+    ///
+    /// - Parameter encoder: The encoder.
+    /// - Throws: What the encoder throws.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(issuer, forKey: .issuer)
+        try container.encode(clientID, forKey: .clientID)
+        try container.encode(redirectURI, forKey: .redirectURI)
+        try container.encode(state, forKey: .state)
+        try container.encode(nonce, forKey: .nonce)
+        try container.encode(codeVerifier.value, forKey: .codeVerifier)
+        try container.encodeIfPresent(maxAge, forKey: .maxAge)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(requiresIssuerParameter, forKey: .requiresIssuerParameter)
+    }
+}

@@ -1,0 +1,254 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// An OpenID Connect relying party for one provider and one client id: it prepares
+/// authorization requests, finishes logins (callback checks, code exchange, ID-token
+/// validation) and refreshes tokens.
+///
+/// ```swift
+/// let client = try await OpenIDClient.discover(
+///     issuer: "https://accounts.example.com", clientID: "my-app", fetcher: URLSessionHTTPFetcher())
+/// let prepared = try client.prepare(AuthorizationRequest(clientID: "my-app", redirectURI: redirect))
+/// // ... the browser comes back to `callbackURL` ...
+/// let login = try await client.finishLogin(callbackURL: callbackURL, transaction: prepared.transaction)
+/// print(login.idToken.claims.subject ?? "")
+/// ```
+///
+/// **Transactions are single-use.** A transaction older than ``transactionLifetime`` is refused
+/// (`expired`), and one this client has already finished (copies of a client share the record)
+/// is refused (`transaction_reused`), even when the first attempt failed after its callback
+/// was accepted. The record lives in memory: delete a persisted transaction once it has been
+/// used, so that a restarted app cannot replay it.
+public struct OpenIDClient: Sendable {
+    /// The provider's metadata.
+    public let metadata: OpenIDProviderMetadata
+    /// This client's id.
+    public let clientID: String
+    /// How this client authenticates to the token and PAR endpoints.
+    public let authentication: ClientAuthentication
+    /// The HTTP client for the token and PAR endpoints.
+    public let fetcher: any HTTPFetcher
+    /// Validates ID tokens; set its `acr`, `amr` and `sid` rules to require them.
+    public var idTokenValidator: IDTokenValidator
+    /// The longest a transaction may wait for its callback; 10 minutes unless set.
+    public var transactionLifetime: Duration = .seconds(600)
+    /// The limit on each token or PAR request; 10 seconds unless set.
+    public var timeout: Duration = HTTPFetchRequest.defaultTimeout
+    /// The time source for transactions and client assertions.
+    public let clock: JOSEClock
+    /// The transactions already finished.
+    private let consumed = ConsumedTransactions()
+
+    /// Creates a client for discovered metadata.
+    ///
+    /// - Parameters:
+    ///   - metadata: The provider's metadata.
+    ///   - clientID: This client's id.
+    ///   - authentication: How the client authenticates; a public client unless given.
+    ///   - fetcher: The HTTP client.
+    ///   - keySource: The provider's keys; a ``JWKSCache`` for the metadata's `jwks_uri` unless
+    ///     given.
+    ///   - clock: The time source.
+    /// - Throws: ``JOSEError`` `jwks_unavailable` when no key source is given and the metadata
+    ///   has no `jwks_uri`; `invalid_input` for an empty client id.
+    public init(
+        metadata: OpenIDProviderMetadata, clientID: String, authentication: ClientAuthentication = .none,
+        fetcher: any HTTPFetcher, keySource: (any JWKSetSource)? = nil, clock: JOSEClock = .system
+    ) throws {
+        guard !clientID.isEmpty else { throw JOSEError.invalidInput("the client id is empty") }
+        let keys: any JWKSetSource = try keySource ?? JWKSCache(metadata: metadata, fetcher: fetcher)
+        self.metadata = metadata
+        self.clientID = clientID
+        self.authentication = authentication
+        self.fetcher = fetcher
+        self.clock = clock
+        idTokenValidator = IDTokenValidator(
+            issuer: metadata.issuer, clientID: clientID, keySource: keys,
+            algorithms: metadata.idTokenSigningAlgorithms, clock: clock)
+    }
+
+    /// Discovers `issuer` and creates a client for it.
+    ///
+    /// - Parameters:
+    ///   - issuer: The issuer identifier.
+    ///   - location: Which metadata document; OpenID Connect Discovery unless given.
+    ///   - clientID: This client's id.
+    ///   - authentication: How the client authenticates; a public client unless given.
+    ///   - fetcher: The HTTP client.
+    /// - Returns: The client.
+    /// - Throws: ``JOSEError`` as ``OpenIDProviderMetadata/discover(issuer:location:using:timeout:maximumBodyBytes:)``
+    ///   and ``init(metadata:clientID:authentication:fetcher:keySource:clock:)``.
+    public static func discover(
+        issuer: String, location: OpenIDProviderMetadata.WellKnownLocation = .openIDConfiguration, clientID: String,
+        authentication: ClientAuthentication = .none, fetcher: any HTTPFetcher
+    ) async throws -> OpenIDClient {
+        let metadata = try await OpenIDProviderMetadata.discover(issuer: issuer, location: location, using: fetcher)
+        return try OpenIDClient(metadata: metadata, clientID: clientID, authentication: authentication, fetcher: fetcher)
+    }
+
+    /// Prepares the authorize URL for `request` at this provider.
+    ///
+    /// - Parameter request: What to ask for; its client id must be this client's.
+    /// - Returns: The URL to open and the transaction to keep.
+    /// - Throws: ``JOSEError`` as ``AuthorizationRequest/prepare(for:clock:)``; `invalid_input`
+    ///   for another client id.
+    public func prepare(_ request: AuthorizationRequest) throws -> PreparedAuthorization {
+        guard request.clientID == clientID else {
+            throw JOSEError.invalidInput("the request's client id is not this client's")
+        }
+        return try request.prepare(for: metadata, clock: clock)
+    }
+
+    /// Finishes a login from the callback URL (query or fragment response).
+    ///
+    /// - Parameters:
+    ///   - callbackURL: The URL the browser was sent back to.
+    ///   - transaction: The transaction of the request.
+    /// - Returns: The tokens and the validated ID token.
+    /// - Throws: ``JOSEError``: see ``finishLogin(_:transaction:)`` and ``AuthorizationResponse``.
+    public func finishLogin(callbackURL: String, transaction: LoginTransaction) async throws -> LoginResult {
+        try checkUsable(transaction)
+        return try await finishLogin(AuthorizationResponse(callbackURL: callbackURL, transaction: transaction),
+                                     transaction: transaction)
+    }
+
+    /// Finishes a login from a checked authorization response: exchanges the code with the PKCE
+    /// verifier, reads the token response strictly, and validates the ID token (signature,
+    /// issuer, audience, times, `nonce`, `auth_time` against `max_age`, `at_hash` against the
+    /// access token, and the validator's own rules).
+    ///
+    /// - Parameters:
+    ///   - response: The response, checked against `transaction`.
+    ///   - transaction: The transaction of the request.
+    /// - Returns: The tokens and the validated ID token.
+    /// - Throws: ``JOSEError``: `invalid_issuer` or `invalid_input` for a transaction made for
+    ///   another provider or client; `expired` for a transaction older than
+    ///   ``transactionLifetime``; `transaction_reused` for one already finished;
+    ///   `token_endpoint_unavailable` when the token endpoint cannot be reached; `token_error`
+    ///   or `invalid_token_response` for its answer (also when it has no `id_token`); and any
+    ///   ID-token validation error.
+    public func finishLogin(_ response: AuthorizationResponse, transaction: LoginTransaction) async throws -> LoginResult {
+        try checkUsable(transaction)
+        try consumed.consume(transaction, expiredBefore: clock.now - transactionLifetime.inSeconds)
+        let tokens = try await requestTokens(.authorizationCode(response.code, transaction: transaction))
+        guard let idToken = tokens.idToken else {
+            throw JOSEError(.invalidTokenResponse, "the token response has no \"id_token\"")
+        }
+        let verified = try await idTokenValidator.validate(
+            idToken, nonce: transaction.nonce, maxAge: transaction.maxAge.map { .seconds($0) },
+            accessToken: tokens.accessToken)
+        return LoginResult(tokens: tokens, idToken: verified)
+    }
+
+    /// Refreshes tokens. A returned ID token is validated as OpenID Connect Core §12.2 asks:
+    /// the usual rules without a nonce, and the same `iss`, `sub`, `aud` (and `auth_time`, when
+    /// both carry one) as the ID token of the login.
+    ///
+    /// - Parameters:
+    ///   - refreshToken: The refresh token.
+    ///   - previousIDToken: The ID token of the login (or of the last refresh).
+    ///   - scopes: A narrower set of scopes; empty for the original ones.
+    /// - Returns: The new tokens, and the new ID token when one was returned.
+    /// - Throws: ``JOSEError`` `token_endpoint_unavailable`, `token_error`,
+    ///   `invalid_token_response`, any ID-token validation error, or `invalid_claim` when the
+    ///   new ID token names another subject, audience or authentication time.
+    public func refresh(
+        refreshToken: String, previousIDToken: VerifiedJWT, scopes: [String] = []
+    ) async throws -> RefreshResult {
+        let tokens = try await requestTokens(.refreshToken(refreshToken, scopes: scopes))
+        guard let idToken = tokens.idToken else { return RefreshResult(tokens: tokens, idToken: nil) }
+        let verified = try await idTokenValidator.validate(idToken, accessToken: tokens.accessToken)
+        let old = previousIDToken.claims
+        let new = verified.claims
+        guard new.issuer == old.issuer, new.subject == old.subject else {
+            throw JOSEError(.invalidClaim, "the refreshed ID token names another issuer or subject than the original")
+        }
+        guard Set(new.audience) == Set(old.audience) else {
+            throw JOSEError(.invalidClaim, "the refreshed ID token names other audiences than the original")
+        }
+        if let before = old.authenticationTime, let after = new.authenticationTime, before != after {
+            throw JOSEError(.invalidClaim, "the refreshed ID token's auth_time differs from the original")
+        }
+        return RefreshResult(tokens: tokens, idToken: verified)
+    }
+
+    /// Sends a pushed authorization request (RFC 9126) and returns the short authorize URL.
+    ///
+    /// - Parameter request: What to ask for; its client id must be this client's.
+    /// - Returns: The URL to open and the transaction to keep.
+    /// - Throws: ``JOSEError`` as ``AuthorizationRequest/preparePushed(for:clock:)``;
+    ///   `token_endpoint_unavailable` when the PAR endpoint cannot be reached;
+    ///   `authorization_error` for an OAuth error answer; `invalid_token_response` for another
+    ///   answer without a `request_uri`.
+    public func push(_ request: AuthorizationRequest) async throws -> PreparedAuthorization {
+        guard request.clientID == clientID else {
+            throw JOSEError.invalidInput("the request's client id is not this client's")
+        }
+        let pushed = try request.preparePushed(for: metadata, clock: clock)
+        var form = pushed.form.filter { $0.name != "client_id" }
+        var headers: [String: String] = [:]
+        try authentication.apply(to: &form, headers: &headers, clientID: clientID, endpoint: pushed.endpoint,
+                                 issuer: metadata.issuer, clock: clock)
+        let response = try await send(.formPost(url: pushed.endpoint, form: form, headers: headers, timeout: timeout))
+        if response.statusCode == 201 || response.statusCode == 200,
+           let root = try? JSONDocument(bytes: response.body).root, root.kind == .object,
+           let requestURI = root["request_uri"]?.string, !requestURI.isEmpty {
+            return try pushed.authorizationURL(requestURI: requestURI)
+        }
+        if let details = TokenResponse.providerError(in: response.body) {
+            throw JOSEError(.authorizationError, "the PAR endpoint refused the request: \(details.summary)",
+                            providerError: details)
+        }
+        throw JOSEError(.invalidTokenResponse, "the PAR endpoint answered \(response.statusCode) without a request_uri")
+    }
+
+    /// Refuses a transaction for another provider or client, or one that has expired.
+    private func checkUsable(_ transaction: LoginTransaction) throws {
+        guard transaction.issuer.utf8.elementsEqual(metadata.issuer.utf8) else {
+            throw JOSEError(.invalidIssuer, "the transaction was made for issuer \(JOSEError.quoted(transaction.issuer)), not this provider")
+        }
+        guard transaction.clientID == clientID else {
+            throw JOSEError.invalidInput("the transaction was made for another client id")
+        }
+        guard clock.now - transaction.createdAt <= transactionLifetime.inSeconds else {
+            throw JOSEError(.expired, "the login transaction is older than \(transactionLifetime)")
+        }
+    }
+
+    /// Sends a token request and reads the answer.
+    private func requestTokens(_ request: TokenRequest) async throws -> TokenResponse {
+        let endpoint = try metadata.requiredEndpoint(\.tokenEndpoint, "token_endpoint")
+        let http = try request.httpRequest(endpoint: endpoint, clientID: clientID, issuer: metadata.issuer,
+                                           authentication: authentication, timeout: timeout, clock: clock)
+        let response = try await send(http)
+        return try TokenResponse.read(response)
+    }
+
+    /// Sends a POST, mapping a transport failure to `token_endpoint_unavailable`.
+    private func send(_ request: HTTPFetchRequest) async throws -> HTTPFetchResponse {
+        do {
+            return try await fetcher.fetch(request)
+        } catch let error as JOSEError where error.code == .jwksUnavailable {
+            throw JOSEError(.tokenEndpointUnavailable, error.message)
+        }
+    }
+}
+
+/// The outcome of a finished login.
+public struct LoginResult: Sendable {
+    /// The token response.
+    public let tokens: TokenResponse
+    /// The validated ID token.
+    public let idToken: VerifiedJWT
+}
+
+/// The outcome of a refresh.
+public struct RefreshResult: Sendable {
+    /// The token response.
+    public let tokens: TokenResponse
+    /// The validated new ID token, when the provider returned one.
+    public let idToken: VerifiedJWT?
+}

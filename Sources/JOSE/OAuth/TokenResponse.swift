@@ -1,0 +1,103 @@
+/// A successful token endpoint response (RFC 6749 §5.1, OpenID Connect Core §3.1.3.3), read
+/// strictly.
+///
+/// Refused with ``JOSEError/Code/invalidTokenResponse``: a body that is not one JSON object
+/// (duplicate members included); an `access_token` that is missing, empty or not visible ASCII;
+/// a `token_type` other than `Bearer` or `DPoP` (any case); an `expires_in` that is not an
+/// integer in 0...``maximumExpiresIn``; a `refresh_token`, `id_token` or `scope` that is present
+/// but not a non-empty string.
+public struct TokenResponse: Sendable {
+    /// The largest `expires_in` accepted: ten years, in seconds.
+    public static let maximumExpiresIn: Int64 = 315_360_000
+
+    /// `access_token`.
+    public let accessToken: String
+    /// `token_type` as sent, for example `Bearer`.
+    public let tokenType: String
+    /// `expires_in` in seconds, when sent.
+    public let expiresIn: Int64?
+    /// `refresh_token`, when sent.
+    public let refreshToken: String?
+    /// `id_token`, when sent (not yet validated).
+    public let idToken: String?
+    /// `scope`, when sent (the granted scopes, when they differ from those asked for).
+    public let scope: String?
+    /// The whole response, for members not modelled here.
+    public let json: JSONValue
+
+    /// Reads a `200` token response body.
+    ///
+    /// - Parameter body: The JSON body.
+    /// - Throws: ``JOSEError`` `invalid_token_response` naming the first problem.
+    public init(json body: [UInt8]) throws {
+        let root: JSONValue
+        do {
+            root = try JSONDocument(bytes: body).root
+        } catch let error as JOSEError {
+            throw JOSEError(.invalidTokenResponse, "the token response is not valid JSON: \(error.message)")
+        }
+        guard root.kind == .object else {
+            throw JOSEError(.invalidTokenResponse, "the token response is not a JSON object")
+        }
+        guard let accessToken = try Self.string(root, "access_token") else {
+            throw JOSEError(.invalidTokenResponse, "the token response has no \"access_token\"")
+        }
+        guard accessToken.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else {
+            throw JOSEError(.invalidTokenResponse, "the \"access_token\" holds characters outside visible ASCII")
+        }
+        guard let tokenType = try Self.string(root, "token_type") else {
+            throw JOSEError(.invalidTokenResponse, "the token response has no \"token_type\"")
+        }
+        guard ["bearer", "dpop"].contains(tokenType.lowercased()) else {
+            throw JOSEError(.invalidTokenResponse, "the \"token_type\" \(JOSEError.quoted(tokenType)) is neither Bearer nor DPoP")
+        }
+        if let value = root["expires_in"] {
+            guard value.kind == .number, value.isIntegerLiteral, let seconds = value.integer,
+                  (0...Self.maximumExpiresIn).contains(seconds) else {
+                throw JOSEError(.invalidTokenResponse,
+                                "the \"expires_in\" is not an integer number of seconds in 0...\(Self.maximumExpiresIn)")
+            }
+            expiresIn = seconds
+        } else {
+            expiresIn = nil
+        }
+        self.accessToken = accessToken
+        self.tokenType = tokenType
+        refreshToken = try Self.string(root, "refresh_token")
+        idToken = try Self.string(root, "id_token")
+        scope = try Self.string(root, "scope")
+        json = root
+    }
+
+    /// An optional member that, when present, must be a non-empty string.
+    private static func string(_ root: JSONValue, _ name: String) throws -> String? {
+        guard let value = root[name] else { return nil }
+        guard let text = value.string, !text.isEmpty else {
+            throw JOSEError(.invalidTokenResponse, "the token response's \"\(name)\" is not a non-empty string")
+        }
+        return text
+    }
+
+    /// Reads a token endpoint's answer: a `200` token response, or an error response.
+    ///
+    /// - Parameter response: The HTTP response.
+    /// - Returns: The token response.
+    /// - Throws: ``JOSEError`` `token_error` (details in ``JOSEError/providerError``) for a
+    ///   `400` or `401` carrying an OAuth error (RFC 6749 §5.2); `invalid_token_response` for
+    ///   any other status or an unreadable body.
+    public static func read(_ response: HTTPFetchResponse) throws -> TokenResponse {
+        if response.statusCode == 200 { return try TokenResponse(json: response.body) }
+        if response.statusCode == 400 || response.statusCode == 401, let details = providerError(in: response.body) {
+            throw JOSEError(.tokenError, "the token endpoint refused the request: \(details.summary)", providerError: details)
+        }
+        throw JOSEError(.invalidTokenResponse, "the token endpoint answered \(response.statusCode) without an OAuth error")
+    }
+
+    /// The OAuth error in an error response body, or `nil` when the body holds none.
+    static func providerError(in body: [UInt8]) -> JOSEError.ProviderError? {
+        guard let root = try? JSONDocument(bytes: body).root, root.kind == .object,
+              let error = root["error"]?.string, !error.isEmpty else { return nil }
+        return JOSEError.ProviderError(
+            error: error, errorDescription: root["error_description"]?.string, errorURI: root["error_uri"]?.string)
+    }
+}

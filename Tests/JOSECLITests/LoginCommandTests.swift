@@ -1,0 +1,151 @@
+import Foundation
+import JOSETestSupport
+import Testing
+
+/// `jose discover`, `jose authorize-url` and `jose callback`, run as a user would, against the
+/// provider test server on 127.0.0.1.
+@Suite("jose discover, authorize-url and callback")
+struct LoginCommandTests {
+    static let redirect = "https://app.example/callback"
+
+    /// A provider with client `app` (public) registered, and a scratch folder.
+    private func provider(_ method: String = "none", secret: String? = nil, publicJWK: String? = nil,
+                          issuerPath: String = "") async throws -> OAuthProviderTestServer {
+        let provider = try OAuthProviderTestServer(issuerPath: issuerPath)
+        try await provider.registerClient("app", authentication: method, secret: secret, publicJWK: publicJWK,
+                                          redirectURIs: [Self.redirect])
+        return provider
+    }
+
+    /// Runs `jose authorize-url --discover`, and returns the URL and the transaction file.
+    private func authorizeURL(_ provider: OAuthProviderTestServer, in scratch: URL, extra: [String] = []) async throws
+        -> (url: URL, file: String) {
+        let file = scratch.appendingPathComponent("transaction.json").path
+        let result = try await JoseProcess.run(["authorize-url", "--discover", provider.issuer, "--client-id", "app",
+                                                "--redirect-uri", Self.redirect, "--transaction-out", file] + extra)
+        #expect(result.status == 0, "\(result)")
+        let url = try #require(URL(string: result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        return (url, file)
+    }
+
+    @Test("discover prints the validated metadata; --rfc8414 inserts the well-known path")
+    func discoverPrintsMetadata() async throws {
+        let provider = try await provider(issuerPath: "/tenant")
+        let result = try await JoseProcess.run(["discover", provider.issuer])
+        #expect(result.status == 0, "\(result)")
+        let object = try result.jsonObject()
+        #expect(object["issuer"] as? String == provider.issuer)
+        #expect(object["token_endpoint"] as? String == provider.baseURL + "/token")
+        let rfc8414 = try await JoseProcess.run(["discover", "--rfc8414", provider.issuer])
+        #expect(rfc8414.status == 0, "\(rfc8414)")
+        #expect(try await provider.lastRequest(path: "/.well-known/oauth-authorization-server/tenant").count == 1)
+
+        let unreachable = try await JoseProcess.run(["discover", "--timeout", "2", "http://127.0.0.1:9"])
+        #expect(unreachable.status == 3, "\(unreachable)")
+        let unusable = try await JoseProcess.run(["discover", "http://issuer.example"])
+        #expect(unusable.status == 2, "\(unusable)")
+    }
+
+    @Test("authorize-url writes a 0600 transaction; callback checks it and --exchange logs in")
+    func wholeFlowFromTheTerminal() async throws {
+        let provider = try await provider()
+        let scratch = try JoseProcess.makeScratch()
+        defer { JoseProcess.removeScratch(scratch) }
+        let (url, file) = try await authorizeURL(provider, in: scratch, extra: [
+            "--scope", "profile", "--acr-values", "urn:example:loa:2", "--login-hint", "alice", "--max-age", "600",
+            "--param", "display=page",
+        ])
+        let mode = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        let transaction = try JoseProcess.object(String(contentsOfFile: file, encoding: .utf8))
+        let query = Dictionary(uniqueKeysWithValues: (URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? [])
+            .map { ($0.name, $0.value ?? "") })
+        #expect(query["state"] == transaction["state"] as? String)
+        #expect(query["scope"] == "openid profile")
+        #expect(query["acr_values"] == "urn:example:loa:2")
+        #expect(query["display"] == "page")
+
+        let callback = try await provider.callbackURL(for: url)
+        let checked = try await JoseProcess.run(["callback", "--transaction", file, callback])
+        #expect(checked.status == 0, "\(checked)")
+        #expect(checked.stdout.hasPrefix("code="))
+
+        let exchanged = try await JoseProcess.run(["callback", "--transaction", file, "--exchange", "--json", callback])
+        #expect(exchanged.status == 0, "\(exchanged)")
+        let object = try exchanged.jsonObject()
+        let claims = try #require(object["claims"] as? [String: Any])
+        #expect(claims["nonce"] as? String == transaction["nonce"] as? String)
+        #expect((object["tokens"] as? [String: Any])?["token_type"] as? String == "Bearer")
+    }
+
+    @Test("callback --exchange with --client-key signs a private_key_jwt assertion")
+    func privateKeyJWTFromTheTerminal() async throws {
+        let scratch = try JoseProcess.makeScratch()
+        defer { JoseProcess.removeScratch(scratch) }
+        let keyFile = scratch.appendingPathComponent("client.jwk").path
+        let publicFile = scratch.appendingPathComponent("client-public.json").path
+        let keygen = try await JoseProcess.run(["keygen", "--alg", "ES256", "--kid", "c1", "--jwks-out", publicFile])
+        #expect(keygen.status == 0, "\(keygen)")
+        try keygen.stdout.write(toFile: keyFile, atomically: true, encoding: .utf8)
+        let publicSet = try JoseProcess.object(String(contentsOfFile: publicFile, encoding: .utf8))
+        let publicKey = try #require((publicSet["keys"] as? [[String: Any]])?.first)
+        let provider = try await provider("private_key_jwt", publicJWK: String(decoding: JSONSerialization.data(withJSONObject: publicKey), as: UTF8.self))
+
+        let (url, file) = try await authorizeURL(provider, in: scratch)
+        let callback = try await provider.callbackURL(for: url)
+        let result = try await JoseProcess.run(["callback", "--transaction", file, "--exchange", "--client-key", keyFile, callback])
+        #expect(result.status == 0, "\(result)")
+        #expect(try await provider.lastRequest(path: "/token").parameters["client_assertion"] != nil)
+    }
+
+    @Test("a wrong state exits 1 with invalid_state; a provider error carries its fields")
+    func rejectedCallbacks() async throws {
+        let provider = try await provider()
+        let scratch = try JoseProcess.makeScratch()
+        defer { JoseProcess.removeScratch(scratch) }
+        let (url, file) = try await authorizeURL(provider, in: scratch)
+        let callback = try await provider.callbackURL(for: url)
+        var components = try #require(URLComponents(string: callback))
+        components.queryItems = components.queryItems?.map { $0.name == "state" ? URLQueryItem(name: "state", value: "forged") : $0 }
+        let forged = try await JoseProcess.run(["callback", "--transaction", file, "--json", try #require(components.string)])
+        #expect(forged.status == 1, "\(forged)")
+        #expect((try forged.jsonObject()["error"] as? [String: Any])?["code"] as? String == "invalid_state")
+
+        try await provider.setBehaviour(["authorize_error": ["error": "access_denied", "error_description": "no"]])
+        let denied = try await provider.callbackURL(for: url)
+        let refused = try await JoseProcess.run(["callback", "--transaction", file, "--json", denied])
+        #expect(refused.status == 1, "\(refused)")
+        let error = try #require(try refused.jsonObject()["error"] as? [String: Any])
+        #expect(error["code"] as? String == "authorization_error")
+        #expect(error["error"] as? String == "access_denied")
+        let human = try await JoseProcess.run(["callback", "--transaction", file, denied])
+        #expect(human.status == 1, "\(human)")
+        #expect(human.stderr.contains("authorization_error"))
+    }
+
+    @Test("an unreachable token endpoint exits 3; bad flags and files exit 2")
+    func remoteAndUsageFailures() async throws {
+        let provider = try await provider()
+        let scratch = try JoseProcess.makeScratch()
+        defer { JoseProcess.removeScratch(scratch) }
+        let (url, file) = try await authorizeURL(provider, in: scratch)
+        let callback = try await provider.callbackURL(for: url)
+
+        let override = try await JoseProcess.run(["authorize-url", "--discover", provider.issuer, "--client-id", "app",
+                                                  "--redirect-uri", Self.redirect, "--param", "state=mine",
+                                                  "--transaction-out", scratch.appendingPathComponent("t2").path])
+        #expect(override.status == 2, "\(override)")
+        let noSource = try await JoseProcess.run(["authorize-url", "--client-id", "app", "--redirect-uri", Self.redirect,
+                                                  "--transaction-out", scratch.appendingPathComponent("t3").path])
+        #expect(noSource.status == 2, "\(noSource)")
+        let badFile = scratch.appendingPathComponent("bad.json").path
+        try "{}".write(toFile: badFile, atomically: true, encoding: .utf8)
+        let unusable = try await JoseProcess.run(["callback", "--transaction", badFile, callback])
+        #expect(unusable.status == 2, "\(unusable)")
+
+        // The discovery document answers, then the provider goes away before the token request.
+        provider.stop()
+        let down = try await JoseProcess.run(["callback", "--transaction", file, "--exchange", "--timeout", "2", callback])
+        #expect(down.status == 3, "\(down)")
+    }
+}

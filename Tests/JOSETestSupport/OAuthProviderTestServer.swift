@@ -1,0 +1,161 @@
+import Foundation
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// An OpenID Provider on 127.0.0.1 for the login-flow tests: `oauth_provider_test_server.py`
+/// (tokens signed with jwcrypto, an implementation independent of ours), run with `python3`.
+///
+/// One per test. The issuer is `http://127.0.0.1:<port>` plus the optional issuer path.
+///
+/// ```swift
+/// let provider = try OAuthProviderTestServer()
+/// try await provider.registerClient("app", authentication: "none", redirectURIs: ["https://app.example/cb"])
+/// let callback = try await provider.authorize(url)   // the URL the browser would be sent to
+/// ```
+package final class OAuthProviderTestServer: Sendable {
+    /// The port the server listens on.
+    package let port: Int
+    /// `http://127.0.0.1:<port>`.
+    package let baseURL: String
+    /// The issuer identifier.
+    package let issuer: String
+    /// The child process and the pipe whose closing tells it to exit.
+    private let process: Mutex<(process: Process, stdin: FileHandle)?>
+
+    /// Starts a provider and waits for its port.
+    ///
+    /// - Parameter issuerPath: A path such as `/tenant` appended to the issuer; none by default.
+    /// - Throws: ``TestHTTPServer/Failure`` when `python3` cannot run the script.
+    package init(issuerPath: String = "") throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("oauth_provider_test_server.py").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script, issuerPath]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.standardError
+        try process.run()
+        var line: [UInt8] = []
+        let descriptor = output.fileHandleForReading.fileDescriptor
+        var chunk = [UInt8](repeating: 0, count: 64)
+        while !line.contains(UInt8(ascii: "\n")) {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 { break }
+            line.append(contentsOf: chunk[0..<count])
+        }
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let port = Int(text), port > 0 else {
+            process.terminate()
+            throw TestHTTPServer.Failure(description: "oauth_provider_test_server.py did not report a port (got \(String(reflecting: text)))")
+        }
+        self.port = port
+        self.baseURL = "http://127.0.0.1:\(port)"
+        self.issuer = baseURL + issuerPath
+        self.process = Mutex((process, input.fileHandleForWriting))
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Stops the server; later calls do nothing.
+    package func stop() {
+        guard let running = process.withLock({ value -> (process: Process, stdin: FileHandle)? in
+            defer { value = nil }
+            return value
+        }) else { return }
+        try? running.stdin.close()
+        if running.process.isRunning { running.process.terminate() }
+        running.process.waitUntilExit()
+    }
+
+    /// Registers a client.
+    ///
+    /// - Parameters:
+    ///   - clientID: The client id.
+    ///   - authentication: `none`, `client_secret_basic`, `client_secret_post` or `private_key_jwt`.
+    ///   - secret: The client secret, for the secret methods.
+    ///   - publicJWK: The client's public JWK (JSON), for `private_key_jwt`.
+    ///   - redirectURIs: The registered redirect URIs.
+    package func registerClient(
+        _ clientID: String, authentication: String, secret: String? = nil, publicJWK: String? = nil,
+        redirectURIs: [String]
+    ) async throws {
+        var spec: [String: Any] = ["client_id": clientID, "auth": authentication, "redirect_uris": redirectURIs]
+        if let secret { spec["secret"] = secret }
+        if let publicJWK {
+            spec["jwk"] = try JSONSerialization.jsonObject(with: Data(publicJWK.utf8))
+        }
+        _ = try await send("/_control/client", method: "POST", body: JSONSerialization.data(withJSONObject: spec))
+    }
+
+    /// Changes how the provider behaves (see BEHAVIOUR in the script), for example
+    /// `["send_iss": false]` or `["nonce_override": "other"]`.
+    package func setBehaviour(_ changes: [String: Any]) async throws {
+        _ = try await send("/_control/behaviour", method: "POST", body: JSONSerialization.data(withJSONObject: changes))
+    }
+
+    /// What the browser would do with an authorize URL: the provider checks the request and
+    /// answers with the callback URL (or, for `response_mode=form_post`, the form to post).
+    ///
+    /// - Parameter url: The authorize URL.
+    /// - Returns: The provider's JSON answer: `location`, or `form_post_action` and
+    ///   `form_post_body`, or `error` for a refused request.
+    package func authorize(_ url: URL) async throws -> [String: String] {
+        let (status, object) = try await request(url, method: "GET", body: nil)
+        guard let answer = object as? [String: String] else {
+            throw TestHTTPServer.Failure(description: "authorize answered \(status) with \(object)")
+        }
+        return answer
+    }
+
+    /// The callback URL for an authorize URL (query or fragment response).
+    package func callbackURL(for url: URL) async throws -> String {
+        let answer = try await authorize(url)
+        guard let location = answer["location"] else {
+            throw TestHTTPServer.Failure(description: "authorize gave no location: \(answer)")
+        }
+        return location
+    }
+
+    /// How often `path` was requested, and the last request's parameters and headers.
+    package func lastRequest(path: String) async throws -> (count: Int, parameters: [String: String], headers: [String: String]) {
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.remove(charactersIn: "&=+?#")
+        let object = try await send("/_control/last?path=" + (path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path))
+        guard let entry = object as? [String: Any], let count = entry["count"] as? Int else {
+            throw TestHTTPServer.Failure(description: "unexpected control answer \(object)")
+        }
+        return (count, entry["params"] as? [String: String] ?? [:], entry["headers"] as? [String: String] ?? [:])
+    }
+
+    /// Sends a control request and returns its JSON answer (status 200 required).
+    private func send(_ path: String, method: String = "GET", body: Data? = nil) async throws -> Any {
+        guard let url = URL(string: baseURL + path) else {
+            throw TestHTTPServer.Failure(description: "bad control path \(path)")
+        }
+        let (status, object) = try await request(url, method: method, body: body)
+        guard status == 200 else {
+            throw TestHTTPServer.Failure(description: "control request \(path) answered \(status): \(object)")
+        }
+        return object
+    }
+
+    private func request(_ url: URL, method: String, body: Data?) async throws -> (Int, Any) {
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        request.httpBody = body
+        if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        let (data, response) = try await session.data(for: request)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        return (status, try JSONSerialization.jsonObject(with: data))
+    }
+}

@@ -1,0 +1,409 @@
+#!/usr/bin/env python3
+"""An OpenID Provider for the login-flow tests, on 127.0.0.1 (tokens made with jwcrypto).
+
+Started by the Swift tests as a subprocess (`python3 oauth_provider_test_server.py [ISSUER_PATH]`).
+It prints its port on the first line of stdout; the issuer is http://127.0.0.1:PORT followed by
+ISSUER_PATH (for example /tenant, or nothing). It exits when its stdin closes, or after 600 s.
+
+Provider endpoints:
+  GET  ISSUER/.well-known/openid-configuration           OpenID Connect Discovery
+  GET  /.well-known/oauth-authorization-server + PATH    RFC 8414 (path inserted after the host)
+  GET  /jwks.json                                        the provider's public RSA key
+  GET  /authorize?...     checks the request and simulates the browser redirect: answers
+                          {"location": REDIRECT?code=..&state=..&iss=..} (or #... for
+                          response_mode=fragment), or {"form_post_action": .., "form_post_body": ..}
+                          for response_mode=form_post; 400 {"error":..} for a bad request
+  POST /par               RFC 9126: client authentication, then 201 {"request_uri":..,"expires_in":60}
+  POST /token             authorization_code (single-use code, PKCE S256 verifier checked against
+                          the stored challenge, redirect_uri) or refresh_token; client
+                          authentication none / client_secret_basic / client_secret_post /
+                          private_key_jwt (assertion verified with jwcrypto: signature, iss=sub=
+                          client_id, aud = token endpoint or issuer, exp within 60 s, fresh jti)
+
+Test control:
+  POST /_control/client     {"client_id", "auth", "secret"?, "jwk"?, "redirect_uris": [..]}
+  POST /_control/behaviour  members merged into the behaviour (see BEHAVIOUR below)
+  GET  /_control/last?path=/token   {"count": n, "params": {..last form or query..}, "headers": {..}}
+"""
+
+import base64
+import hashlib
+import json
+import os
+import secrets
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qsl, unquote_plus, urlencode, urlsplit
+
+from jwcrypto import jwk, jwt
+
+LOCK = threading.Lock()
+ISSUER_PATH = sys.argv[1] if len(sys.argv) > 1 else ""
+SIGNING_KEY = jwk.JWK.generate(kty="RSA", size=2048, kid="provider-key-1", alg="RS256", use="sig")
+CLIENTS = {}
+CODES = {}
+REFRESH_TOKENS = {}
+PUSHED = {}
+SEEN_JTIS = set()
+REQUESTS = {}
+BEHAVIOUR = {
+    "iss_supported": True,        # metadata authorization_response_iss_parameter_supported
+    "send_iss": True,             # put iss in the callback
+    "iss_override": None,         # send this iss instead
+    "state_override": None,       # send this state instead
+    "authorize_error": None,      # {"error": .., "error_description": ..} instead of a code
+    "metadata_extra": {},         # members merged into both metadata documents
+    "token_body": None,           # answer /token with this body ...
+    "token_status": 200,          # ... and this status
+    "nonce_override": None,       # put this nonce in ID tokens
+    "at_hash_override": None,     # put this at_hash in ID tokens
+    "refresh_sub": None,          # subject of ID tokens from refresh
+    "acr": "urn:example:loa:2",
+    "amr": ["pwd", "mfa"],
+}
+
+
+def b64url(data):
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "oauth-provider-test-server/1"
+
+    def log_message(self, format, *args):  # noqa: A002 - quiet: tests read stdout
+        pass
+
+    # --- helpers ----------------------------------------------------------------------------
+
+    @property
+    def base(self):
+        return "http://127.0.0.1:%d" % self.server.server_address[1]
+
+    @property
+    def issuer(self):
+        return self.base + ISSUER_PATH
+
+    def send_json(self, status, value, headers=None):
+        data = json.dumps(value).encode("utf-8")
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Cache-Control", "no-store")
+        for name, item in (headers or {}).items():
+            self.send_header(name, item)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def read_body(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        return self.rfile.read(length) if length else b""
+
+    def record(self, path, params):
+        with LOCK:
+            entry = REQUESTS.setdefault(path, {"count": 0})
+            entry["count"] += 1
+            entry["params"] = params
+            entry["headers"] = {k.lower(): v for k, v in self.headers.items()}
+
+    def oauth_error(self, status, error, description):
+        self.send_json(status, {"error": error, "error_description": description})
+
+    def metadata(self):
+        value = {
+            "issuer": self.issuer,
+            "authorization_endpoint": self.base + "/authorize",
+            "token_endpoint": self.base + "/token",
+            "pushed_authorization_request_endpoint": self.base + "/par",
+            "userinfo_endpoint": self.base + "/userinfo",
+            "end_session_endpoint": self.base + "/logout",
+            "revocation_endpoint": self.base + "/revoke",
+            "introspection_endpoint": self.base + "/introspect",
+            "jwks_uri": self.base + "/jwks.json",
+            "response_types_supported": ["code"],
+            "response_modes_supported": ["query", "fragment", "form_post"],
+            "grant_types_supported": ["authorization_code", "refresh_token"],
+            "subject_types_supported": ["public"],
+            "id_token_signing_alg_values_supported": ["RS256", "none"],
+            "token_endpoint_auth_methods_supported": [
+                "none", "client_secret_basic", "client_secret_post", "private_key_jwt"],
+            "code_challenge_methods_supported": ["S256"],
+            "scopes_supported": ["openid", "profile", "email", "offline_access"],
+            "acr_values_supported": ["urn:example:loa:1", "urn:example:loa:2"],
+            "authorization_response_iss_parameter_supported": BEHAVIOUR["iss_supported"],
+        }
+        value.update(BEHAVIOUR["metadata_extra"])
+        return value
+
+    def form(self):
+        try:
+            pairs = parse_qsl(self.read_body().decode("utf-8"), keep_blank_values=True, strict_parsing=True)
+        except ValueError:
+            return None
+        names = [name for name, _ in pairs]
+        if len(names) != len(set(names)):
+            return None
+        return dict(pairs)
+
+    # --- client authentication --------------------------------------------------------------
+
+    def authenticate(self, form, endpoint):
+        """The authenticated client id, or None (an error was sent)."""
+        header = self.headers.get("Authorization")
+        if header:
+            if not header.startswith("Basic "):
+                return self.client_failure("unsupported Authorization scheme")
+            try:
+                decoded = base64.b64decode(header[6:], validate=True).decode("utf-8")
+                raw_id, raw_secret = decoded.split(":", 1)
+            except ValueError:
+                return self.client_failure("bad Basic credentials")
+            client_id, secret = unquote_plus(raw_id), unquote_plus(raw_secret)
+            client = CLIENTS.get(client_id)
+            if not client or client["auth"] != "client_secret_basic" or not secrets.compare_digest(client["secret"], secret):
+                return self.client_failure("client_secret_basic failed")
+            return client_id
+        if "client_assertion" in form:
+            return self.verify_assertion(form, endpoint)
+        client_id = form.get("client_id")
+        client = CLIENTS.get(client_id)
+        if not client:
+            return self.client_failure("unknown client")
+        if "client_secret" in form:
+            if client["auth"] != "client_secret_post" or not secrets.compare_digest(client["secret"], form["client_secret"]):
+                return self.client_failure("client_secret_post failed")
+            return client_id
+        if client["auth"] != "none":
+            return self.client_failure("this client must authenticate")
+        return client_id
+
+    def verify_assertion(self, form, endpoint):
+        if form.get("client_assertion_type") != "urn:ietf:params:oauth:client-assertion-type:jwt-bearer":
+            return self.client_failure("bad client_assertion_type")
+        try:
+            unverified = json.loads(jwt.JWT(jwt=form["client_assertion"]).token.objects["payload"])
+        except Exception:  # noqa: BLE001 - any parse failure is a client failure
+            return self.client_failure("unreadable client_assertion")
+        client_id = unverified.get("iss")
+        client = CLIENTS.get(client_id)
+        if not client or client["auth"] != "private_key_jwt":
+            return self.client_failure("unknown private_key_jwt client")
+        try:
+            token = jwt.JWT(jwt=form["client_assertion"], key=jwk.JWK(**client["jwk"]),
+                            algs=["RS256", "PS256", "ES256", "ES384", "EdDSA"])
+            claims = json.loads(token.claims)
+        except Exception as error:  # noqa: BLE001
+            return self.client_failure("client_assertion does not verify: %s" % error)
+        now = time.time()
+        if claims.get("sub") != client_id or form.get("client_id", client_id) != client_id:
+            return self.client_failure("iss/sub/client_id differ")
+        if claims.get("aud") not in (self.base + endpoint, self.issuer):
+            return self.client_failure("bad aud %r" % claims.get("aud"))
+        exp, iat = claims.get("exp"), claims.get("iat")
+        if not isinstance(exp, int) or not isinstance(iat, int) or exp <= now or exp - iat > 60:
+            return self.client_failure("bad exp/iat")
+        jti = claims.get("jti")
+        with LOCK:
+            if not jti or jti in SEEN_JTIS:
+                return self.client_failure("missing or replayed jti")
+            SEEN_JTIS.add(jti)
+        return client_id
+
+    def client_failure(self, description):
+        self.oauth_error(401, "invalid_client", description)
+        return None
+
+    # --- tokens -----------------------------------------------------------------------------
+
+    def id_token(self, client_id, subject, access_token, nonce, auth_time, acr):
+        now = int(time.time())
+        claims = {"iss": self.issuer, "sub": subject, "aud": client_id, "exp": now + 300, "iat": now,
+                  "auth_time": auth_time, "sid": "session-1", "amr": BEHAVIOUR["amr"]}
+        if acr:
+            claims["acr"] = acr
+        if nonce is not None:
+            claims["nonce"] = BEHAVIOUR["nonce_override"] or nonce
+        digest = hashlib.sha256(access_token.encode("ascii")).digest()
+        claims["at_hash"] = BEHAVIOUR["at_hash_override"] or b64url(digest[:16])
+        token = jwt.JWT(header={"alg": "RS256", "kid": SIGNING_KEY.key_id, "typ": "JWT"}, claims=claims)
+        token.make_signed_token(SIGNING_KEY)
+        return token.serialize()
+
+    def issue(self, client_id, grant):
+        access_token = secrets.token_urlsafe(32)
+        refresh_token = secrets.token_urlsafe(32)
+        with LOCK:
+            REFRESH_TOKENS[refresh_token] = dict(grant, client_id=client_id)
+        id_token = self.id_token(client_id, grant["subject"], access_token, grant.get("nonce"),
+                                 grant["auth_time"], grant.get("acr"))
+        self.send_json(200, {"access_token": access_token, "token_type": "Bearer", "expires_in": 3600,
+                             "refresh_token": refresh_token, "id_token": id_token, "scope": grant["scope"]})
+
+    def token(self):
+        form = self.form()
+        if form is None:
+            return self.oauth_error(400, "invalid_request", "unreadable or repeated form parameters")
+        self.record("/token", form)
+        if BEHAVIOUR["token_body"] is not None:
+            data = BEHAVIOUR["token_body"].encode("utf-8")
+            self.send_response(BEHAVIOUR["token_status"])
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+            return None
+        client_id = self.authenticate(form, "/token")
+        if client_id is None:
+            return None
+        grant_type = form.get("grant_type")
+        if grant_type == "authorization_code":
+            with LOCK:
+                grant = CODES.pop(form.get("code", ""), None)
+            if not grant or grant["client_id"] != client_id or grant["redirect_uri"] != form.get("redirect_uri"):
+                return self.oauth_error(400, "invalid_grant", "unknown code, or another client or redirect_uri")
+            verifier = form.get("code_verifier", "")
+            challenge = b64url(hashlib.sha256(verifier.encode("ascii", "replace")).digest())
+            if not verifier or not secrets.compare_digest(challenge, grant["challenge"]):
+                return self.oauth_error(400, "invalid_grant", "PKCE verifier does not match the challenge")
+            return self.issue(client_id, grant)
+        if grant_type == "refresh_token":
+            with LOCK:
+                grant = REFRESH_TOKENS.pop(form.get("refresh_token", ""), None)
+            if not grant or grant["client_id"] != client_id:
+                return self.oauth_error(400, "invalid_grant", "unknown refresh token")
+            refreshed = dict(grant, nonce=None, subject=BEHAVIOUR["refresh_sub"] or grant["subject"])
+            return self.issue(client_id, refreshed)
+        return self.oauth_error(400, "unsupported_grant_type", "grant_type %r" % grant_type)
+
+    # --- authorization ----------------------------------------------------------------------
+
+    def authorize(self, query):
+        try:
+            pairs = parse_qsl(query, keep_blank_values=True, strict_parsing=True)
+        except ValueError:
+            return self.oauth_error(400, "invalid_request", "unreadable query")
+        params = dict(pairs)
+        if len(params) != len(pairs):
+            return self.oauth_error(400, "invalid_request", "repeated parameters")
+        self.record("/authorize", params)
+        if "request_uri" in params:
+            with LOCK:
+                pushed = PUSHED.pop(params["request_uri"], None)
+            if not pushed or pushed["client_id"] != params.get("client_id") or len(params) != 2:
+                return self.oauth_error(400, "invalid_request_uri", "unknown request_uri")
+            params = pushed
+        client = CLIENTS.get(params.get("client_id"))
+        if not client:
+            return self.oauth_error(400, "invalid_request", "unknown client_id")
+        redirect_uri = params.get("redirect_uri")
+        if redirect_uri not in client["redirect_uris"]:
+            return self.oauth_error(400, "invalid_request", "unregistered redirect_uri")
+        problems = [name for name, ok in [
+            ("response_type", params.get("response_type") == "code"),
+            ("scope", "openid" in params.get("scope", "").split(" ")),
+            ("state", bool(params.get("state"))),
+            ("nonce", bool(params.get("nonce"))),
+            ("code_challenge", len(params.get("code_challenge", "")) == 43),
+            ("code_challenge_method", params.get("code_challenge_method") == "S256"),
+        ] if not ok]
+        if problems:
+            return self.oauth_error(400, "invalid_request", "bad " + ", ".join(problems))
+        response = {}
+        if BEHAVIOUR["authorize_error"]:
+            response.update(BEHAVIOUR["authorize_error"])
+        else:
+            code = secrets.token_urlsafe(24)
+            acr_values = params.get("acr_values", "").split(" ")
+            with LOCK:
+                CODES[code] = {"client_id": client["client_id"], "redirect_uri": redirect_uri,
+                               "challenge": params["code_challenge"], "nonce": params["nonce"],
+                               "scope": params["scope"], "subject": "alice", "auth_time": int(time.time()),
+                               "acr": acr_values[0] if acr_values[0] else BEHAVIOUR["acr"]}
+            response["code"] = code
+        response["state"] = BEHAVIOUR["state_override"] or params["state"]
+        if BEHAVIOUR["send_iss"]:
+            response["iss"] = BEHAVIOUR["iss_override"] or self.issuer
+        encoded = urlencode(response)
+        mode = params.get("response_mode", "query")
+        if mode == "form_post":
+            return self.send_json(200, {"form_post_action": redirect_uri, "form_post_body": encoded})
+        return self.send_json(200, {"location": redirect_uri + ("#" if mode == "fragment" else "?") + encoded})
+
+    def par(self):
+        form = self.form()
+        if form is None:
+            return self.oauth_error(400, "invalid_request", "unreadable or repeated form parameters")
+        self.record("/par", form)
+        client_id = self.authenticate(form, "/par")
+        if client_id is None:
+            return None
+        params = {k: v for k, v in form.items()
+                  if k not in ("client_secret", "client_assertion", "client_assertion_type")}
+        params["client_id"] = client_id
+        request_uri = "urn:ietf:params:oauth:request_uri:" + secrets.token_urlsafe(16)
+        with LOCK:
+            PUSHED[request_uri] = params
+        return self.send_json(201, {"request_uri": request_uri, "expires_in": 60})
+
+    # --- routing ----------------------------------------------------------------------------
+
+    def do_GET(self):  # noqa: N802 - http.server naming
+        parts = urlsplit(self.path)
+        path = parts.path
+        if path == ISSUER_PATH + "/.well-known/openid-configuration" or \
+                path == "/.well-known/oauth-authorization-server" + ISSUER_PATH:
+            self.record(path, {})
+            return self.send_json(200, self.metadata())
+        if path == "/jwks.json":
+            self.record(path, {})
+            return self.send_json(200, {"keys": [json.loads(SIGNING_KEY.export_public())]})
+        if path == "/authorize":
+            return self.authorize(parts.query)
+        if path == "/_control/last":
+            wanted = dict(parse_qsl(parts.query)).get("path", "")
+            with LOCK:
+                entry = REQUESTS.get(wanted, {"count": 0})
+                return self.send_json(200, entry)
+        return self.send_json(404, {"error": "not_found"})
+
+    def do_POST(self):  # noqa: N802
+        path = urlsplit(self.path).path
+        if path == "/token":
+            return self.token()
+        if path == "/par":
+            return self.par()
+        if path == "/_control/client":
+            spec = json.loads(self.read_body() or b"{}")
+            with LOCK:
+                CLIENTS[spec["client_id"]] = spec
+            return self.send_json(200, {"ok": True})
+        if path == "/_control/behaviour":
+            spec = json.loads(self.read_body() or b"{}")
+            with LOCK:
+                BEHAVIOUR.update(spec)
+            return self.send_json(200, {"ok": True})
+        self.read_body()
+        return self.send_json(404, {"error": "not_found"})
+
+
+def main():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    print(server.server_address[1], flush=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+
+    def watch_stdin():
+        try:
+            sys.stdin.buffer.read()
+        finally:
+            os._exit(0)
+
+    threading.Thread(target=watch_stdin, daemon=True).start()
+    time.sleep(600)
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+@testable import JOSE
+import JOSEURLSession
+import JOSETestSupport
+
+/// `URLSessionHTTPFetcher` sending form POSTs (token and PAR requests).
+@Suite struct HTTPFetcherPostTests {
+    let fetcher = URLSessionHTTPFetcher()
+
+    @Test func formPostIsSentWithItsHeaders() async throws {
+        let server = try TestHTTPServer()
+        try await server.setRoute("/token", body: #"{"ok":true}"#)
+        let request = HTTPFetchRequest.formPost(url: server.url("/token"), form: [("grant_type", "refresh_token")],
+                                                headers: ["Authorization": "Basic eDp5"])
+        #expect(request.method == .post)
+        #expect(String(decoding: request.body, as: UTF8.self) == "grant_type=refresh_token")
+        let response = try await fetcher.fetch(request)
+        #expect(response.statusCode == 200)
+        let headers = try #require(try await server.lastRequestHeaders(path: "/token"))
+        #expect(headers["content-type"] == "application/x-www-form-urlencoded")
+        #expect(headers["content-length"] == "24")
+        #expect(headers["authorization"] == "Basic eDp5")
+    }
+
+    @Test func postIsNeverRedirected() async throws {
+        let server = try TestHTTPServer()
+        try await server.setRoute("/token", status: 307, headers: ["Location": server.url("/elsewhere").absoluteString])
+        let error = await expectJOSEError(.jwksUnavailable) {
+            try await fetcher.fetch(.formPost(url: server.url("/token"), form: [("a", "b")]))
+        }
+        #expect(error?.message.contains("redirect") == true)
+        #expect(try await server.requestCount(path: "/elsewhere") == 0)
+    }
+
+    @Test func getWithABodyAndOtherMethodsAreRefused() async throws {
+        let url = try #require(URL(string: "http://127.0.0.1:9/x"))
+        _ = await expectJOSEError(.invalidInput) {
+            try await fetcher.fetch(HTTPFetchRequest(url: url, body: [1]))
+        }
+        _ = await expectJOSEError(.invalidInput) {
+            try await fetcher.fetch(HTTPFetchRequest(url: url, method: .init(rawValue: "DELETE")))
+        }
+    }
+}

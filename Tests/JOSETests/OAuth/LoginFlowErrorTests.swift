@@ -1,0 +1,238 @@
+import Foundation
+import Testing
+@testable import JOSE
+import JOSEURLSession
+import JOSETestSupport
+
+/// Every way a login must fail, against the provider test server.
+@Suite struct LoginFlowErrorTests {
+    /// Replaces one query parameter of a callback URL.
+    private func replacing(_ name: String, with value: String?, in callback: String) throws -> String {
+        var components = try #require(URLComponents(string: callback))
+        var items = components.queryItems ?? []
+        items.removeAll { $0.name == name }
+        if let value { items.append(URLQueryItem(name: name, value: value)) }
+        components.queryItems = items
+        return try #require(components.string)
+    }
+
+    @Test func wrongStateIsRefusedAndNothingIsExchanged() async throws {
+        let fixture = try await LoginFixture.make()
+        try await fixture.provider.setBehaviour(["state_override": "attacker-state"])
+        let (callback, transaction) = try await fixture.authorize()
+        _ = await expectJOSEError(.invalidState) {
+            try await fixture.client.finishLogin(callbackURL: callback, transaction: transaction)
+        }
+        #expect(try await fixture.provider.lastRequest(path: "/token").count == 0)
+    }
+
+    @Test func missingStateIsRefused() async throws {
+        let fixture = try await LoginFixture.make()
+        let (callback, transaction) = try await fixture.authorize()
+        _ = await expectJOSEError(.invalidState) {
+            try await fixture.client.finishLogin(callbackURL: try replacing("state", with: nil, in: callback),
+                                                 transaction: transaction)
+        }
+    }
+
+    @Test func missingIssIsRefusedWhenTheProviderSendsIt() async throws {
+        let fixture = try await LoginFixture.make()
+        try await fixture.provider.setBehaviour(["send_iss": false])
+        let (callback, transaction) = try await fixture.authorize()
+        #expect(transaction.requiresIssuerParameter)
+        _ = await expectJOSEError(.invalidIssuer) {
+            try await fixture.client.finishLogin(callbackURL: callback, transaction: transaction)
+        }
+        #expect(try await fixture.provider.lastRequest(path: "/token").count == 0)
+    }
+
+    @Test func missingIssIsAcceptedWhenTheProviderDoesNotAdvertiseIt() async throws {
+        let provider = try OAuthProviderTestServer()
+        try await provider.setBehaviour(["iss_supported": false, "send_iss": false])
+        try await provider.registerClient("app", authentication: "none", redirectURIs: [LoginFixture.redirectURI])
+        let client = try await OpenIDClient.discover(issuer: provider.issuer, clientID: "app", fetcher: URLSessionHTTPFetcher())
+        let prepared = try client.prepare(AuthorizationRequest(clientID: "app", redirectURI: LoginFixture.redirectURI))
+        #expect(!prepared.transaction.requiresIssuerParameter)
+        let callback = try await provider.callbackURL(for: prepared.url)
+        _ = try await client.finishLogin(callbackURL: callback, transaction: prepared.transaction)
+    }
+
+    @Test func wrongIssIsRefused() async throws {
+        let fixture = try await LoginFixture.make()
+        try await fixture.provider.setBehaviour(["iss_override": "https://attacker.example"])
+        let (callback, transaction) = try await fixture.authorize()
+        let error = await expectJOSEError(.invalidIssuer) {
+            try await fixture.client.finishLogin(callbackURL: callback, transaction: transaction)
+        }
+        #expect(error?.message.contains("attacker.example") == true)
+    }
+
+    @Test func errorResponseIsTypedWithTheProviderFields() async throws {
+        let fixture = try await LoginFixture.make()
+        try await fixture.provider.setBehaviour(["authorize_error": [
+            "error": "access_denied", "error_description": "The user said no\u{1B}[31m", "error_uri": "https://op.example/e",
+        ]])
+        let (callback, transaction) = try await fixture.authorize()
+        let error = await expectJOSEError(.authorizationError) {
+            try await fixture.client.finishLogin(callbackURL: callback, transaction: transaction)
+        }
+        #expect(error?.providerError?.error == "access_denied")
+        #expect(error?.providerError?.errorDescription == "The user said no\u{1B}[31m")
+        #expect(error?.providerError?.errorURI == "https://op.example/e")
+        #expect(error?.message.contains("\u{1B}") == false)
+    }
+
+    @Test func mismatchedRedirectIsRefused() async throws {
+        let fixture = try await LoginFixture.make()
+        let (callback, transaction) = try await fixture.authorize()
+        let moved = callback.replacingOccurrences(of: "https://app.example/callback", with: "https://app.example/callback/evil")
+        _ = await expectJOSEError(.invalidRedirectURI) {
+            try await fixture.client.finishLogin(callbackURL: moved, transaction: transaction)
+        }
+        let otherHost = callback.replacingOccurrences(of: "https://app.example", with: "https://app.example.evil")
+        _ = await expectJOSEError(.invalidRedirectURI) {
+            try await fixture.client.finishLogin(callbackURL: otherHost, transaction: transaction)
+        }
+    }
+
+    @Test func reusedTransactionIsRefused() async throws {
+        let fixture = try await LoginFixture.make()
+        let (callback, transaction) = try await fixture.authorize()
+        _ = try await fixture.client.finishLogin(callbackURL: callback, transaction: transaction)
+        let copy = fixture.client
+        _ = await expectJOSEError(.transactionReused) {
+            try await copy.finishLogin(callbackURL: callback, transaction: transaction)
+        }
+        #expect(try await fixture.provider.lastRequest(path: "/token").count == 1)
+    }
+
+    @Test func concurrentFinishesOfOneTransactionSucceedOnce() async throws {
+        let fixture = try await LoginFixture.make()
+        let (callback, transaction) = try await fixture.authorize()
+        let client = fixture.client
+        let outcomes = await withTaskGroup(of: JOSEError.Code?.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    do {
+                        _ = try await client.finishLogin(callbackURL: callback, transaction: transaction)
+                        return nil
+                    } catch let error as JOSEError {
+                        return error.code
+                    } catch {
+                        return .invalidInput
+                    }
+                }
+            }
+            return await group.reduce(into: [JOSEError.Code?]()) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0 == nil }.count == 1)
+        #expect(outcomes.filter { $0 == .transactionReused }.count == 3)
+        #expect(try await fixture.provider.lastRequest(path: "/token").count == 1)
+    }
+
+    @Test func transactionSurvivesARestartAsJSON() async throws {
+        let fixture = try await LoginFixture.make()
+        let (callback, transaction) = try await fixture.authorize()
+        let stored = try JSONEncoder().encode(transaction)
+        let restarted = try await OpenIDClient.discover(
+            issuer: fixture.provider.issuer, location: .oauthAuthorizationServer, clientID: fixture.clientID,
+            fetcher: URLSessionHTTPFetcher())
+        let login = try await restarted.finishLogin(
+            callbackURL: callback, transaction: JSONDecoder().decode(LoginTransaction.self, from: stored))
+        #expect(login.idToken.claims.nonce == transaction.nonce)
+    }
+
+    @Test func expiredTransactionIsRefused() async throws {
+        let fixture = try await LoginFixture.make()
+        let (callback, transaction) = try await fixture.authorize()
+        var client = fixture.client
+        client.transactionLifetime = .seconds(-1)
+        _ = await expectJOSEError(.expired) {
+            try await client.finishLogin(callbackURL: callback, transaction: transaction)
+        }
+    }
+
+    @Test(arguments: [
+        (#"{"token_type":"Bearer","id_token":"x"}"#, 200),
+        (#"{"access_token":"a","token_type":"Bearer","expires_in":"3600"}"#, 200),
+        (#"{"access_token":"a","token_type":"mac"}"#, 200),
+        (#"{"access_token":"a","access_token":"b","token_type":"Bearer"}"#, 200),
+        ("<html>oops</html>", 200),
+        ("", 500),
+    ])
+    func badTokenResponseIsRefused(body: String, status: Int) async throws {
+        let fixture = try await LoginFixture.make()
+        try await fixture.provider.setBehaviour(["token_body": body, "token_status": status])
+        let (callback, transaction) = try await fixture.authorize()
+        _ = await expectJOSEError(.invalidTokenResponse) {
+            try await fixture.client.finishLogin(callbackURL: callback, transaction: transaction)
+        }
+    }
+
+    @Test func tokenResponseWithoutIDTokenIsRefused() async throws {
+        let fixture = try await LoginFixture.make()
+        try await fixture.provider.setBehaviour(["token_body": #"{"access_token":"a","token_type":"Bearer"}"#])
+        let (callback, transaction) = try await fixture.authorize()
+        _ = await expectJOSEError(.invalidTokenResponse) {
+            try await fixture.client.finishLogin(callbackURL: callback, transaction: transaction)
+        }
+    }
+
+    @Test func tokenErrorResponseIsTyped() async throws {
+        let fixture = try await LoginFixture.make()
+        try await fixture.provider.setBehaviour([
+            "token_body": #"{"error":"invalid_grant","error_description":"code expired"}"#, "token_status": 400,
+        ])
+        let (callback, transaction) = try await fixture.authorize()
+        let error = await expectJOSEError(.tokenError) {
+            try await fixture.client.finishLogin(callbackURL: callback, transaction: transaction)
+        }
+        #expect(error?.providerError == JOSEError.ProviderError(error: "invalid_grant", errorDescription: "code expired"))
+    }
+
+    @Test func idTokenWithAWrongNonceIsRefused() async throws {
+        let fixture = try await LoginFixture.make()
+        try await fixture.provider.setBehaviour(["nonce_override": "replayed-nonce"])
+        let (callback, transaction) = try await fixture.authorize()
+        _ = await expectJOSEError(.invalidNonce) {
+            try await fixture.client.finishLogin(callbackURL: callback, transaction: transaction)
+        }
+    }
+
+    @Test func atHashMismatchIsRefused() async throws {
+        let fixture = try await LoginFixture.make()
+        try await fixture.provider.setBehaviour(["at_hash_override": "AAAAAAAAAAAAAAAAAAAAAA"])
+        let (callback, transaction) = try await fixture.authorize()
+        _ = await expectJOSEError(.invalidTokenHash) {
+            try await fixture.client.finishLogin(callbackURL: callback, transaction: transaction)
+        }
+    }
+
+    @Test func maxAgeRequiresAuthTime() async throws {
+        let fixture = try await LoginFixture.make()
+        var request = fixture.request()
+        request.maxAge = 300
+        let (callback, transaction) = try await fixture.authorize(request)
+        #expect(transaction.maxAge == 300)
+        #expect(try await fixture.provider.lastRequest(path: "/authorize").parameters["max_age"] == "300")
+        _ = try await fixture.client.finishLogin(callbackURL: callback, transaction: transaction)
+    }
+
+    @Test func unreachableTokenEndpointIsItsOwnCode() async throws {
+        let fixture = try await LoginFixture.make()
+        let (callback, transaction) = try await fixture.authorize()
+        fixture.provider.stop()
+        _ = await expectJOSEError(.tokenEndpointUnavailable) {
+            try await fixture.client.finishLogin(callbackURL: callback, transaction: transaction)
+        }
+    }
+
+    @Test func transactionForAnotherProviderIsRefused() async throws {
+        let fixture = try await LoginFixture.make()
+        let foreign = try localTransaction(issuer: "https://other.example")
+        _ = await expectJOSEError(.invalidIssuer) {
+            try await fixture.client.finishLogin(callbackURL: "https://app.example/callback?code=c&state=" + foreign.state,
+                                                 transaction: foreign)
+        }
+    }
+}
