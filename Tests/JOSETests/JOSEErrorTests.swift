@@ -9,6 +9,8 @@ import Testing
             "invalid_issuer", "invalid_audience", "invalid_authorized_party", "invalid_nonce",
             "auth_time_too_old", "missing_claim", "invalid_claim", "invalid_type",
             "unsupported_critical_header", "invalid_token_hash", "jwks_unavailable", "invalid_input",
+            "invalid_dpop_proof", "use_dpop_nonce", "invalid_token_binding", "insufficient_scope",
+            "insufficient_user_authentication", "invalid_request",
         ]
         #expect(JOSEError.Code.all.map(\.rawValue) == expected)
     }
