@@ -84,6 +84,9 @@ public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The request's credentials are malformed: an `Authorization` header that is not one
         /// scheme and one token68, or several ways of presenting a token (RFC 6750 §3.1).
         public static let invalidRequest = Code(rawValue: "invalid_request")
+        /// The request carries no credentials the resource accepts (no `Authorization` header,
+        /// or another scheme): the answer is a challenge without an error code (RFC 6750 §3.1).
+        public static let missingCredentials = Code(rawValue: "missing_credentials")
 
         /// Every code defined by the library, in the order of the design's table.
         public static let all: [Code] = [
@@ -93,7 +96,7 @@ public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
             .authTimeTooOld, .missingClaim, .invalidClaim, .invalidType,
             .unsupportedCriticalHeader, .invalidTokenHash, .jwksUnavailable, .invalidInput,
             .invalidDPoPProof, .useDPoPNonce, .invalidTokenBinding, .insufficientScope,
-            .insufficientUserAuthentication, .invalidRequest,
+            .insufficientUserAuthentication, .invalidRequest, .missingCredentials,
         ]
     }
 

@@ -10,7 +10,7 @@ import Testing
             "auth_time_too_old", "missing_claim", "invalid_claim", "invalid_type",
             "unsupported_critical_header", "invalid_token_hash", "jwks_unavailable", "invalid_input",
             "invalid_dpop_proof", "use_dpop_nonce", "invalid_token_binding", "insufficient_scope",
-            "insufficient_user_authentication", "invalid_request",
+            "insufficient_user_authentication", "invalid_request", "missing_credentials",
         ]
         #expect(JOSEError.Code.all.map(\.rawValue) == expected)
     }

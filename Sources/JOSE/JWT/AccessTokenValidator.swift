@@ -98,13 +98,29 @@ public struct AccessTokenValidator: Sendable {
             throw JOSEError(.invalidClaim, "the \"client_id\" claim is not a string")
         }
         let token = VerifiedAccessToken(jwt: jwt, scopes: try scopes(of: jwt.claims))
+        try checkRequirements(of: token, scope: scope, authentication: authentication)
+        return token
+    }
+
+    /// Checks what a resource requires of a token already validated (for servers that check
+    /// the token, then its DPoP proof, then the requirements).
+    ///
+    /// - Parameters:
+    ///   - token: a token this validator returned.
+    ///   - scope: the scopes required, if any.
+    ///   - authentication: the user authentication required, if any.
+    /// - Throws: ``JOSEError`` `insufficient_scope` or `insufficient_user_authentication`;
+    ///   `invalid_claim` for an `auth_time`/`acr` of the wrong type; `invalid_input` for a
+    ///   negative age or a clock that does not read a time.
+    public func checkRequirements(
+        of token: VerifiedAccessToken, scope: ScopeRequirement?, authentication: AuthenticationRequirement?
+    ) throws {
         if let scope, !token.grants(scope) {
             let kind = if case .allOf = scope { "all of" } else { "one of" }
             throw JOSEError(.insufficientScope,
                             "the token's scope does not include \(kind) \(JOSEError.quoted(scope.challengeScope))")
         }
-        if let authentication { try check(authentication, jwt.claims) }
-        return token
+        if let authentication { try check(authentication, token.claims) }
     }
 
     /// The granted scopes: the scope claim split on spaces, or its elements when it is an array.
