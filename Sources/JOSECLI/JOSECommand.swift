@@ -16,5 +16,6 @@ struct JOSECommand: AsyncParsableCommand {
         subcommands: [
             VerifyCommand.self, DecodeCommand.self, SignCommand.self, KeygenCommand.self,
             PKCECommand.self, ThumbprintCommand.self, BenchCommand.self,
+            DPoPCommand.self,
         ])
 }

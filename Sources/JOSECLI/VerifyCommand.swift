@@ -44,11 +44,16 @@ struct VerifyCommand: AsyncParsableCommand {
     @OptionGroup(title: "Mode and output")
     var output: VerifyOutputOptions
 
+    /// RFC 9068 access tokens and DPoP proofs (VerifyCommand+AccessToken.swift).
+    @OptionGroup(title: "Access tokens and DPoP")
+    var access: AccessTokenOptions
+
     /// Checks the combination of options before anything is read.
     mutating func validate() throws {
         try keys.validate()
         try rules.validate(keys: keys)
         try remote.validate()
+        try access.validate(rules: rules, keys: keys, output: output)
         if output.jws, let option = rules.claimOptionNames.first {
             throw ValidationError("\(option) checks claims, which --jws does not do (it checks the signature only)")
         }
@@ -78,6 +83,13 @@ struct VerifyCommand: AsyncParsableCommand {
         }
         if output.batch {
             try await BatchVerification(checkers: try batchCheckers(source)).run()
+            return
+        }
+        if access.isActive {
+            switch source {
+            case .local(let keySet): try await verifyProtectedResourceToken(with: keySet)
+            case .remote(let remoteSource): try await verifyProtectedResourceToken(with: remoteSource)
+            }
             return
         }
         switch source {
