@@ -49,6 +49,8 @@ public struct DPoPProofVerifier: Sendable {
     public let keyPolicy: KeyPolicy
     /// The allow-list and size limits, as every verifier applies them.
     private let signatures: SignatureRules
+    /// Proof keys loaded recently, with their thumbprints (1024 at most).
+    private let proofKeys = ProofKeyCache(capacity: 1024)
     private let maximumAgeSeconds: Double
     private let leewaySeconds: Double
 
@@ -156,7 +158,7 @@ public struct DPoPProofVerifier: Sendable {
         guard algorithms.contains(algorithm) else {
             throw JOSEError(.algorithmNotAllowed, "alg \(algorithm) is not in the DPoP allow-list")
         }
-        let key = try proofKey(header)
+        let (key, thumbprint) = try proofKey(header)
         guard key.canVerify(algorithm) else {
             throw JOSEError(.algorithmNotAllowed, "the proof key \(key.summary) cannot verify \(algorithm)")
         }
@@ -184,7 +186,6 @@ public struct DPoPProofVerifier: Sendable {
         if let expectedNonce = request.expectedNonce {
             try DPoPProofVerifier.checkNonce(claims, expected: expectedNonce)
         }
-        let thumbprint = try key.thumbprint()
         if let bound = request.boundKeyThumbprint, !constantTimeEquals(Array(bound.utf8), Array(thumbprint.utf8)) {
             throw JOSEError(.invalidTokenBinding, "the access token is bound to another key (cnf.jkt differs from the DPoP proof key's thumbprint)")
         }
@@ -195,8 +196,9 @@ public struct DPoPProofVerifier: Sendable {
             expiresAt: issuedAt + maximumAgeSeconds + leewaySeconds)
     }
 
-    /// The public key in the header's `jwk`: an RSA, EC or OKP key without private members.
-    private func proofKey(_ header: JWSHeader) throws -> JWK {
+    /// The public key in the header's `jwk` (an RSA, EC or OKP key without private members) and
+    /// its thumbprint, loaded once per distinct `jwk` text (``ProofKeyCache``).
+    private func proofKey(_ header: JWSHeader) throws -> (JWK, String) {
         guard let jwk = header.json["jwk"] else { throw JOSEError.invalidKey("the header has no \"jwk\"") }
         guard jwk.kind == .object else { throw JOSEError.invalidKey("the header \"jwk\" is not a JSON object") }
         if jwk["kty"]?.string == "oct" {
@@ -205,11 +207,14 @@ public struct DPoPProofVerifier: Sendable {
         for member in ["d", "p", "q", "dp", "dq", "qi", "oth", "k"] where jwk[member] != nil {
             throw JOSEError.invalidKey("the header \"jwk\" carries the private member \"\(member)\"; it must be a public key")
         }
-        let key = try JWK(jsonObject: jwk, policy: keyPolicy)
-        guard !key.isPrivate, key.keyType != .octetSequence else {
-            throw JOSEError.invalidKey("the header \"jwk\" is not a public key")
+        let entry = try proofKeys.entry(for: Array(jwk.rawBytes)) {
+            let key = try JWK(jsonObject: jwk, policy: keyPolicy)
+            guard !key.isPrivate, key.keyType != .octetSequence else {
+                throw JOSEError.invalidKey("the header \"jwk\" is not a public key")
+            }
+            return ProofKeyCache.Entry(key: key, thumbprint: try key.thumbprint())
         }
-        return key
+        return (entry.key, entry.thumbprint)
     }
 
     /// `iat`, required, within [now − maximum age − leeway, now + leeway].
