@@ -8,7 +8,8 @@ import Synchronization
 ///
 /// - Warning: make ``maximumEntries`` larger than the number of proofs the server accepts
 ///   within one acceptance window (the verifier's maximum age plus twice its leeway); the
-///   default, 100 000, holds ~1 600 proofs a second over a 60-second window. One cache serves
+///   default, 100 000, holds about 1 400 proofs a second with the verifier's default 60-second
+///   maximum age and 5-second leeway. One cache serves
 ///   one process: servers behind a load balancer need a shared ``ReplayCache``.
 public final class InMemoryReplayCache: ReplayCache {
     /// The most identifiers kept at once.
