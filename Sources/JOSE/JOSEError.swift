@@ -67,6 +67,26 @@ public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let jwksUnavailable = Code(rawValue: "jwks_unavailable")
         /// Arguments are unusable (for example a malformed PKCE verifier).
         public static let invalidInput = Code(rawValue: "invalid_input")
+        /// A DPoP proof (RFC 9449) is not acceptable: malformed, wrong `typ`, `jwk`, `alg`,
+        /// signature, `htm`, `htu`, `iat`, `ath`, or a replayed `jti`.
+        public static let invalidDPoPProof = Code(rawValue: "invalid_dpop_proof")
+        /// The DPoP proof lacks the server's current nonce, or carries another one (RFC 9449 §8, §9):
+        /// answer with a fresh `DPoP-Nonce`.
+        public static let useDPoPNonce = Code(rawValue: "use_dpop_nonce")
+        /// A sender-constrained access token is not bound to the key that presented it: `cnf.jkt`
+        /// differs from the DPoP proof key's thumbprint, or a DPoP-bound token came as a bearer token.
+        public static let invalidTokenBinding = Code(rawValue: "invalid_token_binding")
+        /// The access token is valid but lacks a scope the resource requires (RFC 6750 §3.1).
+        public static let insufficientScope = Code(rawValue: "insufficient_scope")
+        /// The user's authentication behind the access token is too old or too weak for the
+        /// resource (`auth_time`, `acr`; RFC 9470).
+        public static let insufficientUserAuthentication = Code(rawValue: "insufficient_user_authentication")
+        /// The request's credentials are malformed: an `Authorization` header that is not one
+        /// scheme and one token68, or several ways of presenting a token (RFC 6750 §3.1).
+        public static let invalidRequest = Code(rawValue: "invalid_request")
+        /// The request carries no credentials the resource accepts (no `Authorization` header,
+        /// or another scheme): the answer is a challenge without an error code (RFC 6750 §3.1).
+        public static let missingCredentials = Code(rawValue: "missing_credentials")
 
         /// The authorization response's `state` is missing, repeated, or differs from the
         /// transaction's.
@@ -94,6 +114,8 @@ public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
             .unsupportedCriticalHeader, .invalidTokenHash, .jwksUnavailable, .invalidInput,
             .invalidState, .invalidRedirectURI, .authorizationError, .tokenError, .invalidTokenResponse,
             .tokenEndpointUnavailable, .transactionReused,
+            .invalidDPoPProof, .useDPoPNonce, .invalidTokenBinding, .insufficientScope,
+            .insufficientUserAuthentication, .invalidRequest, .missingCredentials,
         ]
     }
 

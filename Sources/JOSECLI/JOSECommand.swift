@@ -26,5 +26,6 @@ struct JOSECommand: AsyncParsableCommand {
             PKCECommand.self, ThumbprintCommand.self, BenchCommand.self,
             JWKCommand.self, CompletionCommand.self,
             DiscoverCommand.self, AuthorizeURLCommand.self, CallbackCommand.self,
+            DPoPCommand.self,
         ])
 }

@@ -60,11 +60,16 @@ struct VerifyCommand: AsyncParsableCommand {
     @OptionGroup(title: "Readable times")
     var times: TimeDisplayOptions
 
+    /// RFC 9068 access tokens and DPoP proofs (VerifyCommand+AccessToken.swift).
+    @OptionGroup(title: "Access tokens and DPoP")
+    var access: AccessTokenOptions
+
     /// Checks the combination of options before anything is read.
     mutating func validate() throws {
         try keys.validate()
         try rules.validate(keys: keys)
         try remote.validate()
+        try access.validate(rules: rules, keys: keys, output: output)
         if output.jws, let option = rules.claimOptionNames.first {
             throw ValidationError("\(option) checks claims, which --jws does not do (it checks the signature only)")
         }
@@ -94,6 +99,13 @@ struct VerifyCommand: AsyncParsableCommand {
         }
         if output.batch {
             try await BatchVerification(checkers: try batchCheckers(source)).run()
+            return
+        }
+        if access.isActive {
+            switch source {
+            case .local(let keySet): try await verifyProtectedResourceToken(with: keySet)
+            case .remote(let remoteSource): try await verifyProtectedResourceToken(with: remoteSource)
+            }
             return
         }
         switch source {
@@ -126,6 +138,9 @@ struct VerifyCommand: AsyncParsableCommand {
         }
     }
 
+    /// The zone and instant readable times are written against (`--date`, `--now`).
+    var readableTimes: ReadableTime { ReadableTime(zone: times.date, now: rules.now ?? Date().timeIntervalSince1970) }
+
     /// Builds the checker for `source` and verifies one token.
     private func verify(with source: some JWKSetSource) async throws {
         let checker = TokenChecker(source: source, keys: keys, rules: rules, signatureOnly: output.jws)
@@ -141,7 +156,7 @@ struct VerifyCommand: AsyncParsableCommand {
         if output.json {
             Console.out(report.json(line: nil).serialized())
         } else {
-            report.printHuman(token: text, times: ReadableTime(zone: times.date, now: rules.now ?? Date().timeIntervalSince1970))
+            report.printHuman(token: text, times: readableTimes)
         }
         switch report.status {
         case .success: return

@@ -11,6 +11,8 @@ import Testing
             "unsupported_critical_header", "invalid_token_hash", "jwks_unavailable", "invalid_input",
             "invalid_state", "invalid_redirect_uri", "authorization_error", "token_error", "invalid_token_response",
             "token_endpoint_unavailable", "transaction_reused",
+            "invalid_dpop_proof", "use_dpop_nonce", "invalid_token_binding", "insufficient_scope",
+            "insufficient_user_authentication", "invalid_request", "missing_credentials",
         ]
         #expect(JOSEError.Code.all.map(\.rawValue) == expected)
     }

@@ -1,0 +1,16 @@
+/// Remembers the identifiers of DPoP proofs already accepted, so that a proof is accepted once
+/// (RFC 9449 §11.1).
+///
+/// ``InMemoryReplayCache`` serves one process; servers behind a load balancer plug in a shared
+/// store (Redis `SET key 1 NX EXAT expiry`, a database unique key) by conforming their own type.
+public protocol ReplayCache: Sendable {
+    /// Records `identifier` until `expiresAt`, unless it is already recorded and unexpired.
+    ///
+    /// - Parameters:
+    ///   - identifier: the proof's identity (the verifier passes its key thumbprint and `jti`).
+    ///   - expiresAt: seconds since 1970 after which the proof could no longer be accepted anyway.
+    /// - Returns: `true` when the identifier was new (the proof is fresh); `false` when it was
+    ///   seen before, or when the store cannot tell (a store that cannot be reached must answer
+    ///   `false`: failing open would let replays through).
+    func recordFirstUse(of identifier: String, expiresAt: Double) async -> Bool
+}

@@ -1,0 +1,16 @@
+/// A DPoP proof that passed every check of ``DPoPProofVerifier``.
+public struct VerifiedDPoPProof: Sendable {
+    /// The proof as a verified JWT: its header, its claims (`jti`, `htm`, `htu`, `iat`, and
+    /// `ath`/`nonce` when present) and the public key from its header that verified it.
+    public let token: VerifiedJWT
+    /// The RFC 7638 SHA-256 thumbprint of the proof's key: what an access token bound to this
+    /// key carries in `cnf.jkt`, and what an authorization server writes there when it binds one.
+    public let keyThumbprint: String
+
+    /// The proof's public key.
+    public var key: JWK { token.key }
+    /// The proof's unique identifier (`jti`).
+    public var proofID: String { token.claims.tokenID ?? "" }
+    /// When the proof was made (`iat`), in seconds since 1970.
+    public var issuedAt: Double { token.claims.issuedAt ?? 0 }
+}

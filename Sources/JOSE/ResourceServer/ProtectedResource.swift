@@ -1,0 +1,125 @@
+/// One call per request for an API: reads the `Authorization` (and `DPoP`) headers, validates
+/// the access token (``AccessTokenValidator``), checks the DPoP proof and the token's binding
+/// to it (``DPoPProofVerifier``), then the scopes and user authentication the route requires;
+/// and makes the challenge for any failure.
+///
+/// A token bound to a key (`cnf.jkt`) is accepted only with the `DPoP` scheme and a valid proof
+/// for that key (RFC 9449 §7.2: a bound token sent as `Bearer` is refused), and with
+/// ``requiresDPoP`` bearer tokens are refused altogether.
+///
+/// ```swift
+/// let api = ProtectedResource(validator: validator, dpop: try DPoPProofVerifier(),
+///                             resourceMetadata: "https://api.example.com/.well-known/oauth-protected-resource")
+/// do {
+///     let access = try await api.authenticate(ProtectedResourceRequest(
+///         method: "GET", url: url, authorization: authorizationHeaders, dpop: dpopHeaders),
+///         scope: .allOf(["orders:read"]))
+///     // access.token.subject, access.token.scopes, access.proof?.keyThumbprint
+/// } catch let error as JOSEError {
+///     let challenge = api.challenge(for: error, request: request, scope: .allOf(["orders:read"]))
+///     // answer challenge.status with challenge.headers
+/// }
+/// ```
+public struct ProtectedResource: Sendable {
+    /// Validates the access tokens.
+    public let validator: AccessTokenValidator
+    /// Verifies DPoP proofs; `nil` when the resource accepts bearer tokens only.
+    public let dpop: DPoPProofVerifier?
+    /// Whether every token must come with DPoP (bearer tokens refused).
+    public let requiresDPoP: Bool
+    /// The URL of the resource's RFC 9728 metadata, named in every challenge.
+    public let resourceMetadata: String?
+    /// The protection space named in challenges, if any.
+    public let realm: String?
+
+    /// Creates a resource guard.
+    ///
+    /// - Parameters:
+    ///   - validator: the access-token validator (issuer, audience, keys).
+    ///   - dpop: the DPoP proof verifier; `nil` accepts bearer tokens only.
+    ///   - requiresDPoP: refuse bearer tokens (needs `dpop`).
+    ///   - resourceMetadata: the RFC 9728 metadata URL for challenges.
+    ///   - realm: the `realm` for challenges.
+    public init(
+        validator: AccessTokenValidator, dpop: DPoPProofVerifier? = nil, requiresDPoP: Bool = false,
+        resourceMetadata: String? = nil, realm: String? = nil
+    ) {
+        self.validator = validator
+        self.dpop = dpop
+        self.requiresDPoP = requiresDPoP && dpop != nil
+        self.resourceMetadata = resourceMetadata
+        self.realm = realm
+    }
+
+    /// The schemes this resource accepts.
+    public var schemes: [AuthorizationCredentials.Scheme] {
+        dpop == nil ? [.bearer] : requiresDPoP ? [.dpop] : [.bearer, .dpop]
+    }
+
+    /// Authenticates one request.
+    ///
+    /// - Parameters:
+    ///   - request: the request's method, URL and credential headers.
+    ///   - scope: the scopes the route requires, if any.
+    ///   - authentication: the user authentication the route requires, if any.
+    ///   - dpopNonce: the nonce DPoP proofs must carry now, when the server issues nonces.
+    /// - Returns: the verified token, and the proof when the DPoP scheme was used.
+    /// - Throws: ``JOSEError``: `missing_credentials`, `invalid_request`, the token's errors,
+    ///   `invalid_token_binding`, `invalid_dpop_proof`, `use_dpop_nonce`, then
+    ///   `insufficient_scope` or `insufficient_user_authentication`. Pass it to
+    ///   ``challenge(for:request:scope:authentication:dpopNonce:)``.
+    public func authenticate(
+        _ request: ProtectedResourceRequest, scope: ScopeRequirement? = nil,
+        authentication: AuthenticationRequirement? = nil, dpopNonce: String? = nil
+    ) async throws -> AuthenticatedAccess {
+        guard let credentials = try AuthorizationCredentials.parse(request.authorization) else {
+            throw JOSEError(.missingCredentials, "the request has no Bearer or DPoP credentials")
+        }
+        guard schemes.contains(credentials.scheme) else {
+            throw JOSEError(credentials.scheme == .bearer ? .invalidTokenBinding : .invalidRequest,
+                            "this resource does not accept the \(credentials.scheme.rawValue) scheme")
+        }
+        let token = try await validator.validate(credentials.token)
+        let boundKey = try token.claims.confirmationKeyThumbprint()
+        var proof: VerifiedDPoPProof?
+        switch credentials.scheme {
+        case .bearer:
+            if boundKey != nil {
+                throw JOSEError(.invalidTokenBinding, "the access token is DPoP-bound but came as a bearer token")
+            }
+        case .dpop:
+            guard let dpop else { throw JOSEError(.invalidRequest, "this resource does not accept DPoP") }
+            guard request.dpop.count == 1, let header = request.dpop.first else {
+                throw JOSEError(.invalidDPoPProof, "a DPoP request needs exactly one DPoP header; it has \(request.dpop.count)")
+            }
+            guard let boundKey else {
+                throw JOSEError(.invalidTokenBinding, "the access token is not DPoP-bound (it has no cnf.jkt)")
+            }
+            proof = try await dpop.verify(header, for: DPoPRequest(
+                method: request.method, url: request.url, accessToken: credentials.token, expectedNonce: dpopNonce,
+                boundKeyThumbprint: boundKey))
+        }
+        try validator.checkRequirements(of: token, scope: scope, authentication: authentication)
+        return AuthenticatedAccess(token: token, proof: proof)
+    }
+
+    /// The answer to a request ``authenticate(_:scope:authentication:dpopNonce:)`` refused.
+    ///
+    /// - Parameters:
+    ///   - error: the error it threw.
+    ///   - request: the request (its scheme decides which challenge carries the error).
+    ///   - scope: the scopes the route requires (for `insufficient_scope`).
+    ///   - authentication: the route's step-up requirement.
+    ///   - dpopNonce: the nonce the client must use next, when the server issues nonces.
+    /// - Returns: the status and headers to answer with.
+    public func challenge(
+        for error: JOSEError, request: ProtectedResourceRequest, scope: ScopeRequirement? = nil,
+        authentication: AuthenticationRequirement? = nil, dpopNonce: String? = nil
+    ) -> ResourceChallenge {
+        let scheme = (try? AuthorizationCredentials.parse(request.authorization))?.map(\.scheme)
+        return ResourceChallenge(
+            error, scheme: scheme.flatMap { schemes.contains($0) ? $0 : nil }, schemes: schemes, scope: scope,
+            authentication: authentication, dpopNonce: dpopNonce,
+            dpopAlgorithms: dpop.map { $0.algorithms.sorted() } ?? [], resourceMetadata: resourceMetadata, realm: realm)
+    }
+}
