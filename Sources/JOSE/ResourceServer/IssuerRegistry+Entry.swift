@@ -25,9 +25,9 @@ extension IssuerRegistry {
         /// ``tenantID`` as UTF-8 (empty when there is none).
         private let pinnedTenantID: PinnedUTF8Strings
         /// The claim rules, with ``JWTClaimRules/issuer`` set to ``issuer``.
-        let rules: JWTClaimRules
+        private let rules: JWTClaimRules
         /// The allow-list and limits for the signature.
-        let signatures: SignatureRules
+        private let signatures: SignatureRules
         /// The configured key-set URL, or `nil` to find it through discovery.
         private let jwksURL: URL?
         /// The HTTP client, for discovery and the key set.
@@ -96,6 +96,15 @@ extension IssuerRegistry {
         func keySetWithoutSuspending(for header: JWSHeader) throws -> JWKSet? {
             guard let cache = publishedCache.load(ordering: .acquiring) else { return nil }
             return try cache._withUnsafeGuaranteedRef { try $0.keySetWithoutSuspending(for: header) }
+        }
+
+        /// Checks the signature of `jwt` (the token `token`, this entry's issuer's) with a key of
+        /// `keySet` and this issuer's allow-list, then its claims with this issuer's rules.
+        ///
+        /// - Throws: signature errors as ``JWSVerifier``, claim errors as ``JWTClaimRules``.
+        func verify(_ jwt: consuming CompactJWT, token: UnsafeRawBufferPointer, with keySet: JWKSet) throws -> VerifiedJWT {
+            let key = try signatures.verifySignature(of: jwt.jws, token: token, with: keySet)
+            return try jwt.verified(by: key, rules: rules)
         }
 
         /// The cache's keys for `header`, creating the cache first if need be.

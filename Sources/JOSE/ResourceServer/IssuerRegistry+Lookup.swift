@@ -36,7 +36,7 @@ extension IssuerRegistry {
 
     /// The entry for the issuer `issuer` (the decoded `iss`): a plain issuer's, or a tenant's.
     private func entry(issuer: UnsafeBufferPointer<UInt8>, document: JSONView, tenantIDAt position: Int) throws -> Entry {
-        if let entry = IssuerKey.withBorrowed(issuer, { plainIssuers[$0] }) { return entry }
+        if let entry = plainIssuers.entry(for: issuer) { return entry }
         if !templates.isEmpty, let entry = try tenantEntry(issuer: issuer, document: document, tenantIDAt: position) {
             return entry
         }

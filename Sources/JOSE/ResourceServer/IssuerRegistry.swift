@@ -32,8 +32,8 @@ import Synchronization
 /// ``Configuration/maximumTenantCount`` at once (the least recently used is forgotten first).
 ///
 /// ``verify(_:)-(StringProtocol)`` runs to the end without suspending when the issuer's keys
-/// are at hand (a cache hit): the hit path adds to a single cache's only the `iss` lookup (a
-/// hash of its bytes, no allocation) and an atomic load. Immutable and `Sendable`: make one and
+/// are at hand (a cache hit): the hit path adds to a single cache's only the `iss` lookup (its
+/// bytes compared with the configured issuers', no allocation) and an atomic load. Immutable and `Sendable`: make one and
 /// share it across tasks and threads.
 public final class IssuerRegistry: Sendable {
     /// The issuers and tenant templates, as configured.
@@ -43,8 +43,8 @@ public final class IssuerRegistry: Sendable {
     /// The settings the registry was created with.
     public let configuration: Configuration
 
-    /// The plain issuers, by identifier.
-    let plainIssuers: [IssuerKey: Entry]
+    /// The plain issuers.
+    let plainIssuers: PlainIssuers
     /// The tenant templates, in configured order.
     let templates: [(template: TenantTemplate, issuer: Issuer)]
     /// The tenants kept, behind a lock never held across a suspension.
@@ -78,7 +78,7 @@ public final class IssuerRegistry: Sendable {
         self.parsing = SignatureRules(algorithms: nil, limits: configuration.limits, understoodCriticalParameters: [])
         self.tenants = Mutex(TenantTable(capacity: configuration.maximumTenantCount))
 
-        var plainIssuers: [IssuerKey: Entry] = [:]
+        var plainIssuers: [Entry] = []
         var templates: [(template: TenantTemplate, issuer: Issuer)] = []
         var identifiers: Set<String> = []
         for issuer in issuers {
@@ -92,12 +92,12 @@ public final class IssuerRegistry: Sendable {
                     throw JOSEError.invalidInput(
                         "issuer \(JOSEError.quoted(issuer.identifier)) has tenants but no \(Self.tenantPlaceholder) in it")
                 }
-                plainIssuers[IssuerKey(issuer.identifier)] = try Self.makeEntry(
+                plainIssuers.append(try Self.makeEntry(
                     issuer, exactIssuer: issuer.identifier, tenantID: nil, fetcher: fetcher,
-                    configuration: configuration, counters: counters)
+                    configuration: configuration, counters: counters))
             }
         }
-        self.plainIssuers = plainIssuers
+        self.plainIssuers = PlainIssuers(plainIssuers)
         self.templates = templates
     }
 
@@ -145,6 +145,14 @@ public final class IssuerRegistry: Sendable {
         try TokenText.withUTF8(of: token) { try verifyWithoutSuspending($0) }
     }
 
+    /// ``verifyWithoutSuspending(_:)-(StringProtocol)`` for a token given as UTF-8 bytes.
+    ///
+    /// - Throws: ``JOSEError`` as ``verifyWithoutSuspending(_:)-(StringProtocol)``.
+    @inlinable
+    public func verifyWithoutSuspending(_ token: some Collection<UInt8>) throws -> VerifiedJWT {
+        try TokenText.withBytes(of: token) { try verifyWithoutSuspending($0) }
+    }
+
     // MARK: - The non-generic core
 
     /// The in-place part of ``verify(_:)-(StringProtocol)``: the whole verification when the
@@ -167,8 +175,7 @@ public final class IssuerRegistry: Sendable {
             let jwt = try CompactJWT(token.bytes, rules: parsing)
             let entry = try entry(for: jwt.claims)
             let keySet = try await entry.keySet(for: jwt.jws.header)
-            let key = try entry.signatures.verifySignature(of: jwt.jws, token: token.bytes, with: keySet)
-            return try jwt.verified(by: key, rules: entry.rules)
+            return try entry.verify(jwt, token: token.bytes, with: keySet)
         }
     }
 
@@ -188,7 +195,6 @@ public final class IssuerRegistry: Sendable {
         let jwt = try CompactJWT(token, rules: parsing)
         let entry = try entry(for: jwt.claims)
         guard let keySet = try entry.keySetWithoutSuspending(for: jwt.jws.header) else { return nil }
-        let key = try entry.signatures.verifySignature(of: jwt.jws, token: token, with: keySet)
-        return try jwt.verified(by: key, rules: entry.rules)
+        return try entry.verify(jwt, token: token, with: keySet)
     }
 }

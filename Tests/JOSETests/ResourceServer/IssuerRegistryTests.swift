@@ -34,6 +34,7 @@ import JOSETestSupport
         #expect(registry.statistics.discoveries == 2)
         // Warm: the next tokens are verified without a fetch (and without suspending).
         _ = try registry.verifyWithoutSuspending(try a.token())
+        _ = try registry.verifyWithoutSuspending(Array(try b.token().utf8))
         _ = try await registry.verify(Array(try b.token().utf8))
         #expect(try await a.requestCounts() == (1, 1))
         #expect(try await b.requestCounts() == (1, 1))
@@ -69,6 +70,24 @@ import JOSETestSupport
         #expect(try await b.requestCounts() == (0, 0))
         #expect(registry.statistics.unknownIssuers == strangers.count)
         #expect(registry.statistics.cachesCreated == 0)
+    }
+
+    @Test(arguments: [1, IssuerRegistry.PlainIssuers.scanLimit + 1])
+    func issuersAreFoundAmongMany(_ others: Int) async throws {
+        let a = try await LoopbackIssuer.start()
+        // Never contacted: only A's tokens are verified.
+        let strangers = (0..<others).map { "https://idp\($0).example" }
+        let registry = try RegistryFixture.registry(
+            (strangers.prefix(others / 2) + [a.issuer] + strangers.dropFirst(others / 2)).map {
+                .init($0, rules: RegistryFixture.rules())
+            })
+        #expect(try await registry.verify(try a.token()).claims.issuer == a.issuer)
+        for unknown in [a.issuer + "x", String(a.issuer.dropLast()), "https://idp\(others).example"] {
+            _ = await expectJOSEError(.invalidIssuer) {
+                try await registry.verify(try RegistryFixture.sign(a.keys[0], RegistryFixture.claims(iss: unknown)))
+            }
+        }
+        #expect(registry.statistics.cachesCreated == 1)
     }
 
     @Test func anEscapedIssuerMatchesItsDecodedText() async throws {
