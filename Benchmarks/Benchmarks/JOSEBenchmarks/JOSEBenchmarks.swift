@@ -81,4 +81,5 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     registerOursBenchmarks(tokens: tokens)
+    registerIssuerRegistryBenchmarks(tokens: tokens)
 }
