@@ -5,7 +5,10 @@ import JOSE
 import OursVerifier
 import TokenFactory
 
-/// Registers `Ours.issuerRegistry.hit.<ALG>` for RS256 and ES256 among `tokens`.
+/// Registers `Ours.issuerRegistry.hit.<ALG>` for RS256 and ES256 among `tokens`, and
+/// `Ours.issuerRegistry.tenantHit.RS256`: the same through a tenant template
+/// (``OursVerifier/makeWarmTenantRegistry(for:)``), whose hit also takes the tenant table's lock
+/// and compares `tid`.
 ///
 /// The registry (``OursVerifier/makeWarmRegistry(for:)``) trusts four issuers, each with its own
 /// rules and configured `jwks_uri`; its token issuer's cache is warm, so every timed
@@ -22,6 +25,14 @@ func registerIssuerRegistryBenchmarks(tokens: [BenchToken]) {
             for _ in benchmark.scaledIterations {
                 blackHole((try? await registry.verify(text)) != nil)
             }
+        }
+    }
+    guard let rs256 = tokens.first(where: { $0.algorithm == .rs256 }) else { return }
+    Benchmark("Ours.issuerRegistry.tenantHit.RS256", configuration: verifyConfiguration(.rs256)) { benchmark async in
+        guard let (registry, text, _) = await OursVerifier.makeWarmTenantRegistry(for: rs256) else { return }
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole((try? await registry.verify(text)) != nil)
         }
     }
 }
