@@ -85,9 +85,6 @@ extension IssuerRegistry {
             pinnedTenantID.contains { document.isString(at: position, equalTo: $0) }
         }
 
-        /// Whether the key-set cache has been created.
-        var hasCache: Bool { publishedCache.load(ordering: .acquiring) != nil }
-
         /// The cache's keys for `header` when they are at hand (see
         /// ``JWKSCache/keySetWithoutSuspending(for:)``); `nil` when the cache does not exist yet
         /// or must fetch first.

@@ -23,9 +23,6 @@ extension IssuerRegistry {
             self.capacity = capacity
         }
 
-        /// How many tenants are kept.
-        var count: Int { kept.count }
-
         /// The kept tenants' ids, least recently used first.
         var tenantIDs: [String] {
             kept.values.sorted { $0.lastUse < $1.lastUse }.compactMap(\.entry.tenantID)
