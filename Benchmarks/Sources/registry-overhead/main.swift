@@ -58,8 +58,10 @@ func measure(
         for _ in 0..<count where (try? await tenants.verifier.verify(tenants.token)) == nil { failures += 1 }
     case "cache-sync":
         for _ in 0..<count where (try? verifier.verifyWithoutSuspending(text)) == nil { failures += 1 }
-    default:
+    case "registry-sync":
         for _ in 0..<count where (try? registry.verifyWithoutSuspending(text)) == nil { failures += 1 }
+    default:
+        fatalError("no road \(road)")
     }
     let elapsed = threadCPUNanoseconds() - start
     if failures > 0 { fatalError("\(failures) verifies failed on \(road)") }
@@ -67,12 +69,14 @@ func measure(
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard let name = arguments.first, let algorithm = BenchAlgorithm(name: name) else {
-    FileHandle.standardError.write(Data("usage: registry-overhead ALG [PAIRS] [VERIFIES_PER_ROUND] [async|sync|tenant]\n".utf8))
-    exit(2)
-}
 let rounds = arguments.dropFirst().first.flatMap { Int($0) } ?? 1000
 let perRound = arguments.dropFirst(2).first.flatMap { Int($0) } ?? 100
+let modes = arguments.count > 3 ? [arguments[3]] : ["async", "sync", "tenant"]
+guard let name = arguments.first, let algorithm = BenchAlgorithm(name: name), rounds >= 1, perRound >= 1,
+      modes.allSatisfy(["async", "sync", "tenant"].contains) else {
+    FileHandle.standardError.write(Data("usage: registry-overhead ALG [PAIRS >= 1] [VERIFIES_PER_ROUND >= 1] [async|sync|tenant]\n".utf8))
+    exit(2)
+}
 let token = try TokenFactory.make(algorithm)
 let text = token.tokenString
 guard let cache = await OursVerifier.makeCache(for: token),
@@ -91,7 +95,6 @@ let tenants = (registry: tenant.registry, token: tenant.token, verifier: JWTVeri
 
 // Pairs: the single-cache road and the registry road of one mode, back to back (their order
 // alternating), so that both see the same machine; the difference of each pair is one sample.
-let modes = arguments.count > 3 ? [arguments[3]] : ["async", "sync", "tenant"]
 for mode in modes {
     let (cacheRoad, registryRoad) = mode == "tenant" ? ("cache-tenant-async", "tenant-async") : ("cache-\(mode)", "registry-\(mode)")
     for road in [cacheRoad, registryRoad] {  // warm-up
@@ -113,5 +116,6 @@ for mode in modes {
     let variance = kept.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(max(kept.count - 1, 1))
     let standardError = (variance / Double(kept.count)).squareRoot()
     print("\(cacheRoad) \(algorithm): median \(Int(median(cacheSamples))) ns CPU per verify")
-    print("\(registryRoad) - \(cacheRoad): median \(Int(median(differences))) ns, trimmed mean \(Int(mean)) ± \(Int(standardError)) ns per verify (\(rounds) pairs of \(perRound))")
+    print("\(registryRoad) - \(cacheRoad): median \(Int(median(differences))) ns,"
+          + " trimmed mean \(Int(mean)) ± \(Int(standardError)) ns per verify (\(rounds) pairs of \(perRound))")
 }

@@ -37,10 +37,11 @@ extension IssuerRegistry {
         public enum TenantPolicy: Sendable, Hashable {
             /// Only these tenant ids (compared exactly).
             case only(Set<String>)
-            /// Any well-formed tenant id. Any token can then make the registry fetch a new
-            /// tenant's discovery document and key set (at most one attempt per tenant per
-            /// ``JWKSCache/Configuration/failureRetryInterval``, and the tenant caches are
-            /// bounded); prefer ``only(_:)`` when the tenants are known.
+            /// Any well-formed tenant id. Then any token, signed or not, that names a new tenant
+            /// id makes the registry fetch that tenant's discovery document (once, and again at
+            /// most once per ``JWKSCache/Configuration/failureRetryInterval`` while the tenant is
+            /// kept), and a flood of new ids pushes the least recently used tenants out of the
+            /// bounded table; prefer ``only(_:)`` when the tenants are known.
             case any
         }
 

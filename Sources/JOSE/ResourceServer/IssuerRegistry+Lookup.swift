@@ -58,8 +58,9 @@ extension IssuerRegistry {
         for (template, configured) in templates {
             guard let tenantID = template.tenantID(in: issuer) else { continue }
             guard TenantTemplate.isWellFormed(tenantID) else {
+                let shown = JOSEError.quoted(String(decoding: issuer, as: UTF8.self))
                 throw JOSEError(.invalidIssuer,
-                                "iss \(JOSEError.quoted(String(decoding: issuer, as: UTF8.self))) fits tenant template \(JOSEError.quoted(template.template)) with a malformed tenant id")
+                                "iss \(shown) fits tenant template \(JOSEError.quoted(template.template)) with a malformed tenant id")
             }
             try Self.checkTenantIDClaim(document, at: position) { document.isString(at: position, equalTo: tenantID) }
             let tenant = String(decoding: tenantID, as: UTF8.self)
@@ -172,7 +173,8 @@ extension IssuerRegistry {
             let substituted = tenantID.map { TenantTemplate.substitute($0, in: text) } ?? text
             guard let url = URL(string: substituted), TransportPolicy.isAllowed(url) else {
                 throw JOSEError.invalidInput(
-                    "the key-set URL \(JOSEError.quoted(substituted)) of issuer \(JOSEError.quoted(exactIssuer)) is not https (or http to a loopback host)")
+                    "the key-set URL \(JOSEError.quoted(substituted)) of issuer \(JOSEError.quoted(exactIssuer))"
+                        + " is not https (or http to a loopback host)")
             }
             return url
         }

@@ -32,7 +32,8 @@ extension IssuerRegistry {
                   !template.contains("?"), !template.contains("#")
             else {
                 throw JOSEError.invalidInput(
-                    "tenant template \(JOSEError.quoted(template)) must be an absolute URL with \(IssuerRegistry.tenantPlaceholder) as one whole path segment, and no query or fragment")
+                    "tenant template \(JOSEError.quoted(template)) must be an absolute URL with"
+                        + " \(IssuerRegistry.tenantPlaceholder) as one whole path segment, and no query or fragment")
             }
             self.template = template
             self.prefix = Array(prefix.utf8)

@@ -33,8 +33,9 @@ import Synchronization
 ///
 /// ``verify(_:)-(StringProtocol)`` runs to the end without suspending when the issuer's keys
 /// are at hand (a cache hit): the hit path adds to a single cache's only the `iss` lookup (its
-/// bytes compared with the configured issuers', no allocation) and an atomic load. Immutable and `Sendable`: make one and
-/// share it across tasks and threads.
+/// bytes compared with the configured issuers', no allocation) and an atomic load; for a tenant
+/// of a template, also the tenant table's lock and the `tid` comparison. Immutable and
+/// `Sendable`: make one and share it across tasks and threads.
 public final class IssuerRegistry: Sendable {
     /// The issuers and tenant templates, as configured.
     public let issuers: [Issuer]
