@@ -68,6 +68,12 @@ let package = Package(
             name: "profile-verify",
             dependencies: ["VerifierKit", "TokenFactory", "OursVerifier"]
         ),
+        // What IssuerRegistry adds to one warm JWKSCache, for an instruction counter
+        // (registry-overhead.sh runs it under valgrind).
+        .executableTarget(
+            name: "registry-overhead",
+            dependencies: ["TokenFactory", "OursVerifier", .product(name: "JOSE", package: "swift-jose")]
+        ),
         // `swift package --package-path Benchmarks benchmark`
         .executableTarget(
             name: "JOSEBenchmarks",

@@ -82,4 +82,5 @@ let benchmarks: @Sendable () -> Void = {
 
     registerOursBenchmarks(tokens: tokens)
     registerDPoPBenchmarks()
+    registerIssuerRegistryBenchmarks(tokens: tokens)
 }

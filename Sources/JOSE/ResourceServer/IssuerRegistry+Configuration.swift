@@ -1,0 +1,64 @@
+import Synchronization
+
+extension IssuerRegistry {
+    /// How an ``IssuerRegistry`` fetches and how many tenants it keeps.
+    ///
+    /// ```swift
+    /// var configuration = IssuerRegistry.Configuration()
+    /// configuration.maximumTenantCount = 500
+    /// configuration.cache.timeout = .seconds(3)
+    /// ```
+    public struct Configuration: Sendable {
+        /// The configuration of every issuer's key-set cache (fetch timeout, body limit,
+        /// freshness, cooldowns, clock), also used for discovery: its timeout and body limit
+        /// bound the discovery fetch, and its ``JWKSCache/Configuration/failureRetryInterval``
+        /// is the least time between two failed attempts to find an issuer's keys.
+        public var cache: JWKSCache.Configuration
+        /// The most tenants of tenant templates kept at once, each with its own key-set cache;
+        /// 100. When a new tenant comes past it, the tenant used least recently is forgotten
+        /// (its next token discovers and fetches again). Plain issuers are not counted: they are
+        /// kept for the registry's life.
+        public var maximumTenantCount: Int
+        /// Size and nesting limits for tokens.
+        public var limits: JWSLimits
+
+        /// The defaults: the key-set cache's, 100 tenants, the default limits.
+        public init() {
+            cache = JWKSCache.Configuration()
+            maximumTenantCount = 100
+            limits = .default
+        }
+    }
+
+    /// Counters of what an ``IssuerRegistry`` has done since it was created, for monitoring
+    /// (the key-set caches keep their own counters).
+    public struct Statistics: Sendable, Hashable {
+        /// Key-set caches created (one per plain issuer, one per tenant each time it is kept).
+        public var cachesCreated = 0
+        /// Discovery documents asked for (successfully or not).
+        public var discoveries = 0
+        /// Tokens rejected because no configured issuer or template matched their `iss`.
+        public var unknownIssuers = 0
+        /// Tenants added (allowed and well formed, not kept at the time).
+        public var tenantsAdded = 0
+        /// Tenants forgotten to stay within ``Configuration/maximumTenantCount``.
+        public var tenantsEvicted = 0
+
+        /// All counters at zero.
+        public init() {}
+    }
+
+    /// The registry's counters, shared with its entries.
+    final class Counters: Sendable {
+        /// The counts.
+        private let statistics = Mutex(Statistics())
+
+        /// A copy of the counts.
+        var current: Statistics { statistics.withLock { $0 } }
+
+        /// Updates the counts.
+        func count(_ change: (inout Statistics) -> Void) {
+            statistics.withLock { change(&$0) }
+        }
+    }
+}

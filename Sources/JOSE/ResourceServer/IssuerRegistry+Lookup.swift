@@ -1,0 +1,182 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension IssuerRegistry {
+    /// The entry of the issuer that `claims` (not yet verified) name in `iss`.
+    ///
+    /// - Throws: `missing_claim` / `invalid_claim` for an absent or non-string `iss`;
+    ///   `invalid_issuer` for an issuer that is not trusted; for a tenant template, the errors
+    ///   of ``tenantEntry(issuer:document:tenantIDAt:)``.
+    func entry(for claims: JWTClaims) throws -> Entry {
+        try claims.json.document.withView { document in
+            var issuerPosition = -1
+            var tenantIDPosition = -1
+            document.forEachMember(of: claims.json.index) { name, value in
+                if JSONStrings.isName(name, "iss") {
+                    issuerPosition = value
+                } else if JSONStrings.isName(name, "tid") {
+                    tenantIDPosition = value
+                }
+            }
+            guard issuerPosition >= 0 else { throw JOSEError(.missingClaim, "the token has no \"iss\" claim") }
+            let token = document.tokens[issuerPosition]
+            guard token.kind == .string else { throw JOSEError(.invalidClaim, "the \"iss\" claim is not a string") }
+            if token.flags & JSONToken.hasEscapes == 0 {
+                return try entry(issuer: JSONStrings.contents(token, in: document.text),
+                                 document: document, tenantIDAt: tenantIDPosition)
+            }
+            return try JSONStrings.decode(token, in: document.text).withUnsafeBufferPointer {
+                try entry(issuer: $0, document: document, tenantIDAt: tenantIDPosition)
+            }
+        }
+    }
+
+    /// The entry for the issuer `issuer` (the decoded `iss`): a plain issuer's, or a tenant's.
+    private func entry(issuer: UnsafeBufferPointer<UInt8>, document: JSONView, tenantIDAt position: Int) throws -> Entry {
+        if let entry = plainIssuers.entry(for: issuer) { return entry }
+        if !templates.isEmpty, let entry = try tenantEntry(issuer: issuer, document: document, tenantIDAt: position) {
+            return entry
+        }
+        counters.count { $0.unknownIssuers += 1 }
+        throw JOSEError(.invalidIssuer, "iss \(JOSEError.quoted(String(decoding: issuer, as: UTF8.self))) is not a trusted issuer")
+    }
+
+    /// The entry of the tenant `issuer` names, when it fits a tenant template: the one kept, or
+    /// a new one (kept, which may forget the least recently used tenant); `nil` when it fits no
+    /// template.
+    ///
+    /// - Throws: `invalid_issuer` when the tenant id is malformed, not allowed, or differs from
+    ///   the token's `tid`; `missing_claim` / `invalid_claim` for an absent or non-string `tid`.
+    private func tenantEntry(issuer: UnsafeBufferPointer<UInt8>, document: JSONView, tenantIDAt position: Int) throws -> Entry? {
+        if let kept = tenants.withLock({ table in IssuerKey.withBorrowed(issuer) { table.entry(for: $0) } }) {
+            try Self.checkTenantIDClaim(document, at: position) { kept.isTenantID(document, at: position) }
+            return kept
+        }
+        for (template, configured) in templates {
+            guard let tenantID = template.tenantID(in: issuer) else { continue }
+            guard TenantTemplate.isWellFormed(tenantID) else {
+                let shown = JOSEError.quoted(String(decoding: issuer, as: UTF8.self))
+                throw JOSEError(.invalidIssuer,
+                                "iss \(shown) fits tenant template \(JOSEError.quoted(template.template)) with a malformed tenant id")
+            }
+            try Self.checkTenantIDClaim(document, at: position) { document.isString(at: position, equalTo: tenantID) }
+            let tenant = String(decoding: tenantID, as: UTF8.self)
+            if case .only(let allowed) = configured.tenants, !allowed.contains(tenant) {
+                throw JOSEError(.invalidIssuer, "tenant \(JOSEError.quoted(tenant)) is not allowed by \(JOSEError.quoted(template.template))")
+            }
+            return try keep(tenant: tenant, of: configured)
+        }
+        return nil
+    }
+
+    /// Checks that the token has a string `tid` (at token `position`, −1 when absent) for which
+    /// `matches` holds.
+    private static func checkTenantIDClaim(_ document: JSONView, at position: Int, matches: () -> Bool) throws {
+        guard position >= 0 else {
+            throw JOSEError(.missingClaim, "the token has no \"tid\" claim, required by a tenant template")
+        }
+        guard document.kind(at: position) == .string else { throw JOSEError(.invalidClaim, "the \"tid\" claim is not a string") }
+        guard matches() else {
+            throw JOSEError(.invalidIssuer, "tid \(JOSEError.quoted(document.string(at: position) ?? "")) is not the tenant in iss")
+        }
+    }
+
+    /// The entry for `tenant` of template `configured`, made and kept unless another token
+    /// kept it first.
+    private func keep(tenant: String, of configured: Issuer) throws -> Entry {
+        let issuer = TenantTemplate.substitute(tenant, in: configured.identifier)
+        let key = IssuerKey(issuer)
+        if let kept = tenants.withLock({ $0.entry(for: key) }) { return kept }
+        let entry = try Self.makeEntry(configured, exactIssuer: issuer, tenantID: tenant, fetcher: fetcher,
+                                       configuration: configuration, counters: counters)
+        let (kept, evicted) = tenants.withLock { table -> (Entry, Entry?) in
+            // Made outside the lock; another token of the same tenant may have kept one since.
+            if let kept = table.entry(for: key) { return (kept, nil) }
+            return (entry, table.insert(entry, for: key))
+        }
+        if kept === entry {
+            counters.count { statistics in
+                statistics.tenantsAdded += 1
+                if evicted != nil { statistics.tenantsEvicted += 1 }
+            }
+        }
+        return kept
+    }
+
+    // MARK: - Configuration
+
+    /// The parsed template of `issuer`, after checking its tenants and rules.
+    ///
+    /// - Throws: `JOSEError` with code ``JOSEError/Code/invalidInput`` as
+    ///   ``init(issuers:fetcher:configuration:)`` describes.
+    static func checkedTemplate(_ issuer: Issuer) throws -> TenantTemplate {
+        let template = try TenantTemplate(issuer.identifier)
+        switch issuer.tenants {
+        case nil:
+            throw JOSEError.invalidInput(
+                "tenant template \(JOSEError.quoted(issuer.identifier)) needs tenants: .only([...]) or .any")
+        case .only(let allowed):
+            if let malformed = allowed.first(where: { !TenantTemplate.isWellFormed($0.utf8) }) {
+                throw JOSEError.invalidInput(
+                    "tenant id \(JOSEError.quoted(malformed)) is not 1 to \(maximumTenantIDLength) letters, digits, - or _")
+            }
+        case .any:
+            break
+        }
+        guard issuer.rules.issuer == nil else {
+            throw JOSEError.invalidInput(
+                "the rules of tenant template \(JOSEError.quoted(issuer.identifier)) must not set an issuer: each tenant's is set by the registry")
+        }
+        // A well-formed tenant id in place of the placeholder must give usable URLs.
+        let sample = "tenant"
+        _ = try makeURL(issuer, exactIssuer: TenantTemplate.substitute(sample, in: issuer.identifier), tenantID: sample)
+        return template
+    }
+
+    /// The entry for `exactIssuer` (a plain issuer, or `tenantID`'s issuer of a template).
+    ///
+    /// - Throws: `JOSEError` with code ``JOSEError/Code/invalidInput`` for unusable URLs or
+    ///   rules naming another issuer.
+    static func makeEntry(
+        _ issuer: Issuer, exactIssuer: String, tenantID: String?, fetcher: any HTTPFetcher,
+        configuration: Configuration, counters: Counters
+    ) throws -> Entry {
+        if let ruled = issuer.rules.issuer, ruled != exactIssuer {
+            throw JOSEError.invalidInput(
+                "the rules of issuer \(JOSEError.quoted(exactIssuer)) require another issuer, \(JOSEError.quoted(ruled))")
+        }
+        return Entry(
+            issuer: exactIssuer, tenantID: tenantID, rules: issuer.rules, algorithms: issuer.algorithms,
+            limits: configuration.limits,
+            jwksURL: try makeURL(issuer, exactIssuer: exactIssuer, tenantID: tenantID),
+            fetcher: fetcher, cacheConfiguration: configuration.cache, counters: counters)
+    }
+
+    /// The configured key-set URL for `exactIssuer` (`nil` with discovery, after checking that
+    /// the issuer gives a discovery URL).
+    ///
+    /// - Throws: `JOSEError` with code ``JOSEError/Code/invalidInput`` when the issuer or the
+    ///   key-set URL is unusable.
+    private static func makeURL(_ issuer: Issuer, exactIssuer: String, tenantID: String?) throws -> URL? {
+        switch issuer.keys {
+        case .discovery:
+            _ = try OpenIDDiscovery.discoveryURL(forIssuer: exactIssuer)
+            return nil
+        case .jwksURI(let text):
+            guard tenantID != nil || !text.contains(tenantPlaceholder) else {
+                throw JOSEError.invalidInput(
+                    "the key-set URL of plain issuer \(JOSEError.quoted(exactIssuer)) holds \(tenantPlaceholder)")
+            }
+            let substituted = tenantID.map { TenantTemplate.substitute($0, in: text) } ?? text
+            guard let url = URL(string: substituted), TransportPolicy.isAllowed(url) else {
+                throw JOSEError.invalidInput(
+                    "the key-set URL \(JOSEError.quoted(substituted)) of issuer \(JOSEError.quoted(exactIssuer))"
+                        + " is not https (or http to a loopback host)")
+            }
+            return url
+        }
+    }
+}

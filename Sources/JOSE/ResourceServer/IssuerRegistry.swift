@@ -1,0 +1,201 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Synchronization
+
+/// Verifies JWTs from several issuers, each with its own keys and rules: an API that accepts
+/// tokens from more than one identity provider, or from every tenant of a multi-tenant one.
+///
+/// ```swift
+/// let registry = try IssuerRegistry(issuers: [
+///     .init("https://accounts.example.com", algorithms: [.rs256],
+///           rules: JWTClaimRules(audiences: ["api://orders"])),
+///     .init("https://login.microsoftonline.com/{tenantid}/v2.0",
+///           tenants: .only(["9188040d-6c67-4c5b-b112-36a304b66dad"]),
+///           rules: JWTClaimRules(audiences: ["api://orders"])),
+/// ], fetcher: URLSessionHTTPFetcher())
+/// let jwt = try await registry.verify(bearerToken)
+/// ```
+///
+/// For each token the registry reads the `iss` claim before anything is verified, and only to
+/// choose the issuer: an `iss` that names no configured issuer (and fits no tenant template) is
+/// rejected at once with ``JOSEError/Code/invalidIssuer``, and nothing is fetched. A trusted
+/// issuer's token is then verified with **that issuer's own** ``JWKSCache`` (created on the
+/// issuer's first token, from discovery or its configured `jwks_uri`, one creation however many
+/// tokens arrive at once) and that issuer's allow-list and ``JWTClaimRules`` (whose `iss` rule
+/// the registry sets). Keys are never pooled: a key of issuer A cannot verify a token that says
+/// it comes from issuer B, because B's token is only ever checked against B's keys.
+///
+/// Tenant templates (see ``Issuer``) make one issuer, and one cache, per tenant seen, at most
+/// ``Configuration/maximumTenantCount`` at once (the least recently used is forgotten first).
+///
+/// ``verify(_:)-(StringProtocol)`` runs to the end without suspending when the issuer's keys
+/// are at hand (a cache hit): the hit path adds to a single cache's only the `iss` lookup (its
+/// bytes compared with the configured issuers', no allocation) and an atomic load; for a tenant
+/// of a template, also the tenant table's lock and the `tid` comparison. Immutable and
+/// `Sendable`: make one and share it across tasks and threads.
+public final class IssuerRegistry: Sendable {
+    /// The issuers and tenant templates, as configured.
+    public let issuers: [Issuer]
+    /// The HTTP client every discovery and key-set fetch goes through.
+    public let fetcher: any HTTPFetcher
+    /// The settings the registry was created with.
+    public let configuration: Configuration
+
+    /// The plain issuers.
+    let plainIssuers: PlainIssuers
+    /// The tenant templates, in configured order.
+    let templates: [(template: TenantTemplate, issuer: Issuer)]
+    /// The tenants kept, behind a lock never held across a suspension.
+    let tenants: Mutex<TenantTable>
+    /// The limits tokens are parsed with before their issuer is known.
+    let parsing: SignatureRules
+    /// The counters.
+    let counters = Counters()
+
+    /// Creates a registry. Nothing is fetched until an issuer's first token.
+    ///
+    /// - Parameters:
+    ///   - issuers: The trusted issuers and tenant templates (at least one; identifiers unique).
+    ///   - fetcher: The HTTP client for discovery and key sets: your server's own (see
+    ///     ``HTTPFetcher``), or the `URLSessionHTTPFetcher` of the `JOSEURLSession` product.
+    ///   - configuration: The caches' settings and the tenant bound; the defaults unless given.
+    /// - Throws: `JOSEError` with code ``JOSEError/Code/invalidInput`` for an unusable issuer
+    ///   (not an `https` or loopback `http` URL, a query or fragment, a malformed tenant
+    ///   template or tenant id, `tenants` given for a plain issuer or missing for a template,
+    ///   `{tenantid}` in a plain issuer's key-set URL, rules naming another issuer), a
+    ///   duplicate identifier, an empty list, or an unusable configuration value.
+    public init(issuers: [Issuer], fetcher: any HTTPFetcher, configuration: Configuration = Configuration()) throws {
+        guard !issuers.isEmpty else { throw JOSEError.invalidInput("an issuer registry needs at least one issuer") }
+        guard configuration.maximumTenantCount >= 1 else {
+            throw JOSEError.invalidInput("maximumTenantCount must be at least 1, got \(configuration.maximumTenantCount)")
+        }
+        try configuration.cache.validate()
+        self.issuers = issuers
+        self.fetcher = fetcher
+        self.configuration = configuration
+        self.parsing = SignatureRules(algorithms: nil, limits: configuration.limits, understoodCriticalParameters: [])
+        self.tenants = Mutex(TenantTable(capacity: configuration.maximumTenantCount))
+
+        var plainIssuers: [Entry] = []
+        var templates: [(template: TenantTemplate, issuer: Issuer)] = []
+        var identifiers: Set<String> = []
+        for issuer in issuers {
+            guard identifiers.insert(issuer.identifier).inserted else {
+                throw JOSEError.invalidInput("issuer \(JOSEError.quoted(issuer.identifier)) is configured twice")
+            }
+            if issuer.isTenantTemplate {
+                templates.append((try Self.checkedTemplate(issuer), issuer))
+            } else {
+                guard issuer.tenants == nil else {
+                    throw JOSEError.invalidInput(
+                        "issuer \(JOSEError.quoted(issuer.identifier)) has tenants but no \(Self.tenantPlaceholder) in it")
+                }
+                plainIssuers.append(try Self.makeEntry(
+                    issuer, exactIssuer: issuer.identifier, tenantID: nil, fetcher: fetcher,
+                    configuration: configuration, counters: counters))
+            }
+        }
+        self.plainIssuers = PlainIssuers(plainIssuers)
+        self.templates = templates
+    }
+
+    /// What the registry has done so far (caches created, discoveries, unknown issuers, tenants).
+    public var statistics: Statistics { counters.current }
+
+    /// The tenant ids kept now, least recently used first.
+    var keptTenantIDs: [String] { tenants.withLock { $0.tenantIDs } }
+
+    // MARK: - Verifying
+
+    /// Verifies the signature and the claims of a compact JWT with the keys and rules of the
+    /// issuer its `iss` names, fetching that issuer's keys (and discovery document) if need be.
+    ///
+    /// When the issuer's keys are at hand (a cache hit) this never suspends.
+    ///
+    /// - Parameter token: the compact serialization, with no surrounding whitespace.
+    /// - Throws: ``JOSEError``: `invalid_issuer` when `iss` names no trusted issuer (nothing is
+    ///   fetched), or for a tenant template when the tenant id is malformed, not allowed, or
+    ///   differs from `tid`; `missing_claim` / `invalid_claim` for an absent or non-string
+    ///   `iss` (or `tid`, for a template); signature errors as ``JWSVerifier``; claim errors as
+    ///   ``JWTClaimRules``; `jwks_unavailable` when the issuer's keys cannot be had.
+    @inlinable
+    public func verify(_ token: some StringProtocol) async throws -> VerifiedJWT {
+        try await finish(TokenText.withUTF8(of: token) { try begin($0) })
+    }
+
+    /// Verifies a compact JWT given as UTF-8 bytes (`[UInt8]`, `Data`, `ArraySlice`, a buffer),
+    /// as ``verify(_:)-(StringProtocol)``.
+    ///
+    /// - Throws: ``JOSEError`` as ``verify(_:)-(StringProtocol)``.
+    @inlinable
+    public func verify(_ token: some Collection<UInt8>) async throws -> VerifiedJWT {
+        try await finish(TokenText.withBytes(of: token) { try begin($0) })
+    }
+
+    /// Verifies a compact JWT without suspending, with the keys at hand (a cache hit). For code
+    /// that cannot `await`; everywhere else use ``verify(_:)-(StringProtocol)``, which is as
+    /// fast and fetches when it must.
+    ///
+    /// - Throws: ``JOSEError`` as ``verify(_:)-(StringProtocol)``; `jwks_unavailable` when the
+    ///   issuer's keys would have to be fetched first.
+    @inlinable
+    public func verifyWithoutSuspending(_ token: some StringProtocol) throws -> VerifiedJWT {
+        try TokenText.withUTF8(of: token) { try verifyWithoutSuspending($0) }
+    }
+
+    /// ``verifyWithoutSuspending(_:)-(StringProtocol)`` for a token given as UTF-8 bytes.
+    ///
+    /// - Throws: ``JOSEError`` as ``verifyWithoutSuspending(_:)-(StringProtocol)``.
+    @inlinable
+    public func verifyWithoutSuspending(_ token: some Collection<UInt8>) throws -> VerifiedJWT {
+        try TokenText.withBytes(of: token) { try verifyWithoutSuspending($0) }
+    }
+
+    // MARK: - The non-generic core
+
+    /// The in-place part of ``verify(_:)-(StringProtocol)``: the whole verification when the
+    /// keys are at hand, otherwise one copy of the token to finish with after waiting.
+    @usableFromInline
+    func begin(_ token: UnsafeRawBufferPointer) throws -> JWTVerifier.Step<VerifiedJWT> {
+        if let verified = try verifyWithKeysAtHand(token) { return .verified(verified) }
+        return .copied(TokenBytes.copy(token))
+    }
+
+    /// The rest of ``verify(_:)-(StringProtocol)``: the result, or the copied token verified
+    /// once its issuer's keys have been fetched.
+    @usableFromInline
+    func finish(_ step: JWTVerifier.Step<VerifiedJWT>) async throws -> VerifiedJWT {
+        switch step {
+        case .verified(let verified):
+            return verified
+        case .copied(let copy):
+            let token = TokenBytes(adopting: copy)
+            let jwt = try CompactJWT(token.bytes, rules: parsing)
+            let entry = try entry(for: jwt.claims)
+            let keySet = try await entry.keySet(for: jwt.jws.header)
+            return try entry.verify(jwt, token: token.bytes, with: keySet)
+        }
+    }
+
+    /// ``verifyWithoutSuspending(_:)-(StringProtocol)`` over token text in memory.
+    @usableFromInline
+    func verifyWithoutSuspending(_ token: UnsafeRawBufferPointer) throws -> VerifiedJWT {
+        guard let verified = try verifyWithKeysAtHand(token) else {
+            throw JOSEError(.jwksUnavailable,
+                            "the keys for this token's issuer are not at hand (they must be fetched first); use the async verify")
+        }
+        return verified
+    }
+
+    /// Verifies `token` in place when its issuer's keys are at hand; `nil` when they must be
+    /// fetched first (nothing is fetched here).
+    private func verifyWithKeysAtHand(_ token: UnsafeRawBufferPointer) throws -> VerifiedJWT? {
+        let jwt = try CompactJWT(token, rules: parsing)
+        let entry = try entry(for: jwt.claims)
+        guard let keySet = try entry.keySetWithoutSuspending(for: jwt.jws.header) else { return nil }
+        return try entry.verify(jwt, token: token, with: keySet)
+    }
+}
