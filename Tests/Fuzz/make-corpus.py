@@ -76,3 +76,22 @@ write("jwt-verify", verify_seeds)
 write("round-trip", {"hs256-claims": b"\x0a" + b"kid01" + ex("claims.json"), "es256-claims": b"\x0b" + b"kid01" + ex("id-token.claims.json"),
                      "not-json": b"\x00\xff\xfe", "exp-string": b"\x01" + b'{"exp":"soon","nbf":[]}',
                      "whitespace-around": b"\x0a" + b"kid01" + b" \n" + ex("claims.json") + b"\n"})
+
+# The login flow's and the resource-server kit's parsers (#13, #14).
+write("form-urlencoded", {"simple": b"a=1&b=two", "plus": b"q=a+b%20c", "empty-value": b"a=&=b", "percent": b"x=%e2%82%ac%00",
+                          "bad-percent": b"x=%G1", "many": b"&".join(b"k%d=v" % i for i in range(120))})
+callback = b"https://app.example/callback"
+write("oauth-callback", {"ok": callback + b"?code=abc&state=state-4f1c8a&iss=https%3A%2F%2Fissuer.example",
+                         "fragment": callback + b"#code=abc&state=state-4f1c8a&iss=https%3A%2F%2Fissuer.example",
+                         "error": callback + b"?error=access_denied&error_description=no%1b%5b31m&state=state-4f1c8a&iss=https%3A%2F%2Fissuer.example",
+                         "twice": callback + b"?state=state-4f1c8a&state=x&code=a", "other-port": b"https://app.example:444/callback?code=a",
+                         "form-post": b"code=abc&state=state-4f1c8a&iss=https%3A%2F%2Fissuer.example"})
+write("oauth-documents", {"token": b'{"access_token":"at","token_type":"Bearer","expires_in":3600,"id_token":"a.b.c","scope":"openid"}',
+                          "token-error": b'{"error":"invalid_grant","error_description":"bad"}',
+                          "expires-huge": b'{"access_token":"at","token_type":"DPoP","expires_in":1e300}',
+                          "metadata": b'{"issuer":"https://issuer.example","authorization_endpoint":"https://issuer.example/a",'
+                                      b'"token_endpoint":"https://issuer.example/t","jwks_uri":"https://issuer.example/k",'
+                                      b'"id_token_signing_alg_values_supported":["RS256","none"],"authorization_response_iss_parameter_supported":true}'})
+write("resource-headers", {"bearer": b"Bearer eyJhbGciOiJIUzI1NiJ9.e30.c2ln", "dpop": b"DPoP abc~+/=", "two": b"Bearer a, Bearer b",
+                           "url": b"HTTPS://API.Example:443/a/../b/%7euser?q=1#f", "url-port": b"http://[::1]:80/x",
+                           "url-bad": b"https://u:p@h/%zz"})

@@ -47,4 +47,12 @@ enum Fixtures {
     static let ecPrivateKey: JWK = load("es256") { try JWK.generate(for: .es256) }
     /// The instant the example tokens are valid at (their `iat` plus one hour).
     static let exampleNow = 1_767_229_200.0
+    /// The login transaction the `oauth-callback` target checks callbacks against (the state
+    /// and redirect URI the seed corpus uses).
+    static let loginTransaction: LoginTransaction = load("login transaction") {
+        try LoginTransaction(
+            issuer: "https://issuer.example", clientID: "client-1", redirectURI: "https://app.example/callback",
+            state: "state-4f1c8a", nonce: "nonce-93bd", codeVerifier: CodeVerifier.generate(), maxAge: nil,
+            createdAt: exampleNow, requiresIssuerParameter: true)
+    }
 }
