@@ -119,7 +119,7 @@ public struct AuthorizationRequest: Sendable {
         return try LoginTransaction(
             issuer: issuer, clientID: clientID, redirectURI: redirectURI, state: RandomValue.state(),
             nonce: RandomValue.nonce(), codeVerifier: CodeVerifier.generate(), maxAge: maxAge,
-            createdAt: clock.now, requiresIssuerParameter: requiresIssuerParameter)
+            createdAt: clock.now, requiresIssuerParameter: requiresIssuerParameter, acrValues: acrValues)
     }
 
     /// The request's parameters for `transaction`, security parameters first.
