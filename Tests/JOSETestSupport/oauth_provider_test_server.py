@@ -63,6 +63,8 @@ BEHAVIOUR = {
     "refresh_nonce": None,        # nonce of ID tokens from refresh (none unless set)
     "acr_override": None,         # acr of ID tokens, whatever acr_values asked for ("" for none)
     "token_redirect": None,       # answer /token with a 307 to this Location
+    "par_body": None,             # answer /par with this body ...
+    "par_status": 201,            # ... and this status
     "acr": "urn:example:loa:2",
     "amr": ["pwd", "mfa"],
 }
@@ -346,6 +348,14 @@ class Handler(BaseHTTPRequestHandler):
         if form is None:
             return self.oauth_error(400, "invalid_request", "unreadable or repeated form parameters")
         self.record("/par", form)
+        if BEHAVIOUR["par_body"] is not None:
+            data = BEHAVIOUR["par_body"].encode("utf-8")
+            self.send_response(BEHAVIOUR["par_status"])
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+            return None
         client_id = self.authenticate(form, "/par")
         if client_id is None:
             return None

@@ -39,6 +39,8 @@ public struct OpenIDClient: Sendable {
     public var timeout: Duration = HTTPFetchRequest.defaultTimeout
     /// The time source for transactions and client assertions.
     public let clock: JOSEClock
+    /// The longest `request_uri` accepted from a PAR endpoint, in bytes.
+    public static let maximumRequestURILength = 2048
     /// The transactions already finished.
     private let consumed = ConsumedTransactions()
     /// How far in the future a transaction's creation time may lie (clock skew between the
@@ -201,8 +203,9 @@ public struct OpenIDClient: Sendable {
     /// - Returns: The URL to open and the transaction to keep.
     /// - Throws: ``JOSEError`` as ``AuthorizationRequest/preparePushed(for:clock:)``;
     ///   `token_endpoint_unavailable` when the PAR endpoint cannot be reached;
-    ///   `authorization_error` for an OAuth error answer; `invalid_token_response` for another
-    ///   answer without a `request_uri`.
+    ///   `authorization_error` for an OAuth error answer; `invalid_token_response` for any
+    ///   other answer than `201` with a `request_uri` of visible ASCII up to
+    ///   ``maximumRequestURILength`` bytes and a positive integer `expires_in`.
     public func push(_ request: AuthorizationRequest) async throws -> PreparedAuthorization {
         guard request.clientID == clientID else {
             throw JOSEError.invalidInput("the request's client id is not this client's")
@@ -213,9 +216,17 @@ public struct OpenIDClient: Sendable {
         try authentication.apply(to: &form, headers: &headers, clientID: clientID, endpoint: pushed.endpoint,
                                  issuer: metadata.issuer, clock: clock)
         let response = try await send(.formPost(url: pushed.endpoint, form: form, headers: headers, timeout: timeout))
-        if response.statusCode == 201 || response.statusCode == 200,
+        if response.statusCode == 201,
            let root = try? JSONDocument(bytes: response.body).root, root.kind == .object,
            let requestURI = root["request_uri"]?.string, !requestURI.isEmpty {
+            guard requestURI.utf8.count <= Self.maximumRequestURILength,
+                  requestURI.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+                throw JOSEError(.invalidTokenResponse,
+                                "the PAR endpoint's request_uri is longer than \(Self.maximumRequestURILength) bytes or not visible ASCII")
+            }
+            guard let expiresIn = root["expires_in"]?.integer, expiresIn > 0 else {
+                throw JOSEError(.invalidTokenResponse, "the PAR endpoint's answer has no positive integer \"expires_in\"")
+            }
             return try pushed.authorizationURL(requestURI: requestURI)
         }
         if let details = TokenResponse.providerError(in: response.body) {

@@ -311,6 +311,21 @@ import JOSETestSupport
         #expect(try await fixture.provider.lastRequest(path: "/token").count == 0)
     }
 
+    @Test(arguments: [
+        (#"{"request_uri":"urn:ietf:params:oauth:request_uri:abc","expires_in":60}"#, 200),
+        (#"{"request_uri":"urn:ietf:params:oauth:request_uri:abc"}"#, 201),
+        (#"{"request_uri":"urn:ietf:params:oauth:request_uri:abc","expires_in":0}"#, 201),
+        (#"{"request_uri":"urn:ietf:params:oauth:request_uri:abc","expires_in":"60"}"#, 201),
+        (#"{"request_uri":"urn:x:a b","expires_in":60}"#, 201),
+        ("{\"request_uri\":\"urn:x:\(String(repeating: "a", count: 2100))\",\"expires_in\":60}", 201),
+    ])
+    func unusablePARAnswerIsRefused(body: String, status: Int) async throws {
+        let fixture = try await LoginFixture.make()
+        try await fixture.provider.setBehaviour(["par_body": body, "par_status": status])
+        _ = await expectJOSEError(.invalidTokenResponse) { try await fixture.client.push(fixture.request()) }
+        #expect(try await fixture.provider.lastRequest(path: "/par").count == 1)
+    }
+
     @Test func transactionMadeInTheFutureIsRefused() async throws {
         let fixture = try await LoginFixture.make()
         let future = try fixture.request().prepare(for: fixture.client.metadata, clock: .fixed(Date().timeIntervalSince1970 + 3600))
