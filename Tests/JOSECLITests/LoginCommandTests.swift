@@ -151,6 +151,27 @@ struct LoginCommandTests {
         #expect(try await provider.lastRequest(path: "/token").count == 1)
     }
 
+    @Test("callback --exchange requires iss when the discovered metadata says it is sent, whatever the transaction says")
+    func exchangeRequiresIssFromTheMetadata() async throws {
+        let provider = try await provider()
+        try await provider.setBehaviour(["send_iss": false])
+        let scratch = try JoseProcess.makeScratch()
+        defer { JoseProcess.removeScratch(scratch) }
+        let file = scratch.appendingPathComponent("transaction.json").path
+        let made = try await JoseProcess.run([
+            "authorize-url", "--authorization-endpoint", provider.baseURL + "/authorize", "--issuer", provider.issuer,
+            "--client-id", "app", "--redirect-uri", Self.redirect, "--transaction-out", file,
+        ])
+        #expect(made.status == 0, "\(made)")
+        #expect(try JoseProcess.object(String(contentsOfFile: file, encoding: .utf8))["requires_iss"] as? Bool == false)
+        let url = try #require(URL(string: made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let callback = try await provider.callbackURL(for: url)
+        let result = try await JoseProcess.run(["callback", "--transaction", file, "--exchange", "--json", callback])
+        #expect(result.status == 1, "\(result)")
+        #expect((try result.jsonObject()["error"] as? [String: Any])?["code"] as? String == "invalid_issuer")
+        #expect(try await provider.lastRequest(path: "/token").count == 0)
+    }
+
     @Test("authorize-url replaces a symlink at --transaction-out instead of writing through it")
     func transactionFileIsNotWrittenThroughASymlink() async throws {
         let scratch = try JoseProcess.makeScratch()
