@@ -145,6 +145,7 @@ public struct OpenIDClient: Sendable {
     public func finishLogin(_ response: AuthorizationResponse, transaction: LoginTransaction) async throws -> LoginResult {
         try checkUsable(transaction)
         try check(response, against: transaction)
+        try checkValidator()
         try consumed.consume(transaction, expiredBefore: clock.now - transactionLifetime.inSeconds)
         let tokens = try await requestTokens(.authorizationCode(response.code, transaction: transaction))
         guard let idToken = tokens.idToken else {
@@ -171,12 +172,14 @@ public struct OpenIDClient: Sendable {
     ///   - scopes: A narrower set of scopes; empty for the original ones.
     /// - Returns: The new tokens, and the new ID token when one was returned.
     /// - Throws: ``JOSEError`` `token_endpoint_unavailable`, `token_error`,
-    ///   `invalid_token_response`, any ID-token validation error, `invalid_claim` when the
+    ///   `invalid_token_response`, any ID-token validation error, `invalid_input` for an
+    ///   ``idTokenValidator`` for another issuer or client, `invalid_claim` when the
     ///   new ID token names another issuer, subject, audience or authentication time, or
     ///   `invalid_nonce` when it carries a nonce other than the original's.
     public func refresh(
         refreshToken: String, previousIDToken: VerifiedJWT, scopes: [String] = []
     ) async throws -> RefreshResult {
+        try checkValidator()
         let tokens = try await requestTokens(.refreshToken(refreshToken, scopes: scopes))
         guard let idToken = tokens.idToken else { return RefreshResult(tokens: tokens, idToken: nil) }
         let verified = try await idTokenValidator.validate(idToken, accessToken: tokens.accessToken)
@@ -253,8 +256,7 @@ public struct OpenIDClient: Sendable {
     }
 
     /// Refuses a response checked against another transaction, or without the `iss` this
-    /// client's metadata says the provider sends (RFC 9207), and a replaced ID-token validator
-    /// for another issuer or client.
+    /// client's metadata says the provider sends (RFC 9207).
     private func check(_ response: AuthorizationResponse, against transaction: LoginTransaction) throws {
         guard constantTimeEquals(Array(response.checkedState.utf8), Array(transaction.state.utf8)) else {
             throw JOSEError(.invalidState, "the response was checked against another transaction")
@@ -262,6 +264,10 @@ public struct OpenIDClient: Sendable {
         if response.issuer == nil, transaction.requiresIssuerParameter || metadata.authorizationResponseIssParameterSupported {
             throw JOSEError(.invalidIssuer, "the response has no \"iss\", which \(JOSEError.quoted(metadata.issuer)) always sends (RFC 9207)")
         }
+    }
+
+    /// Refuses an ``idTokenValidator`` replaced by one for another issuer or client.
+    private func checkValidator() throws {
         guard Self.sameBytes(idTokenValidator.issuer, metadata.issuer), Self.sameBytes(idTokenValidator.clientID, clientID) else {
             throw JOSEError.invalidInput("the ID-token validator is for another issuer or client id than this client")
         }

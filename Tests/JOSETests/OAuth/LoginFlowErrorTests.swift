@@ -300,6 +300,8 @@ import JOSETestSupport
 
     @Test func replacedValidatorForAnotherIssuerOrClientIsRefused() async throws {
         var fixture = try await LoginFixture.make()
+        let first = try await fixture.authorize()
+        let login = try await fixture.client.finishLogin(callbackURL: first.callback, transaction: first.transaction)
         let keys = JWKSet(keys: [])
         for (issuer, clientID) in [("https://attacker.example", fixture.clientID), (fixture.provider.issuer, "other-app")] {
             fixture.client.idTokenValidator = IDTokenValidator(issuer: issuer, clientID: clientID, keySource: keys)
@@ -307,8 +309,12 @@ import JOSETestSupport
             _ = await expectJOSEError(.invalidInput) {
                 try await fixture.client.finishLogin(callbackURL: callback, transaction: transaction)
             }
+            _ = await expectJOSEError(.invalidInput) {
+                try await fixture.client.refresh(refreshToken: try #require(login.tokens.refreshToken),
+                                                 previousIDToken: login.idToken)
+            }
         }
-        #expect(try await fixture.provider.lastRequest(path: "/token").count == 0)
+        #expect(try await fixture.provider.lastRequest(path: "/token").count == 1)
     }
 
     @Test(arguments: [
