@@ -47,7 +47,7 @@ struct CallbackCommand: AsyncParsableCommand {
     var json = false
 
     /// `--timeout`.
-    @Option(help: ArgumentHelp("Timeout in seconds for each request to the provider.", valueName: "SECONDS"))
+    @Option(help: ArgumentHelp("Timeout in seconds for each request to the provider (discovery, keys, token).", valueName: "SECONDS"))
     var timeout: Double = 10
 
     /// The callback URL.
@@ -71,9 +71,7 @@ struct CallbackCommand: AsyncParsableCommand {
         let authentication = try makeAuthentication()
         do {
             if exchange {
-                var client = try await OpenIDClient.discover(
-                    issuer: loaded.issuer, clientID: loaded.clientID, authentication: authentication,
-                    fetcher: URLSessionHTTPFetcher())
+                var client = try await makeClient(for: loaded, authentication: authentication)
                 client.timeout = .seconds(timeout)
                 let login = try await client.finishLogin(callbackURL: callbackURL, transaction: loaded)
                 printLogin(login)
@@ -84,6 +82,18 @@ struct CallbackCommand: AsyncParsableCommand {
         } catch let error as JOSEError {
             try reportRejection(error)
         }
+    }
+
+    /// Discovers the transaction's issuer and makes a client whose discovery, key-set and token
+    /// requests each have `--timeout`.
+    private func makeClient(for loaded: LoginTransaction, authentication: ClientAuthentication) async throws -> OpenIDClient {
+        let fetcher = URLSessionHTTPFetcher()
+        let metadata = try await OpenIDProviderMetadata.discover(issuer: loaded.issuer, using: fetcher, timeout: .seconds(timeout))
+        var configuration = JWKSCache.Configuration()
+        configuration.timeout = .seconds(timeout)
+        let keys = try JWKSCache(metadata: metadata, fetcher: fetcher, configuration: configuration)
+        return try OpenIDClient(metadata: metadata, clientID: loaded.clientID, authentication: authentication,
+                                fetcher: fetcher, keySource: keys)
     }
 
     /// The client authentication the flags ask for.

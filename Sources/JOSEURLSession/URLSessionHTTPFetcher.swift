@@ -275,7 +275,7 @@ private final class FetchExchange: NSObject, URLSessionDataDelegate, Sendable {
     /// The message for a redirect that was not followed.
     private func redirectReason(_ response: HTTPURLResponse, target: URL?) -> String {
         let location = target.map(TransportPolicy.describe) ?? (response.value(forHTTPHeaderField: "Location")).map {
-            String($0.prefix(200))
+            JOSEError.quoted($0)
         }
         let suffix = location.map { " to \($0)" } ?? ""
         return "the server answered \(response.statusCode) (redirect\(suffix)); redirects are not followed"

@@ -123,7 +123,7 @@ struct LoginCommandTests {
         #expect(human.stderr.contains("authorization_error"))
     }
 
-    @Test("an unreachable token endpoint exits 3; bad flags and files exit 2")
+    @Test("a token endpoint that redirects exits 3 with token_endpoint_unavailable; bad flags and files exit 2")
     func remoteAndUsageFailures() async throws {
         let provider = try await provider()
         let scratch = try JoseProcess.makeScratch()
@@ -143,9 +143,51 @@ struct LoginCommandTests {
         let unusable = try await JoseProcess.run(["callback", "--transaction", badFile, callback])
         #expect(unusable.status == 2, "\(unusable)")
 
-        // The discovery document answers, then the provider goes away before the token request.
-        provider.stop()
-        let down = try await JoseProcess.run(["callback", "--transaction", file, "--exchange", "--timeout", "2", callback])
+        // Discovery and the callback succeed; the token endpoint answers a redirect, which is never followed.
+        try await provider.setBehaviour(["token_redirect": "http://127.0.0.1:9/token"])
+        let down = try await JoseProcess.run(["callback", "--transaction", file, "--exchange", "--json", callback])
         #expect(down.status == 3, "\(down)")
+        #expect((try down.jsonObject()["error"] as? [String: Any])?["code"] as? String == "token_endpoint_unavailable")
+        #expect(try await provider.lastRequest(path: "/token").count == 1)
+    }
+
+    @Test("callback --exchange requires iss when the discovered metadata says it is sent, whatever the transaction says")
+    func exchangeRequiresIssFromTheMetadata() async throws {
+        let provider = try await provider()
+        try await provider.setBehaviour(["send_iss": false])
+        let scratch = try JoseProcess.makeScratch()
+        defer { JoseProcess.removeScratch(scratch) }
+        let file = scratch.appendingPathComponent("transaction.json").path
+        let made = try await JoseProcess.run([
+            "authorize-url", "--authorization-endpoint", provider.baseURL + "/authorize", "--issuer", provider.issuer,
+            "--client-id", "app", "--redirect-uri", Self.redirect, "--transaction-out", file,
+        ])
+        #expect(made.status == 0, "\(made)")
+        #expect(try JoseProcess.object(String(contentsOfFile: file, encoding: .utf8))["requires_iss"] as? Bool == false)
+        let url = try #require(URL(string: made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let callback = try await provider.callbackURL(for: url)
+        let result = try await JoseProcess.run(["callback", "--transaction", file, "--exchange", "--json", callback])
+        #expect(result.status == 1, "\(result)")
+        #expect((try result.jsonObject()["error"] as? [String: Any])?["code"] as? String == "invalid_issuer")
+        #expect(try await provider.lastRequest(path: "/token").count == 0)
+    }
+
+    @Test("authorize-url replaces a symlink at --transaction-out instead of writing through it")
+    func transactionFileIsNotWrittenThroughASymlink() async throws {
+        let scratch = try JoseProcess.makeScratch()
+        defer { JoseProcess.removeScratch(scratch) }
+        let target = scratch.appendingPathComponent("victim").path
+        try "keep".write(toFile: target, atomically: true, encoding: .utf8)
+        let link = scratch.appendingPathComponent("transaction.json").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        let result = try await JoseProcess.run([
+            "authorize-url", "--authorization-endpoint", "https://op.example/authorize", "--issuer", "https://op.example",
+            "--client-id", "app", "--redirect-uri", Self.redirect, "--transaction-out", link,
+        ])
+        #expect(result.status == 0, "\(result)")
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "keep")
+        let attributes = try FileManager.default.attributesOfItem(atPath: link)
+        #expect(attributes[.type] as? FileAttributeType == .typeRegular)
+        #expect(attributes[.posixPermissions] as? Int == 0o600)
     }
 }

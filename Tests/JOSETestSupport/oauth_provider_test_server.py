@@ -60,6 +60,11 @@ BEHAVIOUR = {
     "nonce_override": None,       # put this nonce in ID tokens
     "at_hash_override": None,     # put this at_hash in ID tokens
     "refresh_sub": None,          # subject of ID tokens from refresh
+    "refresh_nonce": None,        # nonce of ID tokens from refresh (none unless set)
+    "acr_override": None,         # acr of ID tokens, whatever acr_values asked for ("" for none)
+    "token_redirect": None,       # answer /token with a 307 to this Location
+    "par_body": None,             # answer /par with this body ...
+    "par_status": 201,            # ... and this status
     "acr": "urn:example:loa:2",
     "amr": ["pwd", "mfa"],
 }
@@ -246,6 +251,12 @@ class Handler(BaseHTTPRequestHandler):
         if form is None:
             return self.oauth_error(400, "invalid_request", "unreadable or repeated form parameters")
         self.record("/token", form)
+        if BEHAVIOUR["token_redirect"] is not None:
+            self.send_response(307)
+            self.send_header("Location", BEHAVIOUR["token_redirect"])
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return None
         if BEHAVIOUR["token_body"] is not None:
             data = BEHAVIOUR["token_body"].encode("utf-8")
             self.send_response(BEHAVIOUR["token_status"])
@@ -273,7 +284,7 @@ class Handler(BaseHTTPRequestHandler):
                 grant = REFRESH_TOKENS.pop(form.get("refresh_token", ""), None)
             if not grant or grant["client_id"] != client_id:
                 return self.oauth_error(400, "invalid_grant", "unknown refresh token")
-            refreshed = dict(grant, nonce=None, subject=BEHAVIOUR["refresh_sub"] or grant["subject"])
+            refreshed = dict(grant, nonce=BEHAVIOUR["refresh_nonce"], subject=BEHAVIOUR["refresh_sub"] or grant["subject"])
             return self.issue(client_id, refreshed)
         return self.oauth_error(400, "unsupported_grant_type", "grant_type %r" % grant_type)
 
@@ -320,7 +331,8 @@ class Handler(BaseHTTPRequestHandler):
                 CODES[code] = {"client_id": client["client_id"], "redirect_uri": redirect_uri,
                                "challenge": params["code_challenge"], "nonce": params["nonce"],
                                "scope": params["scope"], "subject": "alice", "auth_time": int(time.time()),
-                               "acr": acr_values[0] if acr_values[0] else BEHAVIOUR["acr"]}
+                               "acr": BEHAVIOUR["acr_override"] if BEHAVIOUR["acr_override"] is not None
+                               else acr_values[0] if acr_values[0] else BEHAVIOUR["acr"]}
             response["code"] = code
         response["state"] = BEHAVIOUR["state_override"] or params["state"]
         if BEHAVIOUR["send_iss"]:
@@ -336,6 +348,14 @@ class Handler(BaseHTTPRequestHandler):
         if form is None:
             return self.oauth_error(400, "invalid_request", "unreadable or repeated form parameters")
         self.record("/par", form)
+        if BEHAVIOUR["par_body"] is not None:
+            data = BEHAVIOUR["par_body"].encode("utf-8")
+            self.send_response(BEHAVIOUR["par_status"])
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+            return None
         client_id = self.authenticate(form, "/par")
         if client_id is None:
             return None

@@ -51,7 +51,7 @@ public struct AuthorizationRequest: Sendable {
     /// `resource` (RFC 8707): the protected resources the tokens are for, each an absolute URI.
     public var resources: [String] = []
     /// Further parameters, in order (for example `response_mode`, or a provider's own); none
-    /// may be one of ``reservedParameters`` or appear twice.
+    /// may be one of ``reservedParameters`` or appear twice (names compared ignoring case).
     public var extraParameters: [(name: String, value: String)] = []
 
     /// Creates a request.
@@ -95,7 +95,7 @@ public struct AuthorizationRequest: Sendable {
     ///
     /// - Parameters:
     ///   - authorizationEndpoint: The provider's authorization endpoint (its own query, if any,
-    ///     is kept).
+    ///     is kept, but may not name a reserved or added parameter).
     ///   - issuer: The provider's issuer identifier.
     ///   - requiresIssuerParameter: Whether the provider sends `iss` in authorization responses
     ///     (RFC 9207); `false` unless given.
@@ -104,7 +104,8 @@ public struct AuthorizationRequest: Sendable {
     /// - Throws: ``JOSEError`` `invalid_input` for an empty client id, a redirect URI that is
     ///   not absolute or has a query or fragment, an empty or spaced scope or option value, a
     ///   `max_age` outside 0...``maximumMaxAge``, a `resource` that is not an absolute URI, an
-    ///   extra parameter that is reserved or repeated, or an endpoint with a fragment.
+    ///   extra parameter that is reserved or repeated, or an endpoint with a fragment or with a
+    ///   query naming one of ``reservedParameters`` or an extra parameter (ignoring case).
     public func prepare(
         authorizationEndpoint: URL, issuer: String, requiresIssuerParameter: Bool = false, clock: JOSEClock = .system
     ) throws -> PreparedAuthorization {
@@ -119,7 +120,7 @@ public struct AuthorizationRequest: Sendable {
         return try LoginTransaction(
             issuer: issuer, clientID: clientID, redirectURI: redirectURI, state: RandomValue.state(),
             nonce: RandomValue.nonce(), codeVerifier: CodeVerifier.generate(), maxAge: maxAge,
-            createdAt: clock.now, requiresIssuerParameter: requiresIssuerParameter)
+            createdAt: clock.now, requiresIssuerParameter: requiresIssuerParameter, acrValues: acrValues)
     }
 
     /// The request's parameters for `transaction`, security parameters first.
@@ -148,6 +149,14 @@ public struct AuthorizationRequest: Sendable {
         guard !base.contains("#") else {
             throw JOSEError.invalidInput("the authorization endpoint \(JOSEError.quoted(base)) has a fragment")
         }
+        let added = Set(parameters.map { $0.name.lowercased() })
+        for item in URLComponents(url: endpoint, resolvingAgainstBaseURL: false)?.queryItems ?? [] {
+            let name = item.name.lowercased()
+            guard !reservedParameters.contains(name), !added.contains(name) else {
+                throw JOSEError.invalidInput(
+                    "the authorization endpoint's query names \(JOSEError.quoted(item.name)), which the request sets itself")
+            }
+        }
         let separator = base.contains("?") ? (base.hasSuffix("?") || base.hasSuffix("&") ? "" : "&") : "?"
         guard let url = URL(string: base + separator + FormURLEncoding.encode(parameters)) else {
             throw JOSEError.invalidInput("the authorization URL for \(JOSEError.quoted(base)) is not a valid URL")
@@ -175,10 +184,10 @@ public struct AuthorizationRequest: Sendable {
         }
         var seen: Set<String> = []
         for parameter in extraParameters {
-            guard !parameter.name.isEmpty, !Self.reservedParameters.contains(parameter.name) else {
+            guard !parameter.name.isEmpty, !Self.reservedParameters.contains(parameter.name.lowercased()) else {
                 throw JOSEError.invalidInput("extra parameter \(JOSEError.quoted(parameter.name)) is empty or set by the request itself")
             }
-            guard seen.insert(parameter.name).inserted else {
+            guard seen.insert(parameter.name.lowercased()).inserted else {
                 throw JOSEError.invalidInput("extra parameter \(JOSEError.quoted(parameter.name)) is given twice")
             }
         }

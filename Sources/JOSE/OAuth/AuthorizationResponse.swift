@@ -24,6 +24,9 @@ import Foundation
 /// 5. an `error` is reported with its `error_description` and `error_uri` —
 ///    `authorization_error`, details in ``JOSEError/providerError``;
 /// 6. a non-empty `code` is present — `malformed`.
+///
+/// `code` and `iss` must be visible ASCII or space (`%x20-7E`, RFC 6749 Appendix A.11);
+/// anything else is `malformed`, so neither can carry control characters to a terminal or log.
 public struct AuthorizationResponse: Sendable {
     /// The authorization code.
     public let code: String
@@ -31,6 +34,9 @@ public struct AuthorizationResponse: Sendable {
     public let issuer: String?
     /// Every parameter of the response, in order.
     public let parameters: [(name: String, value: String)]
+    /// The `state` this response was checked against, so that ``OpenIDClient`` can tell it
+    /// belongs to the transaction it is finished with.
+    let checkedState: String
 
     /// Checks a callback delivered in the redirect URL's query (`response_mode=query`, the
     /// default for the code flow) or fragment (`response_mode=fragment`).
@@ -92,6 +98,11 @@ public struct AuthorizationResponse: Sendable {
         guard constantTimeEquals(Array(state.utf8), Array(transaction.state.utf8)) else {
             throw JOSEError(.invalidState, "the response's \"state\" is not the one sent")
         }
+        for name in ["code", "iss"] {
+            if let value = values[name], !value.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) {
+                throw JOSEError.malformed("the response's \"\(name)\" holds characters outside %x20-7E")
+            }
+        }
         if let issuer = values["iss"] {
             guard issuer.utf8.elementsEqual(transaction.issuer.utf8) else {
                 throw JOSEError(.invalidIssuer,
@@ -112,6 +123,7 @@ public struct AuthorizationResponse: Sendable {
         self.code = code
         self.issuer = values["iss"]
         self.parameters = parameters
+        checkedState = state
     }
 
     /// Checks that `received` (a URL without query or fragment) is the transaction's redirect URI.

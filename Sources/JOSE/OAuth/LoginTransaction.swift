@@ -33,6 +33,9 @@ public struct LoginTransaction: Sendable, Hashable, Codable {
     /// Whether the provider's metadata says authorization responses carry `iss` (RFC 9207);
     /// then a response without it is refused.
     public let requiresIssuerParameter: Bool
+    /// The `acr_values` sent, in order; when there are some, the ID token's `acr` must be one
+    /// of them (unless the client's ID-token validator names its own accepted set).
+    public let acrValues: [String]
 
     /// The longest `state` or `nonce` accepted when decoding.
     static let maximumValueLength = 512
@@ -49,11 +52,14 @@ public struct LoginTransaction: Sendable, Hashable, Codable {
     ///   - maxAge: The `max_age` sent, in seconds.
     ///   - createdAt: Seconds since 1970.
     ///   - requiresIssuerParameter: Whether the response must carry `iss`.
+    ///   - acrValues: The `acr_values` sent; none unless given.
     /// - Throws: ``JOSEError`` `invalid_input` when a value is empty or too long, `maxAge` is
-    ///   negative, or `createdAt` is not finite.
+    ///   negative, `createdAt` is not finite, or an `acr_values` entry is empty, holds a space
+    ///   or there are more than 32 of them.
     public init(
         issuer: String, clientID: String, redirectURI: String, state: String, nonce: String,
-        codeVerifier: CodeVerifier, maxAge: Int?, createdAt: Double, requiresIssuerParameter: Bool
+        codeVerifier: CodeVerifier, maxAge: Int?, createdAt: Double, requiresIssuerParameter: Bool,
+        acrValues: [String] = []
     ) throws {
         for (name, value) in [("issuer", issuer), ("client id", clientID), ("redirect URI", redirectURI),
                               ("state", state), ("nonce", nonce)] {
@@ -70,6 +76,11 @@ public struct LoginTransaction: Sendable, Hashable, Codable {
         guard createdAt.isFinite, createdAt >= 0 else {
             throw JOSEError.invalidInput("a login transaction's creation time must be a finite, non-negative number")
         }
+        guard acrValues.count <= 32, acrValues.allSatisfy({
+            !$0.isEmpty && $0.utf8.count <= 2048 && !$0.contains(where: { $0 == " " || $0.isNewline })
+        }) else {
+            throw JOSEError.invalidInput("a login transaction holds at most 32 acr_values of 1 to 2048 bytes without spaces")
+        }
         self.issuer = issuer
         self.clientID = clientID
         self.redirectURI = redirectURI
@@ -79,19 +90,20 @@ public struct LoginTransaction: Sendable, Hashable, Codable {
         self.maxAge = maxAge
         self.createdAt = createdAt
         self.requiresIssuerParameter = requiresIssuerParameter
+        self.acrValues = acrValues
     }
 
     private enum CodingKeys: String, CodingKey {
         case issuer, clientID = "client_id", redirectURI = "redirect_uri", state, nonce
         case codeVerifier = "code_verifier", maxAge = "max_age", createdAt = "created_at"
-        case requiresIssuerParameter = "requires_iss"
+        case requiresIssuerParameter = "requires_iss", acrValues = "acr_values"
     }
 
-    /// Decodes and validates a stored transaction.
+    /// Decodes and validates a stored transaction (one stored without `acr_values` has none).
     ///
     /// - Parameter decoder: The decoder.
     /// - Throws: A decoding error for missing members or wrong types; ``JOSEError``
-    ///   `invalid_input` for values ``init(issuer:clientID:redirectURI:state:nonce:codeVerifier:maxAge:createdAt:requiresIssuerParameter:)``
+    ///   `invalid_input` for values ``init(issuer:clientID:redirectURI:state:nonce:codeVerifier:maxAge:createdAt:requiresIssuerParameter:acrValues:)``
     ///   refuses, including a malformed code verifier.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -104,7 +116,8 @@ public struct LoginTransaction: Sendable, Hashable, Codable {
             codeVerifier: CodeVerifier(container.decode(String.self, forKey: .codeVerifier)),
             maxAge: container.decodeIfPresent(Int.self, forKey: .maxAge),
             createdAt: container.decode(Double.self, forKey: .createdAt),
-            requiresIssuerParameter: container.decode(Bool.self, forKey: .requiresIssuerParameter))
+            requiresIssuerParameter: container.decode(Bool.self, forKey: .requiresIssuerParameter),
+            acrValues: container.decodeIfPresent([String].self, forKey: .acrValues) ?? [])
     }
 
     /// Encodes the transaction (the code verifier as its text).
@@ -122,5 +135,6 @@ public struct LoginTransaction: Sendable, Hashable, Codable {
         try container.encodeIfPresent(maxAge, forKey: .maxAge)
         try container.encode(createdAt, forKey: .createdAt)
         try container.encode(requiresIssuerParameter, forKey: .requiresIssuerParameter)
+        if !acrValues.isEmpty { try container.encode(acrValues, forKey: .acrValues) }
     }
 }

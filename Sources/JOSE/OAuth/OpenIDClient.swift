@@ -39,8 +39,13 @@ public struct OpenIDClient: Sendable {
     public var timeout: Duration = HTTPFetchRequest.defaultTimeout
     /// The time source for transactions and client assertions.
     public let clock: JOSEClock
+    /// The longest `request_uri` accepted from a PAR endpoint, in bytes.
+    public static let maximumRequestURILength = 2048
     /// The transactions already finished.
     private let consumed = ConsumedTransactions()
+    /// How far in the future a transaction's creation time may lie (clock skew between the
+    /// process that made it and this one), in seconds.
+    static let creationLeeway = 60.0
 
     /// Creates a client for discovered metadata.
     ///
@@ -118,34 +123,48 @@ public struct OpenIDClient: Sendable {
     /// Finishes a login from a checked authorization response: exchanges the code with the PKCE
     /// verifier, reads the token response strictly, and validates the ID token (signature,
     /// issuer, audience, times, `nonce`, `auth_time` against `max_age`, `at_hash` against the
-    /// access token, and the validator's own rules).
+    /// access token, `acr` among the transaction's `acr_values` when some were sent and the
+    /// validator names no accepted set of its own, and the validator's own rules).
+    ///
+    /// A response without `iss` is refused when the transaction or this client's metadata says
+    /// the provider sends it (RFC 9207).
     ///
     /// - Parameters:
     ///   - response: The response, checked against `transaction`.
     ///   - transaction: The transaction of the request.
     /// - Returns: The tokens and the validated ID token.
     /// - Throws: ``JOSEError``: `invalid_issuer` or `invalid_input` for a transaction made for
-    ///   another provider or client; `expired` for a transaction older than
-    ///   ``transactionLifetime``; `transaction_reused` for one already finished;
+    ///   another provider or client, or an ``idTokenValidator`` for another issuer or client;
+    ///   `invalid_state` for a response checked against another transaction; `invalid_issuer`
+    ///   for a response without `iss` from a provider that sends it; `expired` for a
+    ///   transaction older than ``transactionLifetime`` or made in the future;
+    ///   `transaction_reused` for one already finished;
     ///   `token_endpoint_unavailable` when the token endpoint cannot be reached; `token_error`
     ///   or `invalid_token_response` for its answer (also when it has no `id_token`); and any
     ///   ID-token validation error.
     public func finishLogin(_ response: AuthorizationResponse, transaction: LoginTransaction) async throws -> LoginResult {
         try checkUsable(transaction)
+        try check(response, against: transaction)
+        try checkValidator()
         try consumed.consume(transaction, expiredBefore: clock.now - transactionLifetime.inSeconds)
         let tokens = try await requestTokens(.authorizationCode(response.code, transaction: transaction))
         guard let idToken = tokens.idToken else {
             throw JOSEError(.invalidTokenResponse, "the token response has no \"id_token\"")
         }
-        let verified = try await idTokenValidator.validate(
+        var validator = idTokenValidator
+        if validator.acceptedAuthenticationContexts == nil, !transaction.acrValues.isEmpty {
+            validator.acceptedAuthenticationContexts = Set(transaction.acrValues)
+        }
+        let verified = try await validator.validate(
             idToken, nonce: transaction.nonce, maxAge: transaction.maxAge.map { .seconds($0) },
             accessToken: tokens.accessToken)
         return LoginResult(tokens: tokens, idToken: verified)
     }
 
     /// Refreshes tokens. A returned ID token is validated as OpenID Connect Core §12.2 asks:
-    /// the usual rules without a nonce, and the same `iss`, `sub`, `aud` (and `auth_time`, when
-    /// both carry one) as the ID token of the login.
+    /// the usual rules, the same `iss`, `sub` and `aud` as the ID token of the login (compared
+    /// byte for byte), the same `auth_time` when both carry one, and a `nonce`, which it should
+    /// not carry, equal to the original's when it does.
     ///
     /// - Parameters:
     ///   - refreshToken: The refresh token.
@@ -153,24 +172,30 @@ public struct OpenIDClient: Sendable {
     ///   - scopes: A narrower set of scopes; empty for the original ones.
     /// - Returns: The new tokens, and the new ID token when one was returned.
     /// - Throws: ``JOSEError`` `token_endpoint_unavailable`, `token_error`,
-    ///   `invalid_token_response`, any ID-token validation error, or `invalid_claim` when the
-    ///   new ID token names another subject, audience or authentication time.
+    ///   `invalid_token_response`, any ID-token validation error, `invalid_input` for an
+    ///   ``idTokenValidator`` for another issuer or client, `invalid_claim` when the
+    ///   new ID token names another issuer, subject, audience or authentication time, or
+    ///   `invalid_nonce` when it carries a nonce other than the original's.
     public func refresh(
         refreshToken: String, previousIDToken: VerifiedJWT, scopes: [String] = []
     ) async throws -> RefreshResult {
+        try checkValidator()
         let tokens = try await requestTokens(.refreshToken(refreshToken, scopes: scopes))
         guard let idToken = tokens.idToken else { return RefreshResult(tokens: tokens, idToken: nil) }
         let verified = try await idTokenValidator.validate(idToken, accessToken: tokens.accessToken)
         let old = previousIDToken.claims
         let new = verified.claims
-        guard new.issuer == old.issuer, new.subject == old.subject else {
+        guard Self.sameBytes(new.issuer, old.issuer), Self.sameBytes(new.subject, old.subject) else {
             throw JOSEError(.invalidClaim, "the refreshed ID token names another issuer or subject than the original")
         }
-        guard Set(new.audience) == Set(old.audience) else {
+        guard Set(new.audience.map { Array($0.utf8) }) == Set(old.audience.map { Array($0.utf8) }) else {
             throw JOSEError(.invalidClaim, "the refreshed ID token names other audiences than the original")
         }
         if let before = old.authenticationTime, let after = new.authenticationTime, before != after {
             throw JOSEError(.invalidClaim, "the refreshed ID token's auth_time differs from the original")
+        }
+        if let nonce = new.nonce, !Self.sameBytes(nonce, old.nonce) {
+            throw JOSEError(.invalidNonce, "the refreshed ID token carries a nonce other than the original's")
         }
         return RefreshResult(tokens: tokens, idToken: verified)
     }
@@ -181,8 +206,9 @@ public struct OpenIDClient: Sendable {
     /// - Returns: The URL to open and the transaction to keep.
     /// - Throws: ``JOSEError`` as ``AuthorizationRequest/preparePushed(for:clock:)``;
     ///   `token_endpoint_unavailable` when the PAR endpoint cannot be reached;
-    ///   `authorization_error` for an OAuth error answer; `invalid_token_response` for another
-    ///   answer without a `request_uri`.
+    ///   `authorization_error` for an OAuth error answer; `invalid_token_response` for any
+    ///   other answer than `201` with a `request_uri` of visible ASCII up to
+    ///   ``maximumRequestURILength`` bytes and a positive integer `expires_in`.
     public func push(_ request: AuthorizationRequest) async throws -> PreparedAuthorization {
         guard request.clientID == clientID else {
             throw JOSEError.invalidInput("the request's client id is not this client's")
@@ -193,9 +219,17 @@ public struct OpenIDClient: Sendable {
         try authentication.apply(to: &form, headers: &headers, clientID: clientID, endpoint: pushed.endpoint,
                                  issuer: metadata.issuer, clock: clock)
         let response = try await send(.formPost(url: pushed.endpoint, form: form, headers: headers, timeout: timeout))
-        if response.statusCode == 201 || response.statusCode == 200,
+        if response.statusCode == 201,
            let root = try? JSONDocument(bytes: response.body).root, root.kind == .object,
            let requestURI = root["request_uri"]?.string, !requestURI.isEmpty {
+            guard requestURI.utf8.count <= Self.maximumRequestURILength,
+                  requestURI.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+                throw JOSEError(.invalidTokenResponse,
+                                "the PAR endpoint's request_uri is longer than \(Self.maximumRequestURILength) bytes or not visible ASCII")
+            }
+            guard let expiresIn = root["expires_in"]?.integer, expiresIn > 0 else {
+                throw JOSEError(.invalidTokenResponse, "the PAR endpoint's answer has no positive integer \"expires_in\"")
+            }
             return try pushed.authorizationURL(requestURI: requestURI)
         }
         if let details = TokenResponse.providerError(in: response.body) {
@@ -215,6 +249,36 @@ public struct OpenIDClient: Sendable {
         }
         guard clock.now - transaction.createdAt <= transactionLifetime.inSeconds else {
             throw JOSEError(.expired, "the login transaction is older than \(transactionLifetime)")
+        }
+        guard transaction.createdAt <= clock.now + Self.creationLeeway else {
+            throw JOSEError(.expired, "the login transaction was made in the future")
+        }
+    }
+
+    /// Refuses a response checked against another transaction, or without the `iss` this
+    /// client's metadata says the provider sends (RFC 9207).
+    private func check(_ response: AuthorizationResponse, against transaction: LoginTransaction) throws {
+        guard constantTimeEquals(Array(response.checkedState.utf8), Array(transaction.state.utf8)) else {
+            throw JOSEError(.invalidState, "the response was checked against another transaction")
+        }
+        if response.issuer == nil, transaction.requiresIssuerParameter || metadata.authorizationResponseIssParameterSupported {
+            throw JOSEError(.invalidIssuer, "the response has no \"iss\", which \(JOSEError.quoted(metadata.issuer)) always sends (RFC 9207)")
+        }
+    }
+
+    /// Refuses an ``idTokenValidator`` replaced by one for another issuer or client.
+    private func checkValidator() throws {
+        guard Self.sameBytes(idTokenValidator.issuer, metadata.issuer), Self.sameBytes(idTokenValidator.clientID, clientID) else {
+            throw JOSEError.invalidInput("the ID-token validator is for another issuer or client id than this client")
+        }
+    }
+
+    /// Whether two optional strings are both absent or hold the same bytes.
+    private static func sameBytes(_ first: String?, _ second: String?) -> Bool {
+        switch (first, second) {
+        case (nil, nil): true
+        case let (first?, second?): first.utf8.elementsEqual(second.utf8)
+        default: false
         }
     }
 

@@ -42,8 +42,8 @@ public struct TokenResponse: Sendable {
         guard let accessToken = try Self.string(root, "access_token") else {
             throw JOSEError(.invalidTokenResponse, "the token response has no \"access_token\"")
         }
-        guard accessToken.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else {
-            throw JOSEError(.invalidTokenResponse, "the \"access_token\" holds characters outside visible ASCII")
+        guard accessToken.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            throw JOSEError(.invalidTokenResponse, "the \"access_token\" holds a space or characters outside visible ASCII")
         }
         guard let tokenType = try Self.string(root, "token_type") else {
             throw JOSEError(.invalidTokenResponse, "the token response has no \"token_type\"")

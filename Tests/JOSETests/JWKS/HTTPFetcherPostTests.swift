@@ -33,6 +33,17 @@ import JOSETestSupport
         #expect(try await server.requestCount(path: "/elsewhere") == 0)
     }
 
+    @Test func redirectLocationIsQuotedInTheMessage() async throws {
+        let server = try TestHTTPServer()
+        try await server.setRoute("/token", status: 302, headers: ["Location": "/elsewhere\u{1B}[31mred"])
+        let error = await expectJOSEError(.jwksUnavailable) {
+            try await fetcher.fetch(.formPost(url: server.url("/token"), form: [("a", "b")]))
+        }
+        #expect(error?.message.contains("redirect") == true)
+        #expect(error?.message.contains("elsewhere") == true)
+        #expect(error?.message.contains("\u{1B}") == false)
+    }
+
     @Test func getWithABodyAndOtherMethodsAreRefused() async throws {
         let url = try #require(URL(string: "http://127.0.0.1:9/x"))
         _ = await expectJOSEError(.invalidInput) {

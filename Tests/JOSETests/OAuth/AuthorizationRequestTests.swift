@@ -63,6 +63,25 @@ import Testing
         }
     }
 
+    @Test(arguments: ["State", "REDIRECT_URI", "Code_Challenge"])
+    func reservedNamesAreComparedIgnoringCase(name: String) async throws {
+        var request = AuthorizationRequest(clientID: "app", redirectURI: "https://app.example/cb")
+        request.extraParameters = [(name, "attacker")]
+        _ = await expectJOSEError(.invalidInput) {
+            try request.prepare(authorizationEndpoint: endpoint, issuer: "https://op.example")
+        }
+    }
+
+    @Test(arguments: ["state=x", "tenant=a&redirect_uri=https%3A%2F%2Fevil.example", "Nonce=n", "display=page"])
+    func endpointQueryCannotNameAParameterTheRequestSets(query: String) async throws {
+        var request = AuthorizationRequest(clientID: "app", redirectURI: "https://app.example/cb")
+        request.extraParameters = [("display", "popup")]
+        let endpoint = try #require(URL(string: "https://op.example/authorize?" + query))
+        _ = await expectJOSEError(.invalidInput) {
+            try request.prepare(authorizationEndpoint: endpoint, issuer: "https://op.example")
+        }
+    }
+
     @Test func repeatedExtraParameterIsRefused() async throws {
         var request = AuthorizationRequest(clientID: "app", redirectURI: "https://app.example/cb")
         request.extraParameters = [("display", "page"), ("display", "popup")]

@@ -103,4 +103,11 @@ import Testing
                                       transaction: transaction)
         }
     }
+
+    @Test(arguments: ["code=%1B%5B31mred", "code=a%7Fb", "code=caf%C3%A9", "code=a&iss=https%3A%2F%2Fop.example%1B"])
+    func codeAndIssOutsideVisibleASCIIAreRefused(parameters: String) async throws {
+        let transaction = try localTransaction(requiresIssuerParameter: false)
+        let url = "https://app.example/callback?\(parameters)&state=\(transaction.state)"
+        _ = await expectJOSEError(.malformed) { try AuthorizationResponse(callbackURL: url, transaction: transaction) }
+    }
 }

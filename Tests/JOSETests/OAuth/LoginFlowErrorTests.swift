@@ -235,4 +235,109 @@ import JOSETestSupport
                                                  transaction: foreign)
         }
     }
+
+    @Test func missingIssIsRefusedWhenTheMetadataSaysItIsSentEvenIfTheTransactionDoesNot() async throws {
+        let fixture = try await LoginFixture.make()
+        try await fixture.provider.setBehaviour(["send_iss": false])
+        let endpoint = try #require(fixture.client.metadata.authorizationEndpoint)
+        let prepared = try fixture.request().prepare(authorizationEndpoint: endpoint, issuer: fixture.provider.issuer)
+        #expect(!prepared.transaction.requiresIssuerParameter)
+        let callback = try await fixture.provider.callbackURL(for: prepared.url)
+        _ = await expectJOSEError(.invalidIssuer) {
+            try await fixture.client.finishLogin(callbackURL: callback, transaction: prepared.transaction)
+        }
+        let response = try AuthorizationResponse(callbackURL: callback, transaction: prepared.transaction)
+        _ = await expectJOSEError(.invalidIssuer) {
+            try await fixture.client.finishLogin(response, transaction: prepared.transaction)
+        }
+        #expect(try await fixture.provider.lastRequest(path: "/token").count == 0)
+    }
+
+    @Test func acrOutsideTheRequestedValuesIsRefused() async throws {
+        let fixture = try await LoginFixture.make()
+        var request = fixture.request()
+        request.acrValues = ["urn:example:loa:2"]
+        try await fixture.provider.setBehaviour(["acr_override": "urn:example:loa:1"])
+        let weak = try await fixture.authorize(request)
+        #expect(weak.transaction.acrValues == ["urn:example:loa:2"])
+        _ = await expectJOSEError(.invalidClaim) {
+            try await fixture.client.finishLogin(callbackURL: weak.callback, transaction: weak.transaction)
+        }
+        try await fixture.provider.setBehaviour(["acr_override": ""])
+        let missing = try await fixture.authorize(request)
+        _ = await expectJOSEError(.missingClaim) {
+            try await fixture.client.finishLogin(callbackURL: missing.callback, transaction: missing.transaction)
+        }
+        try await fixture.provider.setBehaviour(["acr_override": "urn:example:loa:2"])
+        let strong = try await fixture.authorize(request)
+        let login = try await fixture.client.finishLogin(callbackURL: strong.callback, transaction: strong.transaction)
+        #expect(login.idToken.claims.string("acr") == "urn:example:loa:2")
+    }
+
+    @Test func transactionWithoutACRValuesDecodesAndKeepsThemWhenPresent() throws {
+        var request = AuthorizationRequest(clientID: "app", redirectURI: "https://app.example/callback")
+        request.acrValues = ["urn:a", "urn:b"]
+        let transaction = try request.prepare(authorizationEndpoint: #require(URL(string: "https://op.example/authorize")),
+                                              issuer: "https://op.example").transaction
+        let stored = try JSONEncoder().encode(transaction)
+        #expect(try JSONDecoder().decode(LoginTransaction.self, from: stored).acrValues == ["urn:a", "urn:b"])
+        var object = try #require(try JSONSerialization.jsonObject(with: stored) as? [String: Any])
+        object.removeValue(forKey: "acr_values")
+        let old = try JSONSerialization.data(withJSONObject: object)
+        #expect(try JSONDecoder().decode(LoginTransaction.self, from: old).acrValues == [])
+    }
+
+    @Test func responseCheckedAgainstAnotherTransactionIsRefused() async throws {
+        let fixture = try await LoginFixture.make()
+        let first = try await fixture.authorize()
+        let second = try await fixture.authorize()
+        let response = try AuthorizationResponse(callbackURL: first.callback, transaction: first.transaction)
+        _ = await expectJOSEError(.invalidState) {
+            try await fixture.client.finishLogin(response, transaction: second.transaction)
+        }
+        #expect(try await fixture.provider.lastRequest(path: "/token").count == 0)
+    }
+
+    @Test func replacedValidatorForAnotherIssuerOrClientIsRefused() async throws {
+        var fixture = try await LoginFixture.make()
+        let first = try await fixture.authorize()
+        let login = try await fixture.client.finishLogin(callbackURL: first.callback, transaction: first.transaction)
+        let keys = JWKSet(keys: [])
+        for (issuer, clientID) in [("https://attacker.example", fixture.clientID), (fixture.provider.issuer, "other-app")] {
+            fixture.client.idTokenValidator = IDTokenValidator(issuer: issuer, clientID: clientID, keySource: keys)
+            let (callback, transaction) = try await fixture.authorize()
+            _ = await expectJOSEError(.invalidInput) {
+                try await fixture.client.finishLogin(callbackURL: callback, transaction: transaction)
+            }
+            _ = await expectJOSEError(.invalidInput) {
+                try await fixture.client.refresh(refreshToken: try #require(login.tokens.refreshToken),
+                                                 previousIDToken: login.idToken)
+            }
+        }
+        #expect(try await fixture.provider.lastRequest(path: "/token").count == 1)
+    }
+
+    @Test(arguments: [
+        (#"{"request_uri":"urn:ietf:params:oauth:request_uri:abc","expires_in":60}"#, 200),
+        (#"{"request_uri":"urn:ietf:params:oauth:request_uri:abc"}"#, 201),
+        (#"{"request_uri":"urn:ietf:params:oauth:request_uri:abc","expires_in":0}"#, 201),
+        (#"{"request_uri":"urn:ietf:params:oauth:request_uri:abc","expires_in":"60"}"#, 201),
+        (#"{"request_uri":"urn:x:a b","expires_in":60}"#, 201),
+        ("{\"request_uri\":\"urn:x:\(String(repeating: "a", count: 2100))\",\"expires_in\":60}", 201),
+    ])
+    func unusablePARAnswerIsRefused(body: String, status: Int) async throws {
+        let fixture = try await LoginFixture.make()
+        try await fixture.provider.setBehaviour(["par_body": body, "par_status": status])
+        _ = await expectJOSEError(.invalidTokenResponse) { try await fixture.client.push(fixture.request()) }
+        #expect(try await fixture.provider.lastRequest(path: "/par").count == 1)
+    }
+
+    @Test func transactionMadeInTheFutureIsRefused() async throws {
+        let fixture = try await LoginFixture.make()
+        let future = try fixture.request().prepare(for: fixture.client.metadata, clock: .fixed(Date().timeIntervalSince1970 + 3600))
+        let callback = try await fixture.provider.callbackURL(for: future.url)
+        _ = await expectJOSEError(.expired) {
+            try await fixture.client.finishLogin(callbackURL: callback, transaction: future.transaction)
+        }
+    }
 }

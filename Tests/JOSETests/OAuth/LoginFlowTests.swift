@@ -124,6 +124,21 @@ import JOSETestSupport
         #expect(error?.message.contains("subject") == true)
     }
 
+    @Test func refreshedIDTokenMayOnlyCarryTheOriginalNonce() async throws {
+        let fixture = try await LoginFixture.make()
+        let (callback, transaction) = try await fixture.authorize()
+        let login = try await fixture.client.finishLogin(callbackURL: callback, transaction: transaction)
+        try await fixture.provider.setBehaviour(["refresh_nonce": transaction.nonce])
+        let refreshed = try await fixture.client.refresh(
+            refreshToken: try #require(login.tokens.refreshToken), previousIDToken: login.idToken)
+        #expect(refreshed.idToken?.claims.nonce == transaction.nonce)
+        try await fixture.provider.setBehaviour(["refresh_nonce": "another-nonce"])
+        _ = await expectJOSEError(.invalidNonce) {
+            try await fixture.client.refresh(refreshToken: try #require(refreshed.tokens.refreshToken),
+                                             previousIDToken: login.idToken)
+        }
+    }
+
     @Test func acrAmrAndSidRulesApply() async throws {
         var fixture = try await LoginFixture.make()
         fixture.client.idTokenValidator.acceptedAuthenticationContexts = ["urn:example:loa:2"]

@@ -19,7 +19,8 @@ import Testing
 
     @Test(arguments: [
         #"[]"#, #"{"access_token":"","token_type":"Bearer"}"#, #"{"access_token":1,"token_type":"Bearer"}"#,
-        #"{"access_token":"a\nb","token_type":"Bearer"}"#, #"{"access_token":"a"}"#,
+        #"{"access_token":"a\nb","token_type":"Bearer"}"#, #"{"access_token":"a b","token_type":"Bearer"}"#,
+        #"{"access_token":"a"}"#,
         #"{"access_token":"a","token_type":"Bearer","expires_in":-1}"#,
         #"{"access_token":"a","token_type":"Bearer","expires_in":1.5}"#,
         #"{"access_token":"a","token_type":"Bearer","expires_in":1e3}"#,
