@@ -27,6 +27,11 @@ struct AuthorizeURLCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The issuer, with --authorization-endpoint.", valueName: "ISSUER"))
     var issuer: String?
 
+    /// `--require-iss`.
+    @Flag(help: ArgumentHelp(
+        "With --authorization-endpoint: the provider sends iss in its responses (RFC 9207), so a callback without it is refused. Discovery reads this from the metadata."))
+    var requireIss = false
+
     /// `--client-id`.
     @Option(help: ArgumentHelp("The client id.", valueName: "ID"))
     var clientID: String
@@ -74,6 +79,9 @@ struct AuthorizeURLCommand: AsyncParsableCommand {
         case (.some, nil, nil), (nil, .some, .some): break
         default: throw ValidationError("give --discover ISSUER, or --authorization-endpoint URL with --issuer ISSUER")
         }
+        if requireIss, discover != nil {
+            throw ValidationError("--require-iss is for --authorization-endpoint; with --discover the metadata says whether iss is sent")
+        }
         for item in param where !item.contains("=") || item.hasPrefix("=") {
             throw ValidationError("--param takes k=v, got '\(item)'")
         }
@@ -101,7 +109,7 @@ struct AuthorizeURLCommand: AsyncParsableCommand {
                       TransportPolicy.isAllowed(endpoint), let issuer else {
                     throw CLIFailure.usage("--authorization-endpoint must be an https URL (http only to a loopback host)")
                 }
-                prepared = try request.prepare(authorizationEndpoint: endpoint, issuer: issuer)
+                prepared = try request.prepare(authorizationEndpoint: endpoint, issuer: issuer, requiresIssuerParameter: requireIss)
             }
         } catch let error as JOSEError {
             throw CLIFailure(error, context: "cannot make the authorization request")

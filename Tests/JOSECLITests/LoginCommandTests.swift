@@ -172,6 +172,35 @@ struct LoginCommandTests {
         #expect(try await provider.lastRequest(path: "/token").count == 0)
     }
 
+    @Test("authorize-url --require-iss records that iss is sent, so callback (no discovery) refuses a response without it")
+    func requireIssWithoutDiscovery() async throws {
+        let scratch = try JoseProcess.makeScratch()
+        defer { JoseProcess.removeScratch(scratch) }
+        let file = scratch.appendingPathComponent("transaction.json").path
+        let made = try await JoseProcess.run([
+            "authorize-url", "--authorization-endpoint", "https://op.example/authorize", "--issuer", "https://op.example",
+            "--client-id", "app", "--redirect-uri", Self.redirect, "--require-iss", "--transaction-out", file,
+        ])
+        #expect(made.status == 0, "\(made)")
+        let transaction = try JoseProcess.object(String(contentsOfFile: file, encoding: .utf8))
+        #expect(transaction["requires_iss"] as? Bool == true)
+        let state = try #require(transaction["state"] as? String)
+        let withoutIss = try await JoseProcess.run(["callback", "--transaction", file, "--json", Self.redirect + "?code=c1&state=" + state])
+        #expect(withoutIss.status == 1, "\(withoutIss)")
+        #expect((try withoutIss.jsonObject()["error"] as? [String: Any])?["code"] as? String == "invalid_issuer")
+        let withIss = try await JoseProcess.run([
+            "callback", "--transaction", file, Self.redirect + "?code=c1&state=" + state + "&iss=https%3A%2F%2Fop.example",
+        ])
+        #expect(withIss.status == 0, "\(withIss)")
+        #expect(withIss.stdout.contains("c1"), "\(withIss)")
+
+        let both = try await JoseProcess.run([
+            "authorize-url", "--discover", "https://op.example", "--require-iss",
+            "--client-id", "app", "--redirect-uri", Self.redirect, "--transaction-out", file,
+        ])
+        #expect(both.status == 2, "\(both)")
+    }
+
     @Test("authorize-url replaces a symlink at --transaction-out instead of writing through it")
     func transactionFileIsNotWrittenThroughASymlink() async throws {
         let scratch = try JoseProcess.makeScratch()
