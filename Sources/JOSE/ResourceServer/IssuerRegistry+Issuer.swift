@@ -56,7 +56,9 @@ extension IssuerRegistry {
         /// (never `none`).
         public let algorithms: Set<JWSAlgorithm>?
         /// The claim rules for this issuer's tokens (audiences, leeway, required claims, `typ`,
-        /// token age, clock). Their ``JWTClaimRules/issuer`` is set by the registry: the
+        /// token age, clock). Their ``JWTClaimRules/audiences`` must be set: the registry
+        /// refuses an issuer without them, since a token the same provider issued for another
+        /// API would pass. Their ``JWTClaimRules/issuer`` is set by the registry: the
         /// identifier, or for a template the tenant's issuer.
         public let rules: JWTClaimRules
 
@@ -69,11 +71,12 @@ extension IssuerRegistry {
         ///     plain issuer (required).
         ///   - keys: Discovery (the default) or a configured key-set URL.
         ///   - algorithms: The allow-list; `nil` lets each key decide (never `none`).
-        ///   - rules: The claim rules; leave their `issuer` unset (or equal to `identifier` for a
-        ///     plain issuer): the registry sets it.
+        ///   - rules: The claim rules, with this API's audiences (required, non-empty); leave
+        ///     their `issuer` unset (or equal to `identifier` for a plain issuer): the registry
+        ///     sets it.
         public init(
             _ identifier: String, tenants: TenantPolicy? = nil, keys: KeySource = .discovery,
-            algorithms: Set<JWSAlgorithm>? = nil, rules: JWTClaimRules = JWTClaimRules()
+            algorithms: Set<JWSAlgorithm>? = nil, rules: JWTClaimRules
         ) {
             self.identifier = identifier
             self.tenants = tenants

@@ -65,8 +65,9 @@ public final class IssuerRegistry: Sendable {
     /// - Throws: `JOSEError` with code ``JOSEError/Code/invalidInput`` for an unusable issuer
     ///   (not an `https` or loopback `http` URL, a query or fragment, a malformed tenant
     ///   template or tenant id, `tenants` given for a plain issuer or missing for a template,
-    ///   `{tenantid}` in a plain issuer's key-set URL, rules naming another issuer), a
-    ///   duplicate identifier, an empty list, or an unusable configuration value.
+    ///   `{tenantid}` in a plain issuer's key-set URL, rules naming another issuer, rules with
+    ///   no audiences), a duplicate identifier, an empty list, or an unusable configuration
+    ///   value.
     public init(issuers: [Issuer], fetcher: any HTTPFetcher, configuration: Configuration = Configuration()) throws {
         guard !issuers.isEmpty else { throw JOSEError.invalidInput("an issuer registry needs at least one issuer") }
         guard configuration.maximumTenantCount >= 1 else {
@@ -96,6 +97,11 @@ public final class IssuerRegistry: Sendable {
                 plainIssuers.append(try Self.makeEntry(
                     issuer, exactIssuer: issuer.identifier, tenantID: nil, fetcher: fetcher,
                     configuration: configuration, counters: counters))
+            }
+            // Without an audience rule, a token the same provider issued for another API passes.
+            guard let audiences = issuer.rules.audiences, !audiences.isEmpty else {
+                throw JOSEError.invalidInput(
+                    "issuer \(JOSEError.quoted(issuer.identifier)) has no audiences in its rules: set rules.audiences to this API's identifiers")
             }
         }
         self.plainIssuers = PlainIssuers(plainIssuers)
