@@ -40,8 +40,9 @@ extension IssuerRegistry {
             /// Any well-formed tenant id. Then any token, signed or not, that names a new tenant
             /// id makes the registry fetch that tenant's discovery document (once, and again at
             /// most once per ``JWKSCache/Configuration/failureRetryInterval`` while the tenant is
-            /// kept), and a flood of new ids pushes the least recently used tenants out of the
-            /// bounded table; prefer ``only(_:)`` when the tenants are known.
+            /// kept). New tenants wait on probation until a token of theirs verifies, so a
+            /// flood of new ids pushes out only other unverified tenants, never one that works;
+            /// prefer ``only(_:)`` when the tenants are known.
             case any
         }
 
