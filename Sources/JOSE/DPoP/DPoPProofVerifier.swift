@@ -3,12 +3,12 @@
 /// A proof is accepted only when every rule holds: it is one compact JWS within
 /// ``maximumProofBytes``; its header `typ` is `dpop+jwt`; its `alg` is an asymmetric algorithm on
 /// the allow-list; its header `jwk` is a public RSA (at most ``maximumRSAModulusBits``), EC or
-/// OKP key (never `oct`, never with private members); the signature verifies with that key; `htm` equals the request's method;
-/// `htu` equals the request's URI once both are normalised (``DPoPTargetURI``); `iat` is no more
-/// than ``maximumAge`` old and not in the future (each with ``leeway``); `ath` is the hash of the
-/// access token sent with it; `nonce` is the server's when it requires one; the key's RFC 7638
-/// thumbprint equals the access token's `cnf.jkt`; and its `jti` was not seen before
-/// (``ReplayCache``).
+/// OKP key (never `oct`, never with private members); the signature verifies with that key;
+/// `htm` equals the request's method; `htu` equals the request's URI once both are normalised
+/// (``DPoPTargetURI``); `iat` is no more than ``maximumAge`` old and not in the future (each with
+/// ``leeway``); `ath` is the hash of the access token sent with it; `nonce` is the server's when
+/// it requires one; the key's RFC 7638 thumbprint equals the access token's `cnf.jkt`; and its
+/// `jti` was not seen before (``ReplayCache``).
 ///
 /// - Important: this is the one place in the library where a key carried in a token's header
 ///   verifies it. RFC 9449 defines a proof that way: the proof shows possession of the key
