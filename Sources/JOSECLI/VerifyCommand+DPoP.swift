@@ -5,7 +5,8 @@ extension VerifyCommand {
     /// its key against the token's `cnf.jkt`, on the clock `--now` sets.
     ///
     /// - Throws: ``JOSE/JOSEError``: `invalid_dpop_proof`, `invalid_token_binding` (also when
-    ///   the token is not DPoP-bound), `invalid_claim` for a malformed `cnf`.
+    ///   the token is not DPoP-bound, or bound some other way, e.g. `cnf.x5t#S256`),
+    ///   `invalid_claim` for a malformed `cnf`.
     func verifyProof(_ proof: String, accessToken: String, claims: JWTClaims) async throws -> VerifiedDPoPProof {
         guard let boundKey = try claims.confirmationKeyThumbprint() else {
             throw JOSEError(.invalidTokenBinding, "the token is not DPoP-bound (it has no cnf.jkt)")

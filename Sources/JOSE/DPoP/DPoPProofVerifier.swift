@@ -2,13 +2,13 @@
 ///
 /// A proof is accepted only when every rule holds: it is one compact JWS within
 /// ``maximumProofBytes``; its header `typ` is `dpop+jwt`; its `alg` is an asymmetric algorithm on
-/// the allow-list; its header `jwk` is a public RSA, EC or OKP key (never `oct`, never with
-/// private members); the signature verifies with that key; `htm` equals the request's method;
-/// `htu` equals the request's URI once both are normalised (``DPoPTargetURI``); `iat` is no more
-/// than ``maximumAge`` old and not in the future (each with ``leeway``); `ath` is the hash of the
-/// access token sent with it; `nonce` is the server's when it requires one; the key's RFC 7638
-/// thumbprint equals the access token's `cnf.jkt`; and its `jti` was not seen before
-/// (``ReplayCache``).
+/// the allow-list; its header `jwk` is a public RSA (at most ``maximumRSAModulusBits``), EC or
+/// OKP key (never `oct`, never with private members); the signature verifies with that key;
+/// `htm` equals the request's method; `htu` equals the request's URI once both are normalised
+/// (``DPoPTargetURI``); `iat` is no more than ``maximumAge`` old and not in the future (each with
+/// ``leeway``); `ath` is the hash of the access token sent with it; `nonce` is the server's when
+/// it requires one; the key's RFC 7638 thumbprint equals the access token's `cnf.jkt`; and its
+/// `jti` was not seen before (``ReplayCache``).
 ///
 /// - Important: this is the one place in the library where a key carried in a token's header
 ///   verifies it. RFC 9449 defines a proof that way: the proof shows possession of the key
@@ -30,13 +30,18 @@
 /// Failures are ``JOSEError``s: `invalid_dpop_proof` for anything wrong with the proof (the
 /// message names the rule, with the inner code), `use_dpop_nonce` when the nonce is missing or
 /// not the server's, `invalid_token_binding` when the key is not the one the token is bound to,
-/// and `invalid_input` when the request itself (its URL, the clock) is unusable.
+/// `invalid_request` when the request's URL is not a usable http(s) URL (the client chose its
+/// path), and `invalid_input` when the clock does not read a time.
 public struct DPoPProofVerifier: Sendable {
     /// Every asymmetric JWS algorithm the library verifies: RS*, PS*, ES*, ES256K and EdDSA.
     public static let asymmetricAlgorithms: Set<JWSAlgorithm> = Set(JWSAlgorithm.all.filter { $0.family != .hmac })
 
     /// The longest `jti` accepted, in bytes (RFC 9449 asks for at least 96 random bits).
     public static let maximumProofIDBytes = 256
+
+    /// The largest RSA proof key accepted, in bits: a client needs no more, and larger keys
+    /// only make each check slower.
+    public static let maximumRSAModulusBits = 4096
 
     /// The algorithms a proof may use.
     public let algorithms: Set<JWSAlgorithm>
@@ -119,12 +124,13 @@ public struct DPoPProofVerifier: Sendable {
     ///   - request: the request as the server received it.
     /// - Returns: the verified proof, with its key and that key's thumbprint.
     /// - Throws: ``JOSEError``: `invalid_dpop_proof`, `use_dpop_nonce`, `invalid_token_binding`,
-    ///   or `invalid_input` for an unusable request URL or clock.
+    ///   `invalid_request` for an unusable request URL, or `invalid_input` for an unusable clock.
     public func verify(_ proof: String, for request: DPoPRequest) async throws -> VerifiedDPoPProof {
         let checked = try check(proof, for: request)
         // Last, so that proofs failing any other rule never take room in the cache.
         guard await replayCache.recordFirstUse(of: checked.replayIdentifier, expiresAt: checked.expiresAt) else {
-            throw JOSEError(.invalidDPoPProof, "the DPoP proof was already used (its jti was seen before)")
+            throw JOSEError(.invalidDPoPProof,
+                            "the DPoP proof was already used (its jti was seen before), or the replay cache cannot record it (full or unreachable)")
         }
         return checked.proof
     }
@@ -140,7 +146,13 @@ public struct DPoPProofVerifier: Sendable {
     private func check(_ proof: String, for request: DPoPRequest) throws -> CheckedProof {
         let now = clock.now
         guard now.isFinite else { throw JOSEError.invalidInput("the clock reads \(now), not a time") }
-        let targetURI = try DPoPTargetURI.normalized(request.url)
+        let targetURI: String
+        do {
+            targetURI = try DPoPTargetURI.normalized(request.url)
+        } catch let error as JOSEError {
+            // The client chose the request's path: a bad one is its mistake (400), not the server's.
+            throw JOSEError(.invalidRequest, "the request URL is not usable for DPoP: \(error.message)")
+        }
         guard proof.utf8.count <= maximumProofBytes else {
             throw JOSEError(.invalidDPoPProof, "the DPoP proof is longer than \(maximumProofBytes) bytes")
         }
@@ -148,13 +160,17 @@ public struct DPoPProofVerifier: Sendable {
             return try TokenText.withUTF8(of: proof) { try check($0, request: request, targetURI: targetURI, now: now) }
         } catch let error as JOSEError {
             switch error.code {
-            case .invalidDPoPProof, .useDPoPNonce, .invalidTokenBinding, .invalidInput: throw error
+            case .invalidDPoPProof, .useDPoPNonce, .invalidTokenBinding, .invalidInput, .invalidRequest: throw error
             default: throw JOSEError(.invalidDPoPProof, "the DPoP proof is not acceptable: \(error.description)")
             }
         }
     }
 
     /// Checks the proof's text in place; errors carry the library's ordinary codes.
+    ///
+    /// The cheap rules run first (header, claims, request binding), so that a proof failing
+    /// them costs neither a key load nor a signature check; then the key, the binding to the
+    /// token and the signature. The replay check comes after all of these, in ``verify(_:for:)``.
     private func check(_ token: UnsafeRawBufferPointer, request: DPoPRequest, targetURI: String, now: Double) throws -> CheckedProof {
         let jwt = try CompactJWT(token, rules: signatures)
         let header = jwt.jws.header
@@ -163,14 +179,7 @@ public struct DPoPProofVerifier: Sendable {
         guard algorithms.contains(algorithm) else {
             throw JOSEError(.algorithmNotAllowed, "alg \(algorithm) is not in the DPoP allow-list")
         }
-        let (key, thumbprint) = try proofKey(header)
-        guard key.canVerify(algorithm) else {
-            throw JOSEError(.algorithmNotAllowed, "the proof key \(key.summary) cannot verify \(algorithm)")
-        }
-        let signingInput = UnsafeRawBufferPointer(rebasing: token[0..<jwt.jws.signingInputCount])
-        guard jwt.jws.withSignature({ key.verifies(algorithm, signingInput: signingInput, signature: $0) }) else {
-            throw JOSEError(.invalidSignature, "the signature does not verify with the proof's own jwk")
-        }
+        let jwk = try DPoPProofVerifier.publicJWK(header)
         let claims = jwt.claims
         let proofID = try DPoPProofVerifier.string(claims, "jti")
         guard (1...DPoPProofVerifier.maximumProofIDBytes).contains(proofID.utf8.count) else {
@@ -191,8 +200,16 @@ public struct DPoPProofVerifier: Sendable {
         if let expectedNonce = request.expectedNonce {
             try DPoPProofVerifier.checkNonce(claims, expected: expectedNonce)
         }
+        let (key, thumbprint) = try proofKey(jwk)
+        guard key.canVerify(algorithm) else {
+            throw JOSEError(.algorithmNotAllowed, "the proof key \(key.summary) cannot verify \(algorithm)")
+        }
         if let bound = request.boundKeyThumbprint, !constantTimeEquals(Array(bound.utf8), Array(thumbprint.utf8)) {
             throw JOSEError(.invalidTokenBinding, "the access token is bound to another key (cnf.jkt differs from the DPoP proof key's thumbprint)")
+        }
+        let signingInput = UnsafeRawBufferPointer(rebasing: token[0..<jwt.jws.signingInputCount])
+        guard jwt.jws.withSignature({ key.verifies(algorithm, signingInput: signingInput, signature: $0) }) else {
+            throw JOSEError(.invalidSignature, "the signature does not verify with the proof's own jwk")
         }
         let verified = VerifiedDPoPProof(
             token: VerifiedJWT(header: header, claims: claims, key: key), keyThumbprint: thumbprint)
@@ -201,9 +218,9 @@ public struct DPoPProofVerifier: Sendable {
             expiresAt: issuedAt + maximumAgeSeconds + leewaySeconds)
     }
 
-    /// The public key in the header's `jwk` (an RSA, EC or OKP key without private members) and
-    /// its thumbprint, loaded once per distinct `jwk` text (``ProofKeyCache``).
-    private func proofKey(_ header: JWSHeader) throws -> (JWK, String) {
+    /// The header's `jwk`, checked without loading it: a JSON object, not `oct`, without
+    /// private members, and for RSA a modulus of at most ``maximumRSAModulusBits``.
+    private static func publicJWK(_ header: JWSHeader) throws -> JSONValue {
         guard let jwk = header.json["jwk"] else { throw JOSEError.invalidKey("the header has no \"jwk\"") }
         guard jwk.kind == .object else { throw JOSEError.invalidKey("the header \"jwk\" is not a JSON object") }
         if jwk["kty"]?.string == "oct" {
@@ -212,10 +229,24 @@ public struct DPoPProofVerifier: Sendable {
         for member in ["d", "p", "q", "dp", "dq", "qi", "oth", "k"] where jwk[member] != nil {
             throw JOSEError.invalidKey("the header \"jwk\" carries the private member \"\(member)\"; it must be a public key")
         }
+        // base64url of the modulus: 4 characters per 3 bytes, unpadded.
+        if let modulus = jwk["n"]?.string, modulus.utf8.count > (maximumRSAModulusBits / 8 * 4 + 2) / 3 {
+            throw JOSEError.invalidKey("the header \"jwk\" is an RSA key over \(maximumRSAModulusBits) bits")
+        }
+        return jwk
+    }
+
+    /// The public key in the header's `jwk` (checked by ``publicJWK(_:)``) and its
+    /// thumbprint, loaded once per distinct `jwk` text (``ProofKeyCache``).
+    private func proofKey(_ jwk: JSONValue) throws -> (JWK, String) {
         let entry = try proofKeys.entry(for: Array(jwk.rawBytes)) {
             let key = try JWK(jsonObject: jwk, policy: keyPolicy)
             guard !key.isPrivate, key.keyType != .octetSequence else {
                 throw JOSEError.invalidKey("the header \"jwk\" is not a public key")
+            }
+            if case .asymmetric(let material) = key.material, case .rsa(let bits) = material.kind,
+               bits > DPoPProofVerifier.maximumRSAModulusBits {
+                throw JOSEError.invalidKey("the header \"jwk\" is an RSA-\(bits) key; at most \(DPoPProofVerifier.maximumRSAModulusBits) bits")
             }
             return ProofKeyCache.Entry(key: key, thumbprint: try key.thumbprint())
         }

@@ -3,14 +3,18 @@ import Synchronization
 /// A bounded, thread-safe ``ReplayCache`` in memory: identifiers are kept until they expire,
 /// and at most ``maximumEntries`` at once.
 ///
-/// When it is full of unexpired entries, the entry recorded first is forgotten to make room
-/// (its proof could then be replayed until it expires).
+/// An entry is live up to and including the instant it expires: a proof the verifier still
+/// accepts at that instant is still refused as a replay.
+///
+/// When it is full of unexpired entries, it fails closed: ``recordFirstUse(of:expiresAt:)``
+/// answers `false` (the verifier refuses the proof) until the oldest entries expire. Forgetting
+/// a live entry instead would let its proof be replayed.
 ///
 /// - Warning: make ``maximumEntries`` larger than the number of proofs the server accepts
-///   within one acceptance window (the verifier's maximum age plus twice its leeway); the
-///   default, 100 000, holds about 1 400 proofs a second with the verifier's default 60-second
-///   maximum age and 5-second leeway. One cache serves
-///   one process: servers behind a load balancer need a shared ``ReplayCache``.
+///   within one acceptance window (the verifier's maximum age plus twice its leeway), or fresh
+///   proofs are refused once it fills up; the default, 100 000, holds about 1 400 proofs a
+///   second with the verifier's default 60-second maximum age and 5-second leeway. One cache
+///   serves one process: servers behind a load balancer need a shared ``ReplayCache``.
 public final class InMemoryReplayCache: ReplayCache {
     /// The most identifiers kept at once.
     public let maximumEntries: Int
@@ -51,7 +55,8 @@ public final class InMemoryReplayCache: ReplayCache {
 
     /// Records `identifier` until `expiresAt` unless it is already held and unexpired.
     ///
-    /// - Returns: `true` when the identifier is new.
+    /// - Returns: `true` when the identifier is new; `false` when it is held and unexpired, or
+    ///   when the cache is full of unexpired entries (fail closed).
     public func recordFirstUse(of identifier: String, expiresAt: Double) async -> Bool {
         recordFirstUse(of: identifier, expiresAt: expiresAt, now: clock.now)
     }
@@ -61,9 +66,10 @@ public final class InMemoryReplayCache: ReplayCache {
         // A clock that does not read a time cannot tell what expired: refuse (fail closed).
         guard now.isFinite, expiresAt.isFinite else { return false }
         return state.withLock { state in
-            if let expiry = state.expiries[identifier], expiry > now { return false }
-            // Sweep the expired entries at the front, then make room.
-            while state.head < state.order.count, state.order[state.head].expiresAt <= now || state.expiries.count >= maximumEntries {
+            // Live up to and including its expiry, as the verifier's `iat` window is.
+            if let expiry = state.expiries[identifier], expiry >= now { return false }
+            // Sweep the expired entries at the front.
+            while state.head < state.order.count, state.order[state.head].expiresAt < now {
                 let oldest = state.order[state.head]
                 if state.expiries[oldest.identifier] == oldest.expiresAt { state.expiries[oldest.identifier] = nil }
                 state.head += 1
@@ -72,6 +78,8 @@ public final class InMemoryReplayCache: ReplayCache {
                 state.order.removeFirst(state.head)
                 state.head = 0
             }
+            // Full of live entries: refuse rather than forget one (its proof could be replayed).
+            guard state.expiries.count < maximumEntries || state.expiries[identifier] != nil else { return false }
             state.expiries[identifier] = expiresAt
             state.order.append((identifier, expiresAt))
             return true

@@ -16,7 +16,9 @@ extension IssuerRegistry {
         public var cache: JWKSCache.Configuration
         /// The most tenants of tenant templates kept at once, each with its own key-set cache;
         /// 100. When a new tenant comes past it, the tenant used least recently is forgotten
-        /// (its next token discovers and fetches again). Plain issuers are not counted: they are
+        /// (its next token discovers and fetches again). New tenants are held apart until a
+        /// token of theirs verifies, in a second table of this same bound, so they push out
+        /// only one another, never a verified tenant. Plain issuers are not counted: they are
         /// kept for the registry's life.
         public var maximumTenantCount: Int
         /// Size and nesting limits for tokens.
@@ -41,7 +43,8 @@ extension IssuerRegistry {
         public var unknownIssuers = 0
         /// Tenants added (allowed and well formed, not kept at the time).
         public var tenantsAdded = 0
-        /// Tenants forgotten to stay within ``Configuration/maximumTenantCount``.
+        /// Tenants forgotten to stay within ``Configuration/maximumTenantCount`` (verified or
+        /// on probation).
         public var tenantsEvicted = 0
 
         /// All counters at zero.

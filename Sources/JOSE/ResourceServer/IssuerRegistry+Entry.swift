@@ -40,6 +40,8 @@ extension IssuerRegistry {
         private let publishedCache = Atomic<Unmanaged<JWKSCache>?>(nil)
         /// The cache's creation: the task in flight, or the latest failure.
         private let creation = Mutex<Creation>(Creation())
+        /// Whether a token has verified with this entry (for a tenant: it leaves probation).
+        private let hasVerified = Atomic<Bool>(false)
 
         /// How creating the cache is going.
         private struct Creation {
@@ -78,6 +80,14 @@ extension IssuerRegistry {
 
         deinit {
             publishedCache.load(ordering: .acquiring)?.release()
+        }
+
+        /// Records that a token verified with this entry.
+        ///
+        /// - Returns: `true` for the first such token only.
+        func recordVerification() -> Bool {
+            guard !hasVerified.load(ordering: .relaxed) else { return false }
+            return hasVerified.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged
         }
 
         /// Whether the string at token `position` of `document` is this entry's tenant id.

@@ -40,8 +40,9 @@ extension IssuerRegistry {
             /// Any well-formed tenant id. Then any token, signed or not, that names a new tenant
             /// id makes the registry fetch that tenant's discovery document (once, and again at
             /// most once per ``JWKSCache/Configuration/failureRetryInterval`` while the tenant is
-            /// kept), and a flood of new ids pushes the least recently used tenants out of the
-            /// bounded table; prefer ``only(_:)`` when the tenants are known.
+            /// kept). New tenants wait on probation until a token of theirs verifies, so a
+            /// flood of new ids pushes out only other unverified tenants, never one that works;
+            /// prefer ``only(_:)`` when the tenants are known.
             case any
         }
 
@@ -56,7 +57,9 @@ extension IssuerRegistry {
         /// (never `none`).
         public let algorithms: Set<JWSAlgorithm>?
         /// The claim rules for this issuer's tokens (audiences, leeway, required claims, `typ`,
-        /// token age, clock). Their ``JWTClaimRules/issuer`` is set by the registry: the
+        /// token age, clock). Their ``JWTClaimRules/audiences`` must be set: the registry
+        /// refuses an issuer without them, since a token the same provider issued for another
+        /// API would pass. Their ``JWTClaimRules/issuer`` is set by the registry: the
         /// identifier, or for a template the tenant's issuer.
         public let rules: JWTClaimRules
 
@@ -69,11 +72,12 @@ extension IssuerRegistry {
         ///     plain issuer (required).
         ///   - keys: Discovery (the default) or a configured key-set URL.
         ///   - algorithms: The allow-list; `nil` lets each key decide (never `none`).
-        ///   - rules: The claim rules; leave their `issuer` unset (or equal to `identifier` for a
-        ///     plain issuer): the registry sets it.
+        ///   - rules: The claim rules, with this API's audiences (required, non-empty); leave
+        ///     their `issuer` unset (or equal to `identifier` for a plain issuer): the registry
+        ///     sets it.
         public init(
             _ identifier: String, tenants: TenantPolicy? = nil, keys: KeySource = .discovery,
-            algorithms: Set<JWSAlgorithm>? = nil, rules: JWTClaimRules = JWTClaimRules()
+            algorithms: Set<JWSAlgorithm>? = nil, rules: JWTClaimRules
         ) {
             self.identifier = identifier
             self.tenants = tenants

@@ -30,6 +30,9 @@ import Synchronization
 ///
 /// Tenant templates (see ``Issuer``) make one issuer, and one cache, per tenant seen, at most
 /// ``Configuration/maximumTenantCount`` at once (the least recently used is forgotten first).
+/// A new tenant stays on probation, in a table of its own with the same bound, until a token
+/// of its verifies: tokens naming new tenants, forged or not, push out only one another, never
+/// a tenant that works.
 ///
 /// ``verify(_:)-(StringProtocol)`` runs to the end without suspending when the issuer's keys
 /// are at hand (a cache hit): the hit path adds to a single cache's only the `iss` lookup (its
@@ -65,8 +68,9 @@ public final class IssuerRegistry: Sendable {
     /// - Throws: `JOSEError` with code ``JOSEError/Code/invalidInput`` for an unusable issuer
     ///   (not an `https` or loopback `http` URL, a query or fragment, a malformed tenant
     ///   template or tenant id, `tenants` given for a plain issuer or missing for a template,
-    ///   `{tenantid}` in a plain issuer's key-set URL, rules naming another issuer), a
-    ///   duplicate identifier, an empty list, or an unusable configuration value.
+    ///   `{tenantid}` in a plain issuer's key-set URL, rules naming another issuer, rules with
+    ///   no audiences), a duplicate identifier, an empty list, or an unusable configuration
+    ///   value.
     public init(issuers: [Issuer], fetcher: any HTTPFetcher, configuration: Configuration = Configuration()) throws {
         guard !issuers.isEmpty else { throw JOSEError.invalidInput("an issuer registry needs at least one issuer") }
         guard configuration.maximumTenantCount >= 1 else {
@@ -97,6 +101,11 @@ public final class IssuerRegistry: Sendable {
                     issuer, exactIssuer: issuer.identifier, tenantID: nil, fetcher: fetcher,
                     configuration: configuration, counters: counters))
             }
+            // Without an audience rule, a token the same provider issued for another API passes.
+            guard let audiences = issuer.rules.audiences, !audiences.isEmpty else {
+                throw JOSEError.invalidInput(
+                    "issuer \(JOSEError.quoted(issuer.identifier)) has no audiences in its rules: set rules.audiences to this API's identifiers")
+            }
         }
         self.plainIssuers = PlainIssuers(plainIssuers)
         self.templates = templates
@@ -105,8 +114,11 @@ public final class IssuerRegistry: Sendable {
     /// What the registry has done so far (caches created, discoveries, unknown issuers, tenants).
     public var statistics: Statistics { counters.current }
 
-    /// The tenant ids kept now, least recently used first.
+    /// The ids of the tenants kept now that a token has verified for, least recently used first.
     var keptTenantIDs: [String] { tenants.withLock { $0.tenantIDs } }
+
+    /// The ids of the tenants kept now that no token has verified for yet, least recently used first.
+    var probationTenantIDs: [String] { tenants.withLock { $0.probationTenantIDs } }
 
     // MARK: - Verifying
 
@@ -176,7 +188,9 @@ public final class IssuerRegistry: Sendable {
             let jwt = try CompactJWT(token.bytes, rules: parsing)
             let entry = try entry(for: jwt.claims)
             let keySet = try await entry.keySet(for: jwt.jws.header)
-            return try entry.verify(jwt, token: token.bytes, with: keySet)
+            let verified = try entry.verify(jwt, token: token.bytes, with: keySet)
+            recordVerification(by: entry)
+            return verified
         }
     }
 
@@ -196,6 +210,16 @@ public final class IssuerRegistry: Sendable {
         let jwt = try CompactJWT(token, rules: parsing)
         let entry = try entry(for: jwt.claims)
         guard let keySet = try entry.keySetWithoutSuspending(for: jwt.jws.header) else { return nil }
-        return try entry.verify(jwt, token: token, with: keySet)
+        let verified = try entry.verify(jwt, token: token, with: keySet)
+        recordVerification(by: entry)
+        return verified
+    }
+
+    /// Takes a tenant off probation on its first verified token (see ``TenantTable``); for a
+    /// tenant already verified, one atomic load.
+    private func recordVerification(by entry: Entry) {
+        guard entry.tenantID != nil, entry.recordVerification() else { return }
+        let evicted = tenants.withLock { $0.promote(entry, for: IssuerKey(entry.issuer)) }
+        if evicted != nil { counters.count { $0.tenantsEvicted += 1 } }
     }
 }

@@ -5,11 +5,12 @@
 ///
 /// A token bound to a key (`cnf.jkt`) is accepted only with the `DPoP` scheme and a valid proof
 /// for that key (RFC 9449 §7.2: a bound token sent as `Bearer` is refused), and with
-/// ``requiresDPoP`` bearer tokens are refused altogether.
+/// ``requiresDPoP`` bearer tokens are refused altogether. A token bound any other way (an mTLS
+/// client certificate, `cnf.x5t#S256`) is refused: that binding cannot be checked here.
 ///
 /// ```swift
-/// let api = ProtectedResource(validator: validator, dpop: try DPoPProofVerifier(),
-///                             resourceMetadata: "https://api.example.com/.well-known/oauth-protected-resource")
+/// let api = try ProtectedResource(validator: validator, dpop: try DPoPProofVerifier(),
+///                                 resourceMetadata: "https://api.example.com/.well-known/oauth-protected-resource")
 /// do {
 ///     let access = try await api.authenticate(ProtectedResourceRequest(
 ///         method: "GET", url: url, authorization: authorizationHeaders, dpop: dpopHeaders),
@@ -40,13 +41,18 @@ public struct ProtectedResource: Sendable {
     ///   - requiresDPoP: refuse bearer tokens (needs `dpop`).
     ///   - resourceMetadata: the RFC 9728 metadata URL for challenges.
     ///   - realm: the `realm` for challenges.
+    /// - Throws: ``JOSEError`` `invalid_input` when `requiresDPoP` is set without `dpop`
+    ///   (such a resource could accept no token at all, and bearer tokens must not slip in).
     public init(
         validator: AccessTokenValidator, dpop: DPoPProofVerifier? = nil, requiresDPoP: Bool = false,
         resourceMetadata: String? = nil, realm: String? = nil
-    ) {
+    ) throws {
+        if requiresDPoP, dpop == nil {
+            throw JOSEError.invalidInput("requiresDPoP needs a DPoP proof verifier: pass dpop")
+        }
         self.validator = validator
         self.dpop = dpop
-        self.requiresDPoP = requiresDPoP && dpop != nil
+        self.requiresDPoP = requiresDPoP
         self.resourceMetadata = resourceMetadata
         self.realm = realm
     }
@@ -64,7 +70,8 @@ public struct ProtectedResource: Sendable {
     ///   - authentication: the user authentication the route requires, if any.
     ///   - dpopNonce: the nonce DPoP proofs must carry now, when the server issues nonces.
     /// - Returns: the verified token, and the proof when the DPoP scheme was used.
-    /// - Throws: ``JOSEError``: `missing_credentials`, `invalid_request`, the token's errors,
+    /// - Throws: ``JOSEError``: `missing_credentials` (also for a scheme the resource does not
+    ///   accept, e.g. DPoP at a bearer-only resource), `invalid_request`, the token's errors,
     ///   `invalid_token_binding`, `invalid_dpop_proof`, `use_dpop_nonce`, then
     ///   `insufficient_scope` or `insufficient_user_authentication`. Pass it to
     ///   ``challenge(for:request:scope:authentication:dpopNonce:)``.
@@ -76,8 +83,12 @@ public struct ProtectedResource: Sendable {
             throw JOSEError(.missingCredentials, "the request has no Bearer or DPoP credentials")
         }
         guard schemes.contains(credentials.scheme) else {
-            throw JOSEError(credentials.scheme == .bearer ? .invalidTokenBinding : .invalidRequest,
-                            "this resource does not accept the \(credentials.scheme.rawValue) scheme")
+            if credentials.scheme == .bearer {
+                throw JOSEError(.invalidTokenBinding, "this resource requires DPoP; it does not accept bearer tokens")
+            }
+            // A scheme the resource does not support counts as no credentials (RFC 6750 §3.1):
+            // the answer is a plain challenge naming the schemes it does accept.
+            throw JOSEError(.missingCredentials, "the request has no Bearer credentials (this resource does not accept DPoP)")
         }
         let token = try await validator.validate(credentials.token)
         let boundKey = try token.claims.confirmationKeyThumbprint()
@@ -88,7 +99,7 @@ public struct ProtectedResource: Sendable {
                 throw JOSEError(.invalidTokenBinding, "the access token is DPoP-bound but came as a bearer token")
             }
         case .dpop:
-            guard let dpop else { throw JOSEError(.invalidRequest, "this resource does not accept DPoP") }
+            guard let dpop else { throw JOSEError(.missingCredentials, "this resource does not accept DPoP") }
             guard request.dpop.count == 1, let header = request.dpop.first else {
                 throw JOSEError(.invalidDPoPProof, "a DPoP request needs exactly one DPoP header; it has \(request.dpop.count)")
             }

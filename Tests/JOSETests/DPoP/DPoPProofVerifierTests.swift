@@ -39,6 +39,26 @@ import Testing
         _ = await expectJOSEError(.invalidDPoPProof) { try await later.verify(F.rfcRefreshProof, for: request) }
     }
 
+    @Test func aProofAtTheLastInstantOfItsWindowIsStillRecorded() async throws {
+        // The RFC proof was made at 1562262618; 60 s maximum age + 5 s leeway: the verifier
+        // accepts it up to and including 1562262683, so the replay cache must hold it then too.
+        let verifier = try F.verifier(now: 1562262618 + 65)
+        _ = try await verifier.verify(F.rfcResourceProof, for: resourceRequest)
+        _ = await expectJOSEError(.invalidDPoPProof) { try await verifier.verify(F.rfcResourceProof, for: resourceRequest) }
+    }
+
+    @Test func aFullReplayCacheRefusesFreshProofs() async throws {
+        // Capacity 1, already holding a live entry: the RFC proof cannot be recorded, so it is
+        // refused (fail closed) rather than pushing out the live entry.
+        let now = 1562262620.0
+        let cache = try InMemoryReplayCache(maximumEntries: 1, clock: .fixed(now))
+        #expect(await cache.recordFirstUse(of: "earlier proof", expiresAt: now + 60))
+        let verifier = try DPoPProofVerifier(replayCache: cache, clock: .fixed(now))
+        let error = await expectJOSEError(.invalidDPoPProof) { try await verifier.verify(F.rfcResourceProof, for: resourceRequest) }
+        #expect(error?.message.contains("replay cache") == true)
+        #expect(!(await cache.recordFirstUse(of: "earlier proof", expiresAt: now + 60)))
+    }
+
     @Test func normalisedRequestURIsMatch() async throws {
         for url in ["HTTPS://Resource.Example.ORG:443/protectedresource?page=2#top",
                     "https://resource.example.org/a/../protectedresource",
@@ -66,10 +86,13 @@ import Testing
         }
     }
 
-    @Test func anUnusableRequestURLIsTheServersError() async throws {
-        var request = resourceRequest
-        request.url = "/protectedresource"
-        _ = await expectJOSEError(.invalidInput) { try await F.verifier(now: 1562262620).verify(F.rfcResourceProof, for: request) }
+    @Test func anUnusableRequestURLIsABadRequest() async throws {
+        // The client chooses the path: a malformed one is answered 400, not 500.
+        for url in ["https://resource.example.org/protected%zzresource", "https://resource.example.org/a b", "/protectedresource"] {
+            var request = resourceRequest
+            request.url = url
+            _ = await expectJOSEError(.invalidRequest) { try await F.verifier(now: 1562262620).verify(F.rfcResourceProof, for: request) }
+        }
     }
 
     @Test func badOrMissingATHIsRejected() async throws {
@@ -183,6 +206,30 @@ import Testing
         _ = await expectJOSEError(.invalidDPoPProof) { try await es256Only.verify(try F.proof(key: key, claims: claims), for: request) }
     }
 
+    @Test func cheapRulesRunBeforeTheKeyIsLoaded() async throws {
+        // The header key is not a point on P-256, so loading it would fail; the wrong method
+        // must be what is reported: the claims are checked before the key is loaded.
+        let key = try JWK.generate(for: .es256)
+        let claims = #"{"jti":"a1","htm":"POST","htu":"https://api.example.com/","iat":1800000000}"#
+        let proof = try F.proof(key: key, claims: claims, jwk: #"{"kty":"EC","crv":"P-256","x":"AAAA","y":"AAAA"}"#)
+        let error = await expectJOSEError(.invalidDPoPProof) {
+            try await F.verifier(now: 1_800_000_000).verify(proof, for: DPoPRequest(method: "GET", url: "https://api.example.com/"))
+        }
+        #expect(error?.message.contains("htm") == true, "\(String(describing: error))")
+    }
+
+    @Test func rsaProofKeysOver4096BitsAreRefused() async throws {
+        // A 6144-bit modulus (never loaded: refused by its length) with an otherwise valid proof.
+        let key = try JWK.generate(for: .rs256)
+        let modulus = Base64URL.encode([0xC0] + Array(repeating: 0x5A, count: 767))
+        let claims = #"{"jti":"a1","htm":"GET","htu":"https://api.example.com/","iat":1800000000}"#
+        let proof = try F.proof(key: key, algorithm: .rs256, claims: claims, jwk: #"{"kty":"RSA","e":"AQAB","n":"\#(modulus)"}"#)
+        let error = await expectJOSEError(.invalidDPoPProof) {
+            try await F.verifier(now: 1_800_000_000).verify(proof, for: DPoPRequest(method: "GET", url: "https://api.example.com/"))
+        }
+        #expect(error?.message.contains("4096") == true, "\(String(describing: error))")
+    }
+
     @Test func oversizedOrGarbledProofsAreRejectedBeforeAnyWork() async throws {
         let request = DPoPRequest(method: "GET", url: "https://api.example.com/")
         let huge = String(repeating: "a", count: 8193)
@@ -235,7 +282,7 @@ import Testing
         #expect(throws: JOSEError.self) { try signer.proof(method: "G ET", url: "https://example.com/") }
     }
 
-    @Test func confirmationThumbprintIsRead() throws {
+    @Test func confirmationThumbprintIsRead() async throws {
         let key = try JWK.generate(for: .es256)
         let claims = { (cnf: String) in
             try JWTVerifier(keySource: JWKSet(keys: [key.publicKey!]), rules: JWTClaimRules())
@@ -243,7 +290,10 @@ import Testing
         }
         #expect(try claims(#","cnf":{"jkt":"abc"}"#).confirmationKeyThumbprint() == "abc")
         #expect(try claims("").confirmationKeyThumbprint() == nil)
-        #expect(try claims(#","cnf":{"x5t#S256":"abc"}"#).confirmationKeyThumbprint() == nil)
+        // Bindings this library cannot check (mTLS, RFC 8705; RFC 7800's jwk) are refused, not read as unbound.
+        for cnf in [#"{"x5t#S256":"abc"}"#, #"{"jwk":{"kty":"EC"}}"#, #"{"jkt":"abc","x5t#S256":"abc"}"#, "{}"] {
+            _ = await expectJOSEError(.invalidTokenBinding) { try claims(#","cnf":"# + cnf).confirmationKeyThumbprint() }
+        }
         #expect(throws: JOSEError.self) { try claims(#","cnf":"abc""#).confirmationKeyThumbprint() }
         #expect(throws: JOSEError.self) { try claims(#","cnf":{"jkt":1}"#).confirmationKeyThumbprint() }
     }

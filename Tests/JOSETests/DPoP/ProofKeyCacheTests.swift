@@ -24,16 +24,22 @@ import Testing
     }
 
     @Test func aCachedKeyStillMeetsEveryRule() async throws {
-        // The same client key twice: the second proof's key comes from the cache, and a third
-        // proof with the same jwk but another signer's signature is still refused.
+        // The same client key twice: the second proof's key comes from the cache. Then a forgery
+        // whose header is byte for byte a genuine proof's (so its jwk text hits the cache), with
+        // new claims and that genuine proof's signature: still refused, for its signature.
         let key = try JWK.generate(for: .es256)
         let signer = try DPoPProofSigner(key: key, clock: .fixed(1_800_000_000))
         let verifier = try DPoPFixtures.verifier(now: 1_800_000_000)
         let request = DPoPRequest(method: "GET", url: "https://api.example.com/", boundKeyThumbprint: signer.keyThumbprint)
-        for _ in 0..<2 { _ = try await verifier.verify(try signer.proof(method: "GET", url: "https://api.example.com/"), for: request) }
-        let forged = try DPoPFixtures.proof(key: try JWK.generate(for: .es256),
-                                            claims: #"{"jti":"f","htm":"GET","htu":"https://api.example.com/","iat":1800000000}"#,
-                                            jwk: try key.publicKey!.jsonString())
-        _ = await expectJOSEError(.invalidDPoPProof) { try await verifier.verify(forged, for: request) }
+        var genuine = ""
+        for _ in 0..<2 {
+            genuine = try signer.proof(method: "GET", url: "https://api.example.com/")
+            _ = try await verifier.verify(genuine, for: request)
+        }
+        let parts = genuine.split(separator: ".")
+        let claims = Base64URL.encode(Array(#"{"jti":"f","htm":"GET","htu":"https://api.example.com/","iat":1800000000}"#.utf8))
+        let forged = "\(parts[0]).\(claims).\(parts[2])"
+        let error = await expectJOSEError(.invalidDPoPProof) { try await verifier.verify(forged, for: request) }
+        #expect(error?.message.contains("invalid_signature") == true, "\(String(describing: error))")
     }
 }

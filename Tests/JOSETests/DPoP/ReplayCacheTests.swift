@@ -7,18 +7,23 @@ import Testing
         #expect(cache.recordFirstUse(of: "a", expiresAt: 100, now: 10))
         #expect(!cache.recordFirstUse(of: "a", expiresAt: 100, now: 50))
         #expect(cache.recordFirstUse(of: "b", expiresAt: 100, now: 50))
+        // Live up to and including the instant it expires (the verifier still accepts the proof then).
+        #expect(!cache.recordFirstUse(of: "a", expiresAt: 300, now: 100))
         // Once expired, the identifier may be recorded again (its proof is too old by then anyway).
-        #expect(cache.recordFirstUse(of: "a", expiresAt: 300, now: 100))
+        #expect(cache.recordFirstUse(of: "a", expiresAt: 300, now: 100.5))
         #expect(!cache.recordFirstUse(of: "a", expiresAt: 300, now: 200))
     }
 
-    @Test func theCacheStaysBoundedAndForgetsTheOldestFirst() throws {
+    @Test func aCacheFullOfLiveEntriesFailsClosed() throws {
         let cache = try InMemoryReplayCache(maximumEntries: 3)
-        for id in ["1", "2", "3", "4"] { #expect(cache.recordFirstUse(of: id, expiresAt: 1000, now: 0)) }
-        #expect(cache.count == 3)
-        #expect(cache.recordFirstUse(of: "1", expiresAt: 1000, now: 0))   // forgotten to make room
+        for id in ["1", "2", "3"] { #expect(cache.recordFirstUse(of: id, expiresAt: 1000, now: 0)) }
+        // Full: a new identifier is refused, and no live one is forgotten to make room.
         #expect(!cache.recordFirstUse(of: "4", expiresAt: 1000, now: 0))
+        #expect(!cache.recordFirstUse(of: "1", expiresAt: 1000, now: 0))
         #expect(cache.count == 3)
+        // Once the entries expire there is room again.
+        #expect(cache.recordFirstUse(of: "4", expiresAt: 2000, now: 1001))
+        #expect(cache.count == 1)
     }
 
     @Test func expiredEntriesAreSwept() throws {

@@ -17,17 +17,29 @@ import JOSEURLSession
         }, throws: { ($0 as? JOSEError)?.code == .invalidInput })
     }
 
+    /// Rules with an audience, as every issuer needs.
+    private static let rules = JWTClaimRules(audiences: ["api://orders"])
+
     @Test func unusableIssuersAreRefused() {
         expectRefused([])
-        expectRefused([.init("http://accounts.example.com")])                        // plain http, not loopback
-        expectRefused([.init("https://accounts.example.com?x=1")])
-        expectRefused([.init("https://a.example"), .init("https://a.example")])      // twice
-        expectRefused([.init("https://a.example", tenants: .any)])                   // tenants without a template
-        expectRefused([.init("https://a.example", keys: .jwksURI("https://a.example/{tenantid}/keys"))])
-        expectRefused([.init("https://a.example", keys: .jwksURI("http://a.example/keys"))])
-        expectRefused([.init("https://a.example", rules: JWTClaimRules(issuer: "https://b.example"))])
-        expectRefused([.init("https://a.example")]) { $0.maximumTenantCount = 0 }
-        expectRefused([.init("https://a.example")]) { $0.cache.timeout = .zero }
+        expectRefused([.init("http://accounts.example.com", rules: Self.rules)])  // plain http, not loopback
+        expectRefused([.init("https://accounts.example.com?x=1", rules: Self.rules)])
+        expectRefused([.init("https://a.example", rules: Self.rules), .init("https://a.example", rules: Self.rules)])  // twice
+        expectRefused([.init("https://a.example", tenants: .any, rules: Self.rules)])  // tenants without a template
+        expectRefused([.init("https://a.example", keys: .jwksURI("https://a.example/{tenantid}/keys"), rules: Self.rules)])
+        expectRefused([.init("https://a.example", keys: .jwksURI("http://a.example/keys"), rules: Self.rules)])
+        expectRefused([.init("https://a.example", rules: JWTClaimRules(issuer: "https://b.example", audiences: ["api://orders"]))])
+        expectRefused([.init("https://a.example", rules: Self.rules)]) { $0.maximumTenantCount = 0 }
+        expectRefused([.init("https://a.example", rules: Self.rules)]) { $0.cache.timeout = .zero }
+    }
+
+    @Test func issuersWithoutAudiencesAreRefused() throws {
+        // A token the same provider issued for another API would pass: no default "any audience".
+        expectRefused([.init("https://a.example", rules: JWTClaimRules())])
+        expectRefused([.init("https://a.example", rules: JWTClaimRules(audiences: []))])
+        expectRefused([.init("https://login.example/{tenantid}/v2.0", tenants: .any, rules: JWTClaimRules())])
+        expectRefused([.init("https://a.example", rules: Self.rules), .init("https://b.example", rules: JWTClaimRules())])
+        _ = try IssuerRegistry(issuers: [.init("https://a.example", rules: Self.rules)], fetcher: URLSessionHTTPFetcher())
     }
 
     @Test(arguments: [
@@ -41,24 +53,23 @@ import JOSEURLSession
         "http://login.example/{tenantid}/v2.0",                  // plain http, not loopback
     ])
     func malformedTemplatesAreRefused(_ template: String) {
-        expectRefused([.init(template, tenants: .any)])
+        expectRefused([.init(template, tenants: .any, rules: Self.rules)])
     }
 
     @Test func templatesNeedTenantsAndWellFormedAllowLists() throws {
         let template = "https://login.example/{tenantid}/v2.0"
-        expectRefused([.init(template)])
-        expectRefused([.init(template, tenants: .only(["ok", "not.ok"]))])
-        expectRefused([.init(template, tenants: .only([""]))])
-        expectRefused([.init(template, tenants: .any, rules: JWTClaimRules(issuer: "https://login.example/t/v2.0"))])
-        // Accepted: a trailing placeholder segment, a trailing slash, a jwks_uri template.
+        expectRefused([.init(template, rules: Self.rules)])
+        expectRefused([.init(template, tenants: .only(["ok", "not.ok"]), rules: Self.rules)])
+        expectRefused([.init(template, tenants: .only([""]), rules: Self.rules)])
+        expectRefused([.init(template, tenants: .any, rules: JWTClaimRules(issuer: "https://login.example/t/v2.0", audiences: ["api://orders"]))])  // Accepted: a trailing placeholder segment, a trailing slash, a jwks_uri template.
         for good in ["https://login.example/{tenantid}", "https://sts.example/{tenantid}/", template] {
-            _ = try IssuerRegistry(issuers: [.init(good, tenants: .any)], fetcher: URLSessionHTTPFetcher())
+            _ = try IssuerRegistry(issuers: [.init(good, tenants: .any, rules: Self.rules)], fetcher: URLSessionHTTPFetcher())
         }
         _ = try IssuerRegistry(issuers: [
             .init(template, tenants: .only(["9188040d-6c67-4c5b-b112-36a304b66dad"]),
-                  keys: .jwksURI("https://login.example/{tenantid}/discovery/v2.0/keys")),
+                  keys: .jwksURI("https://login.example/{tenantid}/discovery/v2.0/keys"), rules: Self.rules),
         ], fetcher: URLSessionHTTPFetcher())
-        #expect(IssuerRegistry.Issuer(template, tenants: .any).isTenantTemplate)
-        #expect(!IssuerRegistry.Issuer("https://a.example").isTenantTemplate)
+        #expect(IssuerRegistry.Issuer(template, tenants: .any, rules: Self.rules).isTenantTemplate)
+        #expect(!IssuerRegistry.Issuer("https://a.example", rules: Self.rules).isTenantTemplate)
     }
 }

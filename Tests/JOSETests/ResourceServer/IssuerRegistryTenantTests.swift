@@ -158,6 +158,32 @@ import JOSETestSupport
         #expect(registry.statistics.cachesCreated == 4)
     }
 
+    @Test func unverifiedTenantsNeverPushOutVerifiedOnes() async throws {
+        let (server, tenants) = try await Self.tenants(["t1", "t2"])
+        let registry = try RegistryFixture.registry([
+            .init(Self.template(server), tenants: .any, rules: RegistryFixture.rules()),
+        ]) { $0.maximumTenantCount = 2 }
+        func use(_ id: String) async throws { _ = try await registry.verify(try tenants[id]!.token(["tid": id])) }
+        try await use("t1")
+        try await use("t2")
+        #expect(registry.keptTenantIDs == ["t1", "t2"] && registry.probationTenantIDs.isEmpty)
+        // Forged tokens naming five new tenants (nothing is published for them).
+        let forger = try TestSigningKey(kid: "k1")
+        for index in 1...5 {
+            let issuer = server.baseURL.absoluteString + "/f\(index)/v2.0"
+            let token = try RegistryFixture.sign(forger, RegistryFixture.claims(iss: issuer, ["tid": "f\(index)"]))
+            _ = await expectJOSEError(.jwksUnavailable) { try await registry.verify(token) }
+        }
+        // They took turns on probation (two at most); the verified tenants stayed, with their caches.
+        #expect(registry.keptTenantIDs == ["t1", "t2"])
+        #expect(registry.probationTenantIDs == ["f4", "f5"])
+        try await use("t1")
+        try await use("t2")
+        #expect(try await tenants["t1"]!.requestCounts() == (1, 1))
+        #expect(try await tenants["t2"]!.requestCounts() == (1, 1))
+        #expect(registry.statistics.tenantsEvicted == 3)
+    }
+
     @Test func concurrentFirstTokensOfATenantCreateOneCache() async throws {
         let (server, tenants) = try await Self.tenants(["t1"])
         let registry = try RegistryFixture.registry([

@@ -7,8 +7,8 @@ import Testing
     let issuerKey = try! JWK.generate(for: .es256, keyID: "as")
     let clientKey = try! JWK.generate(for: .es256)
 
-    func accessToken(cnf: String? = nil, scope: String = "orders:read") throws -> String {
-        let binding = cnf.map { #","cnf":{"jkt":"\#($0)"}"# } ?? ""
+    func accessToken(cnf: String? = nil, scope: String = "orders:read", confirmation: String? = nil) throws -> String {
+        let binding = (confirmation ?? cnf.map { #"{"jkt":"\#($0)"}"# }).map { #","cnf":"# + $0 } ?? ""
         let claims = #"{"iss":"https://auth.example.com","exp":1800000600,"aud":"https://api.example.com","sub":"alice","client_id":"app","iat":1799999990,"jti":"t1","scope":"\#(scope)"\#(binding)}"#
         return try JWSSigner(key: issuerKey, algorithm: .es256).sign(Array(claims.utf8), type: "at+jwt")
     }
@@ -16,8 +16,14 @@ import Testing
     func resource(requiresDPoP: Bool = false, dpop: Bool = true) throws -> ProtectedResource {
         let validator = AccessTokenValidator(issuer: "https://auth.example.com", audience: "https://api.example.com",
                                              keySource: JWKSet(keys: [issuerKey.publicKey!]), clock: .fixed(Self.now))
-        return ProtectedResource(validator: validator, dpop: dpop ? try DPoPProofVerifier(clock: .fixed(Self.now)) : nil,
+        return try ProtectedResource(validator: validator, dpop: dpop ? try DPoPProofVerifier(clock: .fixed(Self.now)) : nil,
                                  requiresDPoP: requiresDPoP, resourceMetadata: "https://api.example.com/.well-known/oauth-protected-resource")
+    }
+
+    @Test func requiringDPoPWithoutAVerifierIsRefused() async throws {
+        // Forgetting `dpop:` must not turn "DPoP required" into "bearer accepted".
+        _ = await expectJOSEError(.invalidInput) { try resource(requiresDPoP: true, dpop: false) }
+        #expect(try resource(requiresDPoP: true).schemes == [.dpop])
     }
 
     @Test func bearerTokenPasses() async throws {
@@ -48,6 +54,30 @@ import Testing
                 #expect([.invalidDPoPProof, .invalidTokenBinding].contains(error.code))
             }
         }
+    }
+
+    @Test func tokenBoundToAClientCertificateIsRefusedAsBearerAndAsDPoP() async throws {
+        // RFC 8705 binds to the TLS client certificate: this resource cannot check that, so the
+        // token must not pass as an unbound bearer token.
+        let token = try accessToken(confirmation: #"{"x5t#S256":"bwcK0esc3ACC3DB2Y5_lESsXE8o9ltc05O89jdN-dg2"}"#)
+        let api = try resource()
+        let bearer = ProtectedResourceRequest(method: "GET", url: Self.url, authorization: ["Bearer " + token])
+        let error = await expectJOSEError(.invalidTokenBinding) { try await api.authenticate(bearer) }
+        #expect(api.challenge(for: error!, request: bearer).status == 401)
+        let proof = try DPoPProofSigner(key: clientKey, clock: .fixed(Self.now)).proof(method: "GET", url: Self.url, accessToken: token)
+        _ = await expectJOSEError(.invalidTokenBinding) {
+            try await api.authenticate(ProtectedResourceRequest(method: "GET", url: Self.url, authorization: ["DPoP " + token], dpop: [proof]))
+        }
+    }
+
+    @Test func aClientChosenMalformedPathIsABadRequest() async throws {
+        let signer = try DPoPProofSigner(key: clientKey, clock: .fixed(Self.now))
+        let token = try accessToken(cnf: signer.keyThumbprint)
+        let api = try resource()
+        let request = ProtectedResourceRequest(method: "GET", url: "https://api.example.com/orders%zz", authorization: ["DPoP " + token],
+                                               dpop: [try signer.proof(method: "GET", url: Self.url, accessToken: token)])
+        let error = await expectJOSEError(.invalidRequest) { try await api.authenticate(request) }
+        #expect(api.challenge(for: error!, request: request).status == 400)
     }
 
     @Test func unboundTokenWithDPoPSchemeIsRefused() async throws {
@@ -84,10 +114,13 @@ import Testing
         let scope = await expectJOSEError(.insufficientScope) { try await api.authenticate(request, scope: .allOf(["orders:write"])) }
         let challenge = api.challenge(for: scope!, request: request, scope: .allOf(["orders:write"]))
         #expect(challenge.status == 403 && challenge.wwwAuthenticate.count == 1 && challenge.wwwAuthenticate[0].contains(#"scope="orders:write""#))
-        // Bearer only: DPoP credentials are not accepted.
-        _ = await expectJOSEError(.invalidRequest) {
-            try await resource(dpop: false).authenticate(ProtectedResourceRequest(method: "GET", url: Self.url, authorization: ["DPoP abc"]))
-        }
+        // Bearer only: DPoP credentials count as none, answered by a plain Bearer challenge (RFC 6750 §3.1).
+        let bearerOnly = try resource(dpop: false)
+        let dpopRequest = ProtectedResourceRequest(method: "GET", url: Self.url, authorization: ["DPoP abc"])
+        let unsupported = await expectJOSEError(.missingCredentials) { try await bearerOnly.authenticate(dpopRequest) }
+        let plain = bearerOnly.challenge(for: unsupported!, request: dpopRequest)
+        #expect(plain.status == 401 && plain.wwwAuthenticate.count == 1, "\(plain.wwwAuthenticate)")
+        #expect(plain.wwwAuthenticate.first?.hasPrefix("Bearer") == true && plain.wwwAuthenticate.first?.contains("error") == false)
         // DPoP required: a bearer token is refused.
         _ = await expectJOSEError(.invalidTokenBinding) { try await resource(requiresDPoP: true).authenticate(request) }
     }
