@@ -21,58 +21,23 @@ package final class OAuthProviderTestServer: Sendable {
     package let baseURL: String
     /// The issuer identifier.
     package let issuer: String
-    /// The child process and the pipe whose closing tells it to exit.
-    private let process: Mutex<(process: Process, stdin: FileHandle)?>
+    /// The server process.
+    private let server: PythonServerProcess
 
     /// Starts a provider and waits for its port.
     ///
     /// - Parameter issuerPath: A path such as `/tenant` appended to the issuer; none by default.
     /// - Throws: ``TestHTTPServer/Failure`` when `python3` cannot run the script.
     package init(issuerPath: String = "") throws {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("oauth_provider_test_server.py").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script, issuerPath]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.standardError
-        try process.run()
-        var line: [UInt8] = []
-        let descriptor = output.fileHandleForReading.fileDescriptor
-        var chunk = [UInt8](repeating: 0, count: 64)
-        while !line.contains(UInt8(ascii: "\n")) {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            if count <= 0 { break }
-            line.append(contentsOf: chunk[0..<count])
-        }
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let port = Int(text), port > 0 else {
-            process.terminate()
-            throw TestHTTPServer.Failure(description: "oauth_provider_test_server.py did not report a port (got \(String(reflecting: text)))")
-        }
-        self.port = port
-        self.baseURL = "http://127.0.0.1:\(port)"
-        self.issuer = baseURL + issuerPath
-        self.process = Mutex((process, input.fileHandleForWriting))
-    }
-
-    deinit {
-        stop()
+        server = try PythonServerProcess(script: "oauth_provider_test_server.py", arguments: [issuerPath])
+        port = server.port
+        baseURL = "http://127.0.0.1:\(port)"
+        issuer = baseURL + issuerPath
     }
 
     /// Stops the server; later calls do nothing.
     package func stop() {
-        guard let running = process.withLock({ value -> (process: Process, stdin: FileHandle)? in
-            defer { value = nil }
-            return value
-        }) else { return }
-        try? running.stdin.close()
-        if running.process.isRunning { running.process.terminate() }
-        running.process.waitUntilExit()
+        server.stop()
     }
 
     /// Registers a client.

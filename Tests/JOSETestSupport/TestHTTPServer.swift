@@ -32,8 +32,8 @@ package final class TestHTTPServer: Sendable {
     /// `http://127.0.0.1:<port>`.
     package let baseURL: URL
 
-    /// The child process and the pipe whose closing tells it to exit.
-    private let process: Mutex<(process: Process, stdin: FileHandle)?>
+    /// The server process.
+    private let server: PythonServerProcess
 
     /// The server script, found next to this file.
     package static let scriptPath: String = {
@@ -45,49 +45,17 @@ package final class TestHTTPServer: Sendable {
     ///
     /// - Throws: ``Failure`` when `python3` cannot be run or the server prints no port.
     package init() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.scriptPath]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.standardError
-        try process.run()
-
-        // read(2) directly: FileHandle.availableData traps when a signal interrupts the read.
-        var line: [UInt8] = []
-        let descriptor = output.fileHandleForReading.fileDescriptor
-        var chunk = [UInt8](repeating: 0, count: 64)
-        while !line.contains(UInt8(ascii: "\n")) {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            if count <= 0 { break }
-            line.append(contentsOf: chunk[0..<count])
+        server = try PythonServerProcess(script: "jwks_test_server.py")
+        port = server.port
+        guard let url = URL(string: "http://127.0.0.1:\(port)") else {
+            throw Failure(description: "no URL for port \(port)")
         }
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let port = Int(text), port > 0, let url = URL(string: "http://127.0.0.1:\(port)") else {
-            process.terminate()
-            throw Failure(description: "jwks_test_server.py did not report a port (got \(String(reflecting: text)))")
-        }
-        self.port = port
-        self.baseURL = url
-        self.process = Mutex((process, input.fileHandleForWriting))
-    }
-
-    deinit {
-        stop()
+        baseURL = url
     }
 
     /// Stops the server and waits for the process to exit; later calls do nothing.
     package func stop() {
-        guard let running = process.withLock({ value -> (process: Process, stdin: FileHandle)? in
-            defer { value = nil }
-            return value
-        }) else { return }
-        try? running.stdin.close()
-        if running.process.isRunning { running.process.terminate() }
-        running.process.waitUntilExit()
+        server.stop()
     }
 
     /// The URL of `path` on this server.

@@ -114,7 +114,7 @@ public enum DPoPTargetURI {
                 index += 1
                 continue
             }
-            guard index + 2 < path.count, let high = hexValue(path[index + 1]), let low = hexValue(path[index + 2]) else {
+            guard index + 2 < path.count, let high = FormURLEncoding.hexValue(path[index + 1]), let low = FormURLEncoding.hexValue(path[index + 2]) else {
                 throw JOSEError.invalidInput("the URI \(JOSEError.quoted(uri)) has a malformed percent-encoding")
             }
             let decoded = high << 4 | low
@@ -144,15 +144,6 @@ public enum DPoPTargetURI {
             }
         }
         return "/" + kept.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "/")
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     private static func hexDigit(_ value: UInt8) -> UInt8 {

@@ -102,8 +102,9 @@ public enum FormURLEncoding {
         return text
     }
 
-    /// The value of one hexadecimal digit, or `nil`.
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
+    /// The value of one hexadecimal digit (either case), or `nil`; also what `DPoPTargetURI`
+    /// reads percent-encoded paths with.
+    static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10

@@ -1,0 +1,65 @@
+import Foundation
+import Synchronization
+
+/// A Python test server (a script next to this file) run with `python3` from `PATH` as a child
+/// process: it prints its port on its first line of output and exits when its stdin closes, so
+/// it never outlives the test process. Stopped by ``stop()`` or when released.
+package final class PythonServerProcess: Sendable {
+    /// The TCP port the server listens on (on 127.0.0.1).
+    package let port: Int
+
+    /// The child process and the pipe whose closing tells it to exit.
+    private let running: Mutex<(process: Process, stdin: FileHandle)?>
+
+    /// Starts `script` (a file in Tests/JOSETestSupport) and waits until it reports its port.
+    ///
+    /// - Parameters:
+    ///   - script: the script's file name.
+    ///   - arguments: its command-line arguments.
+    /// - Throws: ``TestHTTPServer/Failure`` when `python3` cannot be run or no port is printed.
+    package init(script: String, arguments: [String] = []) throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(script).path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", path] + arguments
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.standardError
+        try process.run()
+
+        // read(2) directly: FileHandle.availableData traps when a signal interrupts the read.
+        var line: [UInt8] = []
+        let descriptor = output.fileHandleForReading.fileDescriptor
+        var chunk = [UInt8](repeating: 0, count: 64)
+        while !line.contains(UInt8(ascii: "\n")) {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 { break }
+            line.append(contentsOf: chunk[0..<count])
+        }
+        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let port = Int(text), port > 0 else {
+            process.terminate()
+            throw TestHTTPServer.Failure(description: "\(script) did not report a port (got \(String(reflecting: text)))")
+        }
+        self.port = port
+        running = Mutex((process, input.fileHandleForWriting))
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Stops the server and waits for the process to exit; later calls do nothing.
+    package func stop() {
+        guard let stopping = running.withLock({ value -> (process: Process, stdin: FileHandle)? in
+            defer { value = nil }
+            return value
+        }) else { return }
+        try? stopping.stdin.close()
+        if stopping.process.isRunning { stopping.process.terminate() }
+        stopping.process.waitUntilExit()
+    }
+}
