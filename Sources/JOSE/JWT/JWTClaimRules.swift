@@ -191,10 +191,10 @@ public struct JWTClaimRules: Sendable {
         // so accept any token: refuse to judge instead.
         guard now.isFinite else { throw JOSEError(.invalidInput, "the clock reads \(now), not a time") }
         let leeway = leewaySeconds
-        for (name, value) in [("leeway", leeway), ("maximumTokenAge", maximumTokenAgeSeconds ?? 0),
-                              ("maximumAuthenticationAge", maximumAuthenticationAgeSeconds ?? 0)] where value < 0 {
-            throw JOSEError(.invalidInput, "\(name) must not be negative, got \(Self.seconds(value)) s")
-        }
+        // One by one, not as an array of pairs: that array was an allocation per token.
+        try Self.requireNonNegative(leeway, "leeway")
+        try Self.requireNonNegative(maximumTokenAgeSeconds ?? 0, "maximumTokenAge")
+        try Self.requireNonNegative(maximumAuthenticationAgeSeconds ?? 0, "maximumAuthenticationAge")
         let exp = try time(document, claims.expiration, "exp")
         let nbf = try time(document, claims.notBefore, "nbf")
         let iat = try time(document, claims.issuedAt, "iat")
@@ -222,6 +222,11 @@ public struct JWTClaimRules: Sendable {
                 throw JOSEError(.authTimeTooOld, "the user authenticated \(Self.seconds(now - authTime)) s ago; max_age is \(Self.seconds(maximumAuthenticationAge)) s")
             }
         }
+    }
+
+    /// Throws `invalid_input` when the setting `name` is negative.
+    private static func requireNonNegative(_ value: Double, _ name: StaticString) throws {
+        if value < 0 { throw JOSEError(.invalidInput, "\(name) must not be negative, got \(seconds(value)) s") }
     }
 
     /// Whole seconds for a message: any finite value in range as an integer (towards zero),
