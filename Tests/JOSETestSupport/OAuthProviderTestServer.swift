@@ -113,14 +113,7 @@ package final class OAuthProviderTestServer: Sendable {
     }
 
     private func request(_ url: URL, method: String, body: Data?) async throws -> (Int, Any) {
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        request.httpBody = body
-        if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.finishTasksAndInvalidate() }
-        let (data, response) = try await session.data(for: request)
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let (status, data) = try await PythonServerProcess.send(url, method: method, body: body)
         return (status, try JSONSerialization.jsonObject(with: data))
     }
 }

@@ -1,5 +1,8 @@
 import Foundation
 import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// A Python test server (a script next to this file) run with `python3` from `PATH` as a child
 /// process: it prints its port on its first line of output and exits when its stdin closes, so
@@ -50,6 +53,21 @@ package final class PythonServerProcess: Sendable {
 
     deinit {
         stop()
+    }
+
+    /// Sends one request to a test server (on a fresh ephemeral session, JSON when there is a
+    /// body) and returns the status and the body.
+    ///
+    /// - Throws: what `URLSession` throws.
+    package static func send(_ url: URL, method: String, body: Data?) async throws -> (status: Int, body: Data) {
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        request.httpBody = body
+        if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        let (data, response) = try await session.data(for: request)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
     }
 
     /// Stops the server and waits for the process to exit; later calls do nothing.

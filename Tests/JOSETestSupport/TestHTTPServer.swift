@@ -129,14 +129,7 @@ package final class TestHTTPServer: Sendable {
     /// Sends a control request and decodes its JSON object answer.
     private func control(_ pathAndQuery: String, method: String = "GET", body: Data? = nil,
                          acceptNotFound: Bool = false) async throws -> [String: Any] {
-        var request = URLRequest(url: url(pathAndQuery))
-        request.httpMethod = method
-        request.httpBody = body
-        if body != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.finishTasksAndInvalidate() }
-        let (data, response) = try await session.data(for: request)
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let (status, data) = try await PythonServerProcess.send(url(pathAndQuery), method: method, body: body)
         guard status == 200 || (acceptNotFound && status == 404) else {
             throw Failure(description: "control request \(pathAndQuery) answered \(status): "
                           + String(decoding: data, as: UTF8.self))
