@@ -68,8 +68,7 @@ let package = Package(
             name: "profile-verify",
             dependencies: ["VerifierKit", "TokenFactory", "OursVerifier"]
         ),
-        // What IssuerRegistry adds to one warm JWKSCache, for an instruction counter
-        // (registry-overhead.sh runs it under valgrind).
+        // What IssuerRegistry adds to one warm JWKSCache (interleaved single verifies, medians).
         .executableTarget(
             name: "registry-overhead",
             dependencies: ["TokenFactory", "OursVerifier", .product(name: "JOSE", package: "swift-jose")]

@@ -1,14 +1,18 @@
 // What `IssuerRegistry` adds to a single warm `JWKSCache`, measured in one process: for each
-// mode (async, sync, tenant), PAIRS pairs of runs of VERIFIES_PER_ROUND verifies, the single-cache road
-// and the registry road back to back (their order alternating), each timed by the CPU time of
-// its own thread (time the thread spends descheduled by other work on the machine is not
-// counted). It prints the single-cache median and the difference registry - cache per verify:
-// the median of the pairs' differences, and their mean over the middle 80% with its standard
-// error. (No instruction counter here: the VM has no hardware perf events and valgrind 3.19
-// cannot load Swift 6.3 binaries.)
+// mode (same, async, sync, tenant), VERIFIES verifies on each of two roads, the single-cache road and
+// the registry road, interleaved one by one (A B B A A B ...), each verify timed on its own by
+// the monotonic clock. It prints each road's median time per verify and the difference of the
+// medians, overall and for each tenth of the run (their spread shows how stable the estimate
+// is). Interleaving single verifies puts both roads through the same machine state; the median
+// drops the verifies that an interrupt or another process's time slice landed on. (No
+// instruction counter here: the VM has no hardware perf events and valgrind 3.19 cannot load
+// Swift 6.3 binaries.)
 //
 //   swift build -c release --package-path Benchmarks --product registry-overhead
-//   Benchmarks/.build/release/registry-overhead RS256 [PAIRS] [VERIFIES_PER_ROUND] [async|sync|tenant]
+//   Benchmarks/.build/release/registry-overhead RS256 [VERIFIES] [same|async|sync|tenant]
+//
+// Mode `same` times the cache-async road against itself: what the method reads when there is
+// no difference (its bias and spread).
 //
 // Roads (every verify a cache hit, the token passed as the String a server holds):
 //   cache-async     try await JWTVerifier(keySource: warm JWKSCache).verify(token)
@@ -26,55 +30,53 @@ import TokenFactory
 import Glibc
 #endif
 
-/// The calling thread's CPU time, in nanoseconds.
-func threadCPUNanoseconds() -> Double {
+/// The monotonic clock, in nanoseconds.
+func monotonicNanoseconds() -> Int {
     var time = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-    return Double(time.tv_sec) * 1e9 + Double(time.tv_nsec)
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return time.tv_sec * 1_000_000_000 + time.tv_nsec
 }
 
 /// The median of `values`.
-func median(_ values: [Double]) -> Double {
+func median(_ values: some Collection<Int>) -> Double {
     let sorted = values.sorted()
-    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    return sorted.count % 2 == 1 ? Double(sorted[sorted.count / 2]) : Double(sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }
 
-/// Runs `count` verifies on `road` and returns the CPU nanoseconds per verify. Nonisolated, so
-/// the loop runs on one thread without hopping: a cache hit never suspends.
-func measure(
-    _ road: String, count: Int, text: String, verifier: JWTVerifier, registry: IssuerRegistry,
+/// A road a token is verified on (see the top of this file).
+enum Road: String {
+    case cacheAsync = "cache-async", registryAsync = "registry-async"
+    case cacheSync = "cache-sync", registrySync = "registry-sync"
+    case cacheTenantAsync = "cache-tenant-async", tenantAsync = "tenant-async"
+}
+
+/// One verify on `road`, timed: nanoseconds. Nonisolated, so the loop runs on one thread
+/// without hopping: a cache hit never suspends.
+func timedVerify(
+    _ road: Road, text: String, verifier: JWTVerifier, registry: IssuerRegistry,
     tenants: (registry: IssuerRegistry, token: String, verifier: JWTVerifier)
-) async -> Double {
-    var failures = 0
-    let start = threadCPUNanoseconds()
+) async -> Int {
+    let start = monotonicNanoseconds()
+    let verified: VerifiedJWT?
     switch road {
-    case "cache-async":
-        for _ in 0..<count where (try? await verifier.verify(text)) == nil { failures += 1 }
-    case "registry-async":
-        for _ in 0..<count where (try? await registry.verify(text)) == nil { failures += 1 }
-    case "tenant-async":
-        for _ in 0..<count where (try? await tenants.registry.verify(tenants.token)) == nil { failures += 1 }
-    case "cache-tenant-async":
-        for _ in 0..<count where (try? await tenants.verifier.verify(tenants.token)) == nil { failures += 1 }
-    case "cache-sync":
-        for _ in 0..<count where (try? verifier.verifyWithoutSuspending(text)) == nil { failures += 1 }
-    case "registry-sync":
-        for _ in 0..<count where (try? registry.verifyWithoutSuspending(text)) == nil { failures += 1 }
-    default:
-        fatalError("no road \(road)")
+    case .cacheAsync: verified = try? await verifier.verify(text)
+    case .registryAsync: verified = try? await registry.verify(text)
+    case .cacheSync: verified = try? verifier.verifyWithoutSuspending(text)
+    case .registrySync: verified = try? registry.verifyWithoutSuspending(text)
+    case .cacheTenantAsync: verified = try? await tenants.verifier.verify(tenants.token)
+    case .tenantAsync: verified = try? await tenants.registry.verify(tenants.token)
     }
-    let elapsed = threadCPUNanoseconds() - start
-    if failures > 0 { fatalError("\(failures) verifies failed on \(road)") }
-    return elapsed / Double(count)
+    let elapsed = monotonicNanoseconds() - start
+    if verified == nil { fatalError("a verify failed on \(road.rawValue)") }
+    return elapsed
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-let rounds = arguments.dropFirst().first.flatMap { Int($0) } ?? 1000
-let perRound = arguments.dropFirst(2).first.flatMap { Int($0) } ?? 100
-let modes = arguments.count > 3 ? [arguments[3]] : ["async", "sync", "tenant"]
-guard let name = arguments.first, let algorithm = BenchAlgorithm(name: name), rounds >= 1, perRound >= 1,
-      modes.allSatisfy(["async", "sync", "tenant"].contains) else {
-    FileHandle.standardError.write(Data("usage: registry-overhead ALG [PAIRS >= 1] [VERIFIES_PER_ROUND >= 1] [async|sync|tenant]\n".utf8))
+let verifies = arguments.dropFirst().first.flatMap { Int($0) } ?? 200_000
+let modes = arguments.count > 2 ? [arguments[2]] : ["same", "async", "sync", "tenant"]
+guard let name = arguments.first, let algorithm = BenchAlgorithm(name: name), verifies >= 100,
+      modes.allSatisfy(["same", "async", "sync", "tenant"].contains) else {
+    FileHandle.standardError.write(Data("usage: registry-overhead ALG [VERIFIES >= 100] [same|async|sync|tenant]\n".utf8))
     exit(2)
 }
 let token = try TokenFactory.make(algorithm)
@@ -93,29 +95,41 @@ let tenants = (registry: tenant.registry, token: tenant.token, verifier: JWTVeri
     keySource: cache, algorithms: [algorithmName],
     rules: JWTClaimRules(issuer: tenant.issuer, audiences: [BenchClaims.audience])))
 
-// Pairs: the single-cache road and the registry road of one mode, back to back (their order
-// alternating), so that both see the same machine; the difference of each pair is one sample.
-for mode in modes {
-    let (cacheRoad, registryRoad) = mode == "tenant" ? ("cache-tenant-async", "tenant-async") : ("cache-\(mode)", "registry-\(mode)")
-    for road in [cacheRoad, registryRoad] {  // warm-up
-        _ = await measure(road, count: perRound, text: text, verifier: verifier, registry: registry, tenants: tenants)
+/// `verifies` timed verifies on each of `first` and `second`, interleaved A B B A A B ... so
+/// that each road goes first as often as second. Nonisolated, so the whole loop runs on one
+/// thread of the global executor, never hopping (a cache hit never suspends).
+func interleave(_ first: Road, _ second: Road, verifies: Int) async -> (first: [Int], second: [Int]) {
+    for road in [first, second] {  // warm-up
+        for _ in 0..<1000 { _ = await timedVerify(road, text: text, verifier: verifier, registry: registry, tenants: tenants) }
     }
-    var cacheSamples: [Double] = []
-    var differences: [Double] = []
-    for round in 0..<rounds {
-        var pair: [String: Double] = [:]
-        for road in round % 2 == 0 ? [cacheRoad, registryRoad] : [registryRoad, cacheRoad] {
-            pair[road] = await measure(road, count: perRound, text: text, verifier: verifier, registry: registry, tenants: tenants)
+    var times: (first: [Int], second: [Int]) = ([], [])
+    times.first.reserveCapacity(verifies)
+    times.second.reserveCapacity(verifies)
+    for index in 0..<verifies {
+        let firstGoesFirst = index % 2 == 0
+        for isFirst in [firstGoesFirst, !firstGoesFirst] {
+            let elapsed = await timedVerify(isFirst ? first : second, text: text, verifier: verifier, registry: registry, tenants: tenants)
+            if isFirst { times.first.append(elapsed) } else { times.second.append(elapsed) }
         }
-        cacheSamples.append(pair[cacheRoad] ?? 0)
-        differences.append((pair[registryRoad] ?? 0) - (pair[cacheRoad] ?? 0))
     }
-    // The mean of the middle 80% of the differences, and its standard error.
-    let kept = differences.sorted().dropFirst(rounds / 10).dropLast(rounds / 10)
-    let mean = kept.reduce(0, +) / Double(kept.count)
-    let variance = kept.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(max(kept.count - 1, 1))
-    let standardError = (variance / Double(kept.count)).squareRoot()
-    print("\(cacheRoad) \(algorithm): median \(Int(median(cacheSamples))) ns CPU per verify")
-    print("\(registryRoad) - \(cacheRoad): median \(Int(median(differences))) ns,"
-          + " trimmed mean \(Int(mean)) ± \(Int(standardError)) ns per verify (\(rounds) pairs of \(perRound))")
+    return times
+}
+
+for mode in modes {
+    let (cacheRoad, registryRoad): (Road, Road) = switch mode {
+    case "same": (.cacheAsync, .cacheAsync)
+    case "async": (.cacheAsync, .registryAsync)
+    case "sync": (.cacheSync, .registrySync)
+    default: (.cacheTenantAsync, .tenantAsync)
+    }
+    let (cacheTimes, registryTimes) = await interleave(cacheRoad, registryRoad, verifies: verifies)
+    let tenth = verifies / 10
+    let perTenth = (0..<10).map { part in
+        let range = (part * tenth)..<((part + 1) * tenth)
+        return Int(median(registryTimes[range]) - median(cacheTimes[range]))
+    }
+    let difference = median(registryTimes) - median(cacheTimes)
+    print("\(cacheRoad.rawValue) \(algorithm): median \(Int(median(cacheTimes))) ns per verify")
+    print("\(registryRoad.rawValue) - \(cacheRoad.rawValue): \(Int(difference)) ns per verify (difference of medians over \(verifies) verifies each;"
+          + " by tenths: \(perTenth.sorted().map(String.init).joined(separator: " ")))")
 }

@@ -19,11 +19,11 @@ extension IssuerRegistry {
     final class Entry: Sendable {
         /// The exact issuer (`iss`) this entry verifies.
         let issuer: String
-        /// The tenant id, for an entry made from a tenant template; its UTF-8 pinned for the
-        /// `tid` check on every token.
+        /// The tenant id, for an entry made from a tenant template.
         let tenantID: String?
-        /// ``tenantID`` as UTF-8 (empty when there is none).
-        private let pinnedTenantID: PinnedUTF8Strings
+        /// Where ``tenantID`` sits in the UTF-8 of ``issuer`` (empty when there is none): the
+        /// `tid` check compares the token's `tid` with those bytes of its `iss`.
+        let tenantIDBytes: Range<Int>
         /// The claim rules, with ``JWTClaimRules/issuer`` set to ``issuer``.
         private let rules: JWTClaimRules
         /// The allow-list and limits for the signature.
@@ -42,6 +42,9 @@ extension IssuerRegistry {
         private let creation = Mutex<Creation>(Creation())
         /// Whether a token has verified with this entry (for a tenant: it leaves probation).
         private let hasVerified = Atomic<Bool>(false)
+        /// The use number (see ``TenantHits``) of a tenant's latest use, for forgetting the least
+        /// recently used; unused for a plain issuer.
+        private let latestUse = Atomic<UInt64>(0)
 
         /// How creating the cache is going.
         private struct Creation {
@@ -61,13 +64,13 @@ extension IssuerRegistry {
 
         /// An entry whose cache is not created yet.
         init(
-            issuer: String, tenantID: String?, rules: JWTClaimRules, algorithms: Set<JWSAlgorithm>?,
+            issuer: String, tenantID: String?, tenantIDBytes: Range<Int>, rules: JWTClaimRules, algorithms: Set<JWSAlgorithm>?,
             limits: JWSLimits, jwksURL: URL?, fetcher: any HTTPFetcher,
             cacheConfiguration: JWKSCache.Configuration, counters: Counters
         ) {
             self.issuer = issuer
             self.tenantID = tenantID
-            self.pinnedTenantID = PinnedUTF8Strings(tenantID.map { [$0] } ?? [])
+            self.tenantIDBytes = tenantIDBytes
             var rules = rules
             rules.issuer = issuer
             self.rules = rules
@@ -90,9 +93,13 @@ extension IssuerRegistry {
             return hasVerified.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged
         }
 
-        /// Whether the string at token `position` of `document` is this entry's tenant id.
-        func isTenantID(_ document: JSONView, at position: Int) -> Bool {
-            pinnedTenantID.contains { document.isString(at: position, equalTo: $0) }
+        /// The use number of this tenant's latest use.
+        var lastUse: UInt64 { latestUse.load(ordering: .relaxed) }
+
+        /// Records a use of this tenant with use number `use`. (Two threads using it at once
+        /// may store their numbers out of order: recency is approximate by that much.)
+        func markUsed(_ use: UInt64) {
+            latestUse.store(use, ordering: .relaxed)
         }
 
         /// The cache's keys for `header` when they are at hand (see

@@ -48,11 +48,15 @@ extension IssuerRegistry {
     /// a new one (kept, which may forget the least recently used tenant); `nil` when it fits no
     /// template.
     ///
+    /// A verified tenant is found through ``TenantHits``, without the tenant table's lock.
+    ///
     /// - Throws: `invalid_issuer` when the tenant id is malformed, not allowed, or differs from
     ///   the token's `tid`; `missing_claim` / `invalid_claim` for an absent or non-string `tid`.
     private func tenantEntry(issuer: UnsafeBufferPointer<UInt8>, document: JSONView, tenantIDAt position: Int) throws -> Entry? {
-        if let kept = tenants.withLock({ table in IssuerKey.withBorrowed(issuer) { table.entry(for: $0) } }) {
-            try Self.checkTenantIDClaim(document, at: position) { kept.isTenantID(document, at: position) }
+        if let kept = tenantHits.entry(for: issuer)
+            ?? tenants.withLock({ table in IssuerKey.withBorrowed(issuer) { table.entry(for: $0) } }) {
+            let tenantID = UnsafeBufferPointer(rebasing: issuer[kept.tenantIDBytes])
+            try Self.checkTenantIDClaim(document, at: position) { document.isString(at: position, equalTo: tenantID) }
             return kept
         }
         for (template, configured) in templates {
@@ -67,7 +71,7 @@ extension IssuerRegistry {
             if case .only(let allowed) = configured.tenants, !allowed.contains(tenant) {
                 throw JOSEError(.invalidIssuer, "tenant \(JOSEError.quoted(tenant)) is not allowed by \(JOSEError.quoted(template.template))")
             }
-            return try keep(tenant: tenant, of: configured)
+            return try keep(tenant: tenant, of: configured, template: template)
         }
         return nil
     }
@@ -84,14 +88,14 @@ extension IssuerRegistry {
         }
     }
 
-    /// The entry for `tenant` of template `configured`, made and kept unless another token
-    /// kept it first.
-    private func keep(tenant: String, of configured: Issuer) throws -> Entry {
+    /// The entry for `tenant` of `configured` (parsed as `template`), made and kept unless
+    /// another token kept it first.
+    private func keep(tenant: String, of configured: Issuer, template: TenantTemplate) throws -> Entry {
         let issuer = TenantTemplate.substitute(tenant, in: configured.identifier)
         let key = IssuerKey(issuer)
         if let kept = tenants.withLock({ $0.entry(for: key) }) { return kept }
-        let entry = try Self.makeEntry(configured, exactIssuer: issuer, tenantID: tenant, fetcher: fetcher,
-                                       configuration: configuration, counters: counters)
+        let entry = try Self.makeEntry(configured, exactIssuer: issuer, tenant: (tenant, template.tenantIDBytes(of: tenant)),
+                                       fetcher: fetcher, configuration: configuration, counters: counters)
         let (kept, evicted) = tenants.withLock { table -> (Entry, Entry?) in
             // Made outside the lock; another token of the same tenant may have kept one since.
             if let kept = table.entry(for: key) { return (kept, nil) }
@@ -136,12 +140,13 @@ extension IssuerRegistry {
         return template
     }
 
-    /// The entry for `exactIssuer` (a plain issuer, or `tenantID`'s issuer of a template).
+    /// The entry for `exactIssuer`: a plain issuer, or the issuer of `tenant` of a template
+    /// (its id, and where that sits in the UTF-8 of `exactIssuer`).
     ///
     /// - Throws: `JOSEError` with code ``JOSEError/Code/invalidInput`` for unusable URLs or
     ///   rules naming another issuer.
     static func makeEntry(
-        _ issuer: Issuer, exactIssuer: String, tenantID: String?, fetcher: any HTTPFetcher,
+        _ issuer: Issuer, exactIssuer: String, tenant: (id: String, bytes: Range<Int>)?, fetcher: any HTTPFetcher,
         configuration: Configuration, counters: Counters
     ) throws -> Entry {
         if let ruled = issuer.rules.issuer, ruled != exactIssuer {
@@ -149,9 +154,9 @@ extension IssuerRegistry {
                 "the rules of issuer \(JOSEError.quoted(exactIssuer)) require another issuer, \(JOSEError.quoted(ruled))")
         }
         return Entry(
-            issuer: exactIssuer, tenantID: tenantID, rules: issuer.rules, algorithms: issuer.algorithms,
-            limits: configuration.limits,
-            jwksURL: try makeURL(issuer, exactIssuer: exactIssuer, tenantID: tenantID),
+            issuer: exactIssuer, tenantID: tenant?.id, tenantIDBytes: tenant?.bytes ?? 0..<0, rules: issuer.rules,
+            algorithms: issuer.algorithms, limits: configuration.limits,
+            jwksURL: try makeURL(issuer, exactIssuer: exactIssuer, tenantID: tenant?.id),
             fetcher: fetcher, cacheConfiguration: configuration.cache, counters: counters)
     }
 

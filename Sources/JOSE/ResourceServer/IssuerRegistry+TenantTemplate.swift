@@ -49,6 +49,11 @@ extension IssuerRegistry {
             return UnsafeBufferPointer(rebasing: issuer[prefix.count..<(issuer.count - suffix.count)])
         }
 
+        /// Where `tenantID` sits in the UTF-8 of the issuer this template makes for it.
+        func tenantIDBytes(of tenantID: String) -> Range<Int> {
+            prefix.count..<(prefix.count + tenantID.utf8.count)
+        }
+
         /// `text` with `tenantID` in place of every `{tenantid}`.
         static func substitute(_ tenantID: String, in text: String) -> String {
             text.replacing(IssuerRegistry.tenantPlaceholder, with: tenantID)

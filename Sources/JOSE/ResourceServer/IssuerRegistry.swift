@@ -36,8 +36,10 @@ import Synchronization
 ///
 /// ``verify(_:)-(StringProtocol)`` runs to the end without suspending when the issuer's keys
 /// are at hand (a cache hit): the hit path adds to a single cache's only the `iss` lookup (its
-/// bytes compared with the configured issuers', no allocation) and an atomic load; for a tenant
-/// of a template, also the tenant table's lock and the `tid` comparison. Immutable and
+/// bytes compared with the configured issuers', no allocation) and an atomic load; for a
+/// verified tenant of a template, also a hashed lookup of its `iss` in a per-thread copy of the
+/// verified tenants (no lock shared with other threads), a use stamp and the `tid` comparison.
+/// Immutable and
 /// `Sendable`: make one and share it across tasks and threads.
 public final class IssuerRegistry: Sendable {
     /// The issuers and tenant templates, as configured.
@@ -53,6 +55,8 @@ public final class IssuerRegistry: Sendable {
     let templates: [(template: TenantTemplate, issuer: Issuer)]
     /// The tenants kept, behind a lock never held across a suspension.
     let tenants: Mutex<TenantTable>
+    /// The verified tenants, as their tokens find them without that lock.
+    let tenantHits = TenantHits()
     /// The limits tokens are parsed with before their issuer is known.
     let parsing: SignatureRules
     /// The counters.
@@ -81,7 +85,7 @@ public final class IssuerRegistry: Sendable {
         self.fetcher = fetcher
         self.configuration = configuration
         self.parsing = SignatureRules(algorithms: nil, limits: configuration.limits, understoodCriticalParameters: [])
-        self.tenants = Mutex(TenantTable(capacity: configuration.maximumTenantCount))
+        self.tenants = Mutex(TenantTable(capacity: configuration.maximumTenantCount, hits: tenantHits))
 
         var plainIssuers: [Entry] = []
         var templates: [(template: TenantTemplate, issuer: Issuer)] = []
@@ -98,7 +102,7 @@ public final class IssuerRegistry: Sendable {
                         "issuer \(JOSEError.quoted(issuer.identifier)) has tenants but no \(Self.tenantPlaceholder) in it")
                 }
                 plainIssuers.append(try Self.makeEntry(
-                    issuer, exactIssuer: issuer.identifier, tenantID: nil, fetcher: fetcher,
+                    issuer, exactIssuer: issuer.identifier, tenant: nil, fetcher: fetcher,
                     configuration: configuration, counters: counters))
             }
             // Without an audience rule, a token the same provider issued for another API passes.

@@ -1,0 +1,47 @@
+import Synchronization
+
+/// A value that changes rarely and is read on every token, kept in one copy per stripe, the
+/// calling thread's stripe chosen by ``ThreadNumber``.
+///
+/// Each stripe has its own lock and sits on cache lines of its own, so threads reading at the
+/// same time take no common lock and write no common cache line. Publishing a new value, which
+/// is rare, writes every stripe.
+final class ThreadStripes<Value: Sendable>: Sendable {
+    /// One stripe, padded so that two stripes never share a cache line.
+    private final class Stripe: Sendable {
+        /// The stripe's copy of the value.
+        let value: Mutex<Value>
+        /// Keeps the next stripe's memory off this one's cache lines.
+        private let padding: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+        init(_ value: Value) {
+            self.value = Mutex(value)
+        }
+    }
+
+    /// How many stripes: a power of two, enough for the threads of a server's executor.
+    private static var stripeCount: Int { 8 }
+
+    /// The stripes.
+    private let stripes: [Stripe]
+
+    /// Stripes that each hold `initial`.
+    init(_ initial: Value) {
+        stripes = (0..<Self.stripeCount).map { _ in Stripe(initial) }
+    }
+
+    /// `body` applied to the calling thread's copy, under that stripe's lock.
+    func read<Result: Sendable>(_ body: (Value) -> Result) -> Result {
+        stripes[ThreadNumber.current & (Self.stripeCount - 1)].value.withLock { body($0) }
+    }
+
+    /// Puts a value made by `make` in every stripe (called once per stripe: a reference type
+    /// can give each stripe a replica of its own).
+    func publish(_ make: () -> Value) {
+        for stripe in stripes {
+            let value = make()
+            stripe.value.withLock { $0 = value }
+        }
+    }
+}
