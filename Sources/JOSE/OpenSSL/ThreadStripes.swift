@@ -4,8 +4,9 @@ import Synchronization
 /// calling thread's stripe chosen by ``ThreadNumber``.
 ///
 /// Each stripe has its own lock and sits on cache lines of its own, so threads reading at the
-/// same time take no common lock and write no common cache line. Publishing a new value, which
-/// is rare, writes every stripe.
+/// same time take no common lock, and reading writes only the stripe's lock (what the value
+/// leads to, such as a reference returned and retained, is the caller's to keep off shared
+/// lines). Publishing a new value, which is rare, writes every stripe.
 final class ThreadStripes<Value: Sendable>: Sendable {
     /// One stripe, padded so that two stripes never share a cache line.
     private final class Stripe: Sendable {

@@ -42,8 +42,8 @@ extension IssuerRegistry {
         private let creation = Mutex<Creation>(Creation())
         /// Whether a token has verified with this entry (for a tenant: it leaves probation).
         private let hasVerified = Atomic<Bool>(false)
-        /// The use number (see ``TenantHits``) of a tenant's latest use, for forgetting the least
-        /// recently used; unused for a plain issuer.
+        /// The recency stamp (see ``TenantHits``) of a tenant's latest use, for forgetting the
+        /// least recently used; unused for a plain issuer.
         private let latestUse = Atomic<UInt64>(0)
 
         /// How creating the cache is going.
@@ -93,13 +93,16 @@ extension IssuerRegistry {
             return hasVerified.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged
         }
 
-        /// The use number of this tenant's latest use.
+        /// The recency stamp of this tenant's latest use.
         var lastUse: UInt64 { latestUse.load(ordering: .relaxed) }
 
-        /// Records a use of this tenant with use number `use`. (Two threads using it at once
-        /// may store their numbers out of order: recency is approximate by that much.)
-        func markUsed(_ use: UInt64) {
-            latestUse.store(use, ordering: .relaxed)
+        /// Records a use of this tenant with recency stamp `stamp`, writing only when it
+        /// changes. (Two threads stamping at once may store out of order: recency is
+        /// approximate by that much.)
+        func markUsed(_ stamp: UInt64) {
+            if latestUse.load(ordering: .relaxed) != stamp {
+                latestUse.store(stamp, ordering: .relaxed)
+            }
         }
 
         /// The cache's keys for `header` when they are at hand (see

@@ -6,25 +6,33 @@ extension IssuerRegistry {
     /// lock (the table's lock is only taken when the verified tenants change, or for a tenant
     /// not among them).
     ///
-    /// Recency is a use number drawn from one counter: each hit stamps its entry with the next
-    /// number, and the table forgets the entry with the smallest.
+    /// Recency is counted in changes to the tenant table (the epoch), not in uses: a use stamps
+    /// its entry with the current epoch, writing it only when it differs, so tokens of a busy
+    /// tenant write no common cache line once the stamp is set. A change stamps the entry it
+    /// adds with the epoch and then advances it, so every use after a change is more recent
+    /// than every stamp before it; tenants used since the same change are equally recent.
     final class TenantHits: Sendable {
-        /// The verified tenants by issuer.
+        /// The verified tenants by issuer; every stripe holds the same (immutable) dictionary.
         private let index = ThreadStripes<[IssuerKey: Entry]>([:])
-        /// The latest use number given.
-        private let uses = Atomic<UInt64>(0)
+        /// The changes to the tenant table so far.
+        private let epoch = Atomic<UInt64>(0)
 
         /// The verified tenant kept for `issuer` (a token's `iss`, UTF-8), stamped as used now;
         /// `nil` when there is none.
         func entry(for issuer: UnsafeBufferPointer<UInt8>) -> Entry? {
             guard let entry = index.read({ verified in IssuerKey.withBorrowed(issuer) { verified[$0] } }) else { return nil }
-            entry.markUsed(nextUse())
+            entry.markUsed(currentEpoch)
             return entry
         }
 
-        /// A use number larger than every one given before.
-        func nextUse() -> UInt64 {
-            uses.wrappingAdd(1, ordering: .relaxed).newValue
+        /// The stamp for a use now.
+        var currentEpoch: UInt64 { epoch.load(ordering: .relaxed) }
+
+        /// Records a change to the table (called under its lock).
+        ///
+        /// - Returns: the stamp for the entry the change adds: older than any use after it.
+        func advance() -> UInt64 {
+            epoch.wrappingAdd(1, ordering: .relaxed).oldValue
         }
 
         /// Makes `verified` what the hit path finds.

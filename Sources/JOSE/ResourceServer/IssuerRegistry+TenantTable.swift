@@ -1,7 +1,7 @@
 extension IssuerRegistry {
     /// The tenants of tenant templates kept at once, by their substituted issuer, in two tables
-    /// of at most ``capacity`` each; past it the tenant used least recently in that table is
-    /// forgotten. Lives behind the registry's lock; every change to the verified tenants is
+    /// of at most ``capacity`` each; past it the tenant used least recently in that table (by
+    /// the stamps of ``TenantHits``) is forgotten. Lives behind the registry's lock; every change to the verified tenants is
     /// published to ``TenantHits``, where their tokens find them without that lock.
     ///
     /// A new tenant starts **on probation**: any token, forged or not, can name a new tenant,
@@ -11,7 +11,7 @@ extension IssuerRegistry {
     struct TenantTable {
         /// The most tenants kept in each table.
         let capacity: Int
-        /// Where the verified tenants are published, and the use numbers come from.
+        /// Where the verified tenants are published, and the recency stamps come from.
         let hits: TenantHits
         /// The tenants a token has verified for, by issuer.
         private var verified: [IssuerKey: Entry] = [:]
@@ -30,10 +30,10 @@ extension IssuerRegistry {
         /// The ids of the tenants on probation, least recently used first.
         var probationTenantIDs: [String] { Self.tenantIDs(probation) }
 
-        /// The entry kept for `issuer`, now the most recently used; `nil` when it is not kept.
+        /// The entry kept for `issuer`, stamped as used now; `nil` when it is not kept.
         func entry(for issuer: IssuerKey) -> Entry? {
             guard let entry = verified[issuer] ?? probation[issuer] else { return nil }
-            entry.markUsed(hits.nextUse())
+            entry.markUsed(hits.currentEpoch)
             return entry
         }
 
@@ -42,7 +42,7 @@ extension IssuerRegistry {
         ///
         /// - Returns: the entry forgotten, if one was.
         mutating func insert(_ entry: Entry, for issuer: IssuerKey) -> Entry? {
-            entry.markUsed(hits.nextUse())
+            entry.markUsed(hits.advance())
             return Self.insert(entry, for: issuer, into: &probation, capacity: capacity)
         }
 
@@ -54,7 +54,7 @@ extension IssuerRegistry {
         mutating func promote(_ entry: Entry, for issuer: IssuerKey) -> Entry? {
             probation[issuer] = nil
             guard verified[issuer] == nil else { return nil }
-            entry.markUsed(hits.nextUse())
+            entry.markUsed(hits.advance())
             let evicted = Self.insert(entry, for: issuer, into: &verified, capacity: capacity)
             hits.publish(verified)
             return evicted
@@ -72,9 +72,10 @@ extension IssuerRegistry {
             return evicted
         }
 
-        /// The tenant ids of `table`, least recently used first.
+        /// The tenant ids of `table`, least recently used first (by the stamps read once each:
+        /// hits may stamp entries meanwhile).
         private static func tenantIDs(_ table: [IssuerKey: Entry]) -> [String] {
-            table.values.sorted { $0.lastUse < $1.lastUse }.compactMap(\.tenantID)
+            table.values.map { (stamp: $0.lastUse, id: $0.tenantID) }.sorted { $0.stamp < $1.stamp }.compactMap(\.id)
         }
     }
 }

@@ -28,17 +28,18 @@ import Synchronization
 /// the registry sets). Keys are never pooled: a key of issuer A cannot verify a token that says
 /// it comes from issuer B, because B's token is only ever checked against B's keys.
 ///
-/// Tenant templates (see ``Issuer``) make one issuer, and one cache, per tenant seen, at most
-/// ``Configuration/maximumTenantCount`` at once (the least recently used is forgotten first).
-/// A new tenant stays on probation, in a table of its own with the same bound, until a token
-/// of its verifies: tokens naming new tenants, forged or not, push out only one another, never
-/// a tenant that works.
+/// Tenant templates (see ``Issuer``) make one issuer, and one cache, per tenant seen: at most
+/// ``Configuration/maximumTenantCount`` verified tenants at once (the least recently used is
+/// forgotten first), and as many on probation. A new tenant stays on probation, in that table
+/// of its own, until a token of its verifies: tokens naming new tenants, forged or not, push
+/// out only one another, never a tenant that works.
 ///
 /// ``verify(_:)-(StringProtocol)`` runs to the end without suspending when the issuer's keys
 /// are at hand (a cache hit): the hit path adds to a single cache's only the `iss` lookup (its
 /// bytes compared with the configured issuers', no allocation) and an atomic load; for a
-/// verified tenant of a template, also a hashed lookup of its `iss` in a per-thread copy of the
-/// verified tenants (no lock shared with other threads), a use stamp and the `tid` comparison.
+/// verified tenant of a template, also a hashed lookup of its `iss` among the verified tenants,
+/// under one of eight locks picked by thread (no lock common to all threads), a recency stamp
+/// (written only once per change to the tenant table) and the `tid` comparison.
 /// Immutable and
 /// `Sendable`: make one and share it across tasks and threads.
 public final class IssuerRegistry: Sendable {

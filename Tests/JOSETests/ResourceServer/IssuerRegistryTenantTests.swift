@@ -156,6 +156,10 @@ import JOSETestSupport
         #expect(registry.statistics.tenantsAdded == 4)
         #expect(registry.statistics.tenantsEvicted == 2)
         #expect(registry.statistics.cachesCreated == 4)
+        // The forgotten t1 is no longer found on the hit path either: it is discovered again.
+        try await use("t1")
+        #expect(try await tenants["t1"]!.requestCounts() == (2, 2))
+        #expect(registry.keptTenantIDs == ["t2", "t1"])
     }
 
     @Test func unverifiedTenantsNeverPushOutVerifiedOnes() async throws {
