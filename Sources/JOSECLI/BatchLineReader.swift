@@ -21,7 +21,7 @@ struct BatchLine: Sendable {
 /// most the buffer's memory.
 ///
 /// Lines handed out by ``collect(into:limit:)`` point into ``bytes``; they stay valid through
-/// ``readMore()`` (which only appends) and until the next ``compactAndRead()``.
+/// ``readMore()`` (which only appends) and until the next ``compact()`` or ``compactAndRead()``.
 final class BatchLineReader {
     /// The descriptor read.
     private let descriptor: Int32
@@ -127,17 +127,22 @@ final class BatchLineReader {
         end += count
     }
 
-    /// Moves the bytes not yet handed out to the front of the buffer, then reads, waiting for
-    /// input if there is none. Lines collected before are invalid afterwards.
+    /// Moves the bytes not yet handed out to the front of the buffer, making room to read.
+    /// Lines collected before are invalid afterwards.
+    func compact() {
+        guard start > 0, let base = buffer.baseAddress else { return }
+        if end > start { memmove(base, base + start, end - start) }
+        end -= start
+        searched -= start
+        start = 0
+    }
+
+    /// ``compact()``, then reads, waiting for input if there is none. Lines collected before
+    /// are invalid afterwards.
     ///
     /// - Throws: ``CLIFailure`` (exit 2) when the descriptor cannot be read.
     func compactAndRead() throws {
-        if start > 0, let base = buffer.baseAddress {
-            if end > start { memmove(base, base + start, end - start) }
-            end -= start
-            searched -= start
-            start = 0
-        }
+        compact()
         try readMore()
     }
 }

@@ -144,4 +144,76 @@ struct BatchVerifyCommandTests {
         #expect(lines.first?.hasPrefix("jose: error: ") == true, "\(result)")
         #expect(lines.first?.contains("threads") == true, "\(result)")
     }
+
+    @Test("--threads keeps input order over 20 000 lines: many more chunks than are ever in flight",
+          arguments: ["2", "3"])
+    func orderOverManyChunks(threads: String) async throws {
+        let good = try JoseProcess.exampleText("id-token.jwt")
+        // Every 97th line is a valid token, the rest cheap garbage: about 80 chunks of 256 lines.
+        let lines = (1...20_000).map { $0 % 97 == 0 ? good : "garbage-\($0)" }
+        let result = try await JoseProcess.run(idTokenArguments + ["--batch", "--threads", threads],
+                                               stdin: lines.joined(separator: "\n") + "\n")
+        #expect(result.status == 1, "\(result.status) \(result.stderr)")
+        let objects = try Self.objects(result)
+        #expect(objects.map { $0["line"] as? Int } == Array(1...20_000))
+        #expect(objects.map { $0["valid"] as? Bool } == (1...20_000).map { $0 % 97 == 0 })
+    }
+
+    @Test("a producer that writes one token and waits for its answer gets it, with any thread count",
+          arguments: ["1", "2"])
+    func answersEachLineBeforeWaitingForMore(threads: String) async throws {
+        let good = try JoseProcess.exampleText("id-token.jwt")
+        let answers = try await Self.converse(idTokenArguments + ["--batch", "--threads", threads],
+                                              lines: [good, "garbage", good])
+        let objects = try answers.map(JoseProcess.object)
+        #expect(objects.map { $0["line"] as? Int } == [1, 2, 3])
+        #expect(objects.map { $0["valid"] as? Bool } == [true, false, true])
+    }
+
+    /// Runs `jose` with `arguments` as an interactive producer would: writes each of `lines`,
+    /// then reads standard output up to its answer (one JSON line) before writing the next.
+    /// A batch that waited for more input before answering would never answer: after 30 s
+    /// without one, the process is ended and the answers so far returned.
+    ///
+    /// - Returns: the answers, one per line.
+    private static func converse(_ arguments: [String], lines: [String]) async throws -> [String] {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result {
+                    let process = Process()
+                    process.executableURL = JoseProcess.binary
+                    process.arguments = arguments
+                    let input = Pipe()
+                    let output = Pipe()
+                    process.standardInput = input
+                    process.standardOutput = output
+                    process.standardError = FileHandle.nullDevice
+                    try process.run()
+                    var answers: [String] = []
+                    var pending = Data()
+                    for line in lines {
+                        try input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
+                        while !pending.contains(UInt8(ascii: "\n")) {
+                            // A guard against hanging, not a speed check: 30 s is far beyond
+                            // any verify, loaded machine or not.
+                            var ready = pollfd(fd: output.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
+                            guard poll(&ready, 1, 30_000) > 0 else { break }
+                            let more = output.fileHandleForReading.availableData
+                            guard !more.isEmpty else { break }
+                            pending.append(more)
+                        }
+                        guard let end = pending.firstIndex(of: UInt8(ascii: "\n")) else {
+                            process.terminate()
+                            break
+                        }
+                        answers.append(String(decoding: pending[..<end], as: UTF8.self))
+                        pending.removeSubrange(...end)
+                    }
+                    try? input.fileHandleForWriting.close()
+                    process.waitUntilExit()
+                    return answers
+                })
+            }
+        }
+    }
 }
