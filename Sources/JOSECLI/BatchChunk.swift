@@ -92,8 +92,9 @@ final class BatchChunkQueue: Sendable {
     func push(_ chunk: BatchChunk) {
         let waiter = state.withLock { state -> CheckedContinuation<BatchChunk?, Never>? in
             if !state.waiting.isEmpty { return state.waiting.removeFirst() }
-            if state.head == state.chunks.count {
-                state.chunks.removeAll(keepingCapacity: true)
+            // Drop the chunks taken, so that the array stays as long as the chunks in flight.
+            if state.head > 0, state.head * 2 >= state.chunks.count {
+                state.chunks.removeFirst(state.head)
                 state.head = 0
             }
             state.chunks.append(chunk)

@@ -135,8 +135,9 @@ private struct ChunksInFlight {
 
     /// Records `chunk` as the newest in flight.
     mutating func append(_ chunk: BatchChunk) {
-        if head == chunks.count {
-            chunks.removeAll(keepingCapacity: true)
+        // Drop the chunks written, so that the array stays as long as the chunks in flight.
+        if head > 0, head * 2 >= chunks.count {
+            chunks.removeFirst(head)
             head = 0
         }
         chunks.append(chunk)
