@@ -20,6 +20,9 @@ struct TokenChecker: Sendable {
 
     private let verifier: JWTVerifier
     private let signatureOnly: Bool
+    /// Whether the keys are a local set, so that every verification runs to its end without
+    /// suspending.
+    private let keysAreLocal: Bool
 
     /// Builds the library verifiers once, for every token to come.
     ///
@@ -32,6 +35,7 @@ struct TokenChecker: Sendable {
         let issuer = rules.iss ?? keys.discover
         verifier = JWTVerifier(keySource: source, algorithms: keys.allowList, rules: rules.jwtRules(issuer: issuer))
         self.signatureOnly = signatureOnly
+        keysAreLocal = source is JWKSet
     }
 
     /// Verifies one token given as UTF-8 bytes (a `String`'s `utf8`, or a line of a batch),
@@ -42,6 +46,18 @@ struct TokenChecker: Sendable {
                 return .verified(.jws(try await verifier.verifySignature(token)))
             }
             return .verified(.jwt(try await verifier.verify(token)))
+        } catch {
+            return Self.failure(error)
+        }
+    }
+
+    /// ``check(_:)`` without an `async` call, for a JWT checked with a local key set (what a
+    /// batch does per line, so that no async frame is made per token); `nil` when the check
+    /// needs the async road (remote keys, or `--jws`).
+    func checkWithoutSuspending(_ token: UnsafeRawBufferPointer) -> Outcome? {
+        guard keysAreLocal, !signatureOnly else { return nil }
+        do {
+            return .verified(.jwt(try verifier.verifyWithoutSuspending(token)))
         } catch {
             return Self.failure(error)
         }
