@@ -19,7 +19,7 @@ import Synchronization
 /// let jwt = try await registry.verify(bearerToken)
 /// ```
 ///
-/// For access tokens, put a ``AccessTokenValidator`` over it, with
+/// For access tokens, put an ``AccessTokenValidator`` over it, with
 /// ``JWTClaimRules/accessToken(issuer:audience:leeway:maximumTokenAge:clock:)`` as each
 /// issuer's rules, and hand that to a ``ProtectedResource``: the RFC 9068 rules, scopes,
 /// step-up and DPoP then apply as for one issuer.
