@@ -17,20 +17,34 @@
 /// print(token.subject, token.clientID, token.scopes)
 /// ```
 ///
+/// For an API that accepts tokens from many issuers, make it over a verifier that checks each
+/// token with its own issuer's keys and rules (an issuer registry, or any other
+/// ``JWTVerifying``): ``init(audience:verifier:leeway:maximumTokenAge:scopeClaim:clock:)``.
+/// Whatever that verifier's rules, the validator then applies the RFC 9068 rules above itself
+/// (all but the single `iss`, which the verifier chose the keys by).
+///
 /// Immutable and `Sendable`; with the keys at hand (a fixed ``JWKSet`` or a cache hit) it
 /// never suspends.
 public struct AccessTokenValidator: Sendable {
     /// The claims RFC 9068 §2.2 requires in every access token.
     public static let requiredClaims = ["iss", "exp", "aud", "sub", "client_id", "iat", "jti"]
 
-    /// The issuer (`iss`) required, exactly.
+    /// The issuer (`iss`) required, exactly; empty for a validator made over a ``JWTVerifying``
+    /// (``init(audience:verifier:leeway:maximumTokenAge:scopeClaim:clock:)``), whose verifier
+    /// decides which issuers it trusts.
     public let issuer: String
     /// This resource's identifier (RFC 8707 resource indicator): `aud` must contain it.
     public let audience: String
     /// The claim the scopes are read from: `scope` (RFC 9068), a space-separated string.
     /// Some providers use another (`scp`), and some write an array of strings: both are read.
     public let scopeClaim: String
+    /// With one issuer, verifies the tokens and applies every rule, called directly (no
+    /// existential on the hot path). With ``externalVerifier``, it holds only ``rules``: its
+    /// key set is empty and it never verifies.
     private let verifier: JWTVerifier
+    /// The verifier given to ``init(audience:verifier:leeway:maximumTokenAge:scopeClaim:clock:)``;
+    /// `nil` for a single issuer. The tokens it returns are then checked against ``rules``.
+    private let externalVerifier: (any JWTVerifying)?
 
     /// Creates a validator.
     ///
@@ -49,17 +63,51 @@ public struct AccessTokenValidator: Sendable {
         leeway: Duration = .seconds(60), maximumTokenAge: Duration? = nil, scopeClaim: String = "scope",
         clock: JOSEClock = .system
     ) {
-        var rules = JWTClaimRules(issuer: issuer, audiences: [audience], leeway: leeway, clock: clock)
-        rules.type = "at+jwt"
-        rules.requiredClaims = AccessTokenValidator.requiredClaims
-        rules.maximumTokenAge = maximumTokenAge
+        let rules = JWTClaimRules.accessToken(
+            issuer: issuer, audience: audience, leeway: leeway, maximumTokenAge: maximumTokenAge, clock: clock)
         self.issuer = issuer
         self.audience = audience
         self.scopeClaim = scopeClaim
         self.verifier = JWTVerifier(keySource: keySource, algorithms: algorithms, rules: rules)
+        self.externalVerifier = nil
     }
 
-    /// The claim rules applied to every token (type, issuer, audience, required claims, times).
+    /// Creates a validator over a verifier that chooses the keys and rules for each token
+    /// itself, such as a registry of many issuers, each with its own keys.
+    ///
+    /// ```swift
+    /// let validator = AccessTokenValidator(audience: "https://api.example.com", verifier: registry)
+    /// ```
+    ///
+    /// After `verifier` has accepted a token, the validator applies ``rules`` to it as well: the
+    /// header `typ` must be `at+jwt` (an ID token typed `JWT` is refused with `invalid_type`,
+    /// even when the verifier's own rules set no type), `aud` must contain `audience`, the
+    /// claims of ``requiredClaims`` must be present, and the time claims must be within
+    /// `leeway` (the verifier's own time rules hold too). `iss` is the verifier's to check:
+    /// it must verify each token only with keys of the issuer the token names.
+    ///
+    /// - Parameters:
+    ///   - audience: this resource's identifier, which `aud` must contain.
+    ///   - verifier: verifies each token's signature with its issuer's keys, and its claims.
+    ///   - leeway: allowed clock skew for these rules and for step-up; 60 seconds by default.
+    ///   - maximumTokenAge: reject tokens whose `iat` is older than this, when set.
+    ///   - scopeClaim: the claim holding the scopes; `scope` by default.
+    ///   - clock: the time source for these rules and for step-up.
+    public init(
+        audience: String, verifier: some JWTVerifying, leeway: Duration = .seconds(60), maximumTokenAge: Duration? = nil,
+        scopeClaim: String = "scope", clock: JOSEClock = .system
+    ) {
+        let rules = JWTClaimRules.accessToken(audience: audience, leeway: leeway, maximumTokenAge: maximumTokenAge, clock: clock)
+        self.issuer = ""
+        self.audience = audience
+        self.scopeClaim = scopeClaim
+        self.verifier = JWTVerifier(keySource: JWKSet(keys: []), rules: rules)
+        self.externalVerifier = verifier
+    }
+
+    /// The claim rules applied to every token (type, issuer, audience, required claims, times);
+    /// for a validator over a ``JWTVerifying``, those applied after the verifier's own, with no
+    /// issuer.
     public var rules: JWTClaimRules { verifier.rules }
 
     /// Validates an access token, and what the resource requires of it.
@@ -71,12 +119,17 @@ public struct AccessTokenValidator: Sendable {
     /// - Returns: the verified token and its scopes.
     /// - Throws: ``JOSEError``: signature and claim errors as ``JWTVerifier`` (`invalid_type` for
     ///   a token not typed `at+jwt`, `missing_claim`, `invalid_issuer`, `invalid_audience`,
-    ///   `expired`, ...), `invalid_claim` for a `client_id` or scope claim of the wrong type,
+    ///   `expired`, ...), or as the ``JWTVerifying`` given, `invalid_claim` for a `client_id` or scope claim of the wrong type,
     ///   then `insufficient_scope` or `insufficient_user_authentication`.
     public func validate(
         _ token: String, scope: ScopeRequirement? = nil, authentication: AuthenticationRequirement? = nil
     ) async throws -> VerifiedAccessToken {
-        try authorize(try await verifier.verify(token), scope: scope, authentication: authentication)
+        if let externalVerifier {
+            let jwt = try await externalVerifier.verify(token)
+            try rules.validate(jwt.claims, header: jwt.header)
+            return try authorize(jwt, scope: scope, authentication: authentication)
+        }
+        return try authorize(try await verifier.verify(token), scope: scope, authentication: authentication)
     }
 
     /// ``validate(_:scope:authentication:)`` without suspending, with the keys at hand: for
@@ -87,7 +140,12 @@ public struct AccessTokenValidator: Sendable {
     public func validateWithoutSuspending(
         _ token: String, scope: ScopeRequirement? = nil, authentication: AuthenticationRequirement? = nil
     ) throws -> VerifiedAccessToken {
-        try authorize(try verifier.verifyWithoutSuspending(token), scope: scope, authentication: authentication)
+        if let externalVerifier {
+            let jwt = try externalVerifier.verifyWithoutSuspending(token)
+            try rules.validate(jwt.claims, header: jwt.header)
+            return try authorize(jwt, scope: scope, authentication: authentication)
+        }
+        return try authorize(try verifier.verifyWithoutSuspending(token), scope: scope, authentication: authentication)
     }
 
     /// The checks after the JWT rules: claim types, then the resource's requirements.

@@ -19,6 +19,16 @@ import Synchronization
 /// let jwt = try await registry.verify(bearerToken)
 /// ```
 ///
+/// For access tokens, put an ``AccessTokenValidator`` over it, with
+/// ``JWTClaimRules/accessToken(issuer:audience:leeway:maximumTokenAge:clock:)`` as each
+/// issuer's rules, and hand that to a ``ProtectedResource``: the RFC 9068 rules, scopes,
+/// step-up and DPoP then apply as for one issuer.
+///
+/// ```swift
+/// let api = try ProtectedResource(
+///     validator: AccessTokenValidator(audience: "api://orders", verifier: registry), dpop: try DPoPProofVerifier())
+/// ```
+///
 /// For each token the registry reads the `iss` claim before anything is verified, and only to
 /// choose the issuer: an `iss` that names no configured issuer (and fits no tenant template) is
 /// rejected at once with ``JOSEError/Code/invalidIssuer``, and nothing is fetched. A trusted
@@ -42,7 +52,7 @@ import Synchronization
 /// (written only once per change to the tenant table) and the `tid` comparison.
 /// Immutable and
 /// `Sendable`: make one and share it across tasks and threads.
-public final class IssuerRegistry: Sendable {
+public final class IssuerRegistry: JWTVerifying {
     /// The issuers and tenant templates, as configured.
     public let issuers: [Issuer]
     /// The HTTP client every discovery and key-set fetch goes through.

@@ -115,4 +115,20 @@ import JOSETestSupport
         #expect(try await validator.validate(try token(claims(#""scope":"a""#)), scope: .allOf(["a"])).scopes == ["a"])
         #expect(try await server.requestCount(path: "/jwks.json") == 1)
     }
+
+    @Test(arguments: AccessTokenValidator.requiredClaims)
+    func overAVerifierWithLooseRulesTheAccessTokenRulesStillHold(_ claim: String) async throws {
+        // The verifier checks the signature and the times only: no type, audience or claims.
+        let loose = JWTVerifier(keySource: JWKSet(keys: [key.publicKey!]), rules: JWTClaimRules(clock: .fixed(Self.now)))
+        let validator = AccessTokenValidator(audience: Self.resource, verifier: loose, clock: .fixed(Self.now))
+        #expect(try await validator.validate(try token(claims())).clientID == "app-1")
+        #expect(try validator.validateWithoutSuspending(try token(claims())).subject == "alice")
+        _ = await expectJOSEError(.invalidType) { try await validator.validate(try token(claims(), type: "JWT")) }
+        _ = await expectJOSEError(.invalidType) { try validator.validateWithoutSuspending(try token(claims(), type: nil)) }
+        _ = await expectJOSEError(.missingClaim) { try await validator.validate(try token(claims(removing: [claim]))) }
+        _ = await expectJOSEError(.invalidAudience) {
+            try await validator.validate(try token(claims(removing: ["aud"]).replacingOccurrences(of: "{", with: #"{"aud":"https://other.example.com","#)))
+        }
+        #expect(validator.issuer.isEmpty && validator.rules.type == "at+jwt" && validator.rules.audiences == [Self.resource])
+    }
 }
