@@ -119,8 +119,9 @@ public struct AccessTokenValidator: Sendable {
     /// - Returns: the verified token and its scopes.
     /// - Throws: ``JOSEError``: signature and claim errors as ``JWTVerifier`` (`invalid_type` for
     ///   a token not typed `at+jwt`, `missing_claim`, `invalid_issuer`, `invalid_audience`,
-    ///   `expired`, ...), or as the ``JWTVerifying`` given, `invalid_claim` for a `client_id` or scope claim of the wrong type,
-    ///   then `insufficient_scope` or `insufficient_user_authentication`.
+    ///   `expired`, ...) or as the ``JWTVerifying`` given; `invalid_claim` for a `client_id` or
+    ///   scope claim of the wrong type; then `insufficient_scope` or
+    ///   `insufficient_user_authentication`.
     public func validate(
         _ token: String, scope: ScopeRequirement? = nil, authentication: AuthenticationRequirement? = nil
     ) async throws -> VerifiedAccessToken {
