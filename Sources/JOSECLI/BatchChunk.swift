@@ -4,12 +4,13 @@ import Synchronization
 /// A run of `--batch --threads` lines: a copy of their bytes, so that the reader can go on
 /// reading while they are verified, and the JSON lines they come to.
 ///
-/// The reading thread fills a chunk and hands it to ``BatchChunkQueue``; one verifying task
-/// verifies it and marks it done; the reading thread waits for it, writes its output in input
-/// order, and fills it again.
+/// The reading thread fills a chunk and hands it to ``BatchChunkQueue`` (and, for the order, to
+/// ``BatchChunkRing``); one verifying task verifies it and marks it done; the writing thread
+/// waits for it, writes its output in input order, and gives it back to be filled again.
 ///
 /// `@unchecked Sendable`: its fields are only touched by one side at a time, handed over
-/// through the queue's lock (fill, then verify) and the done semaphore (verify, then write).
+/// through the queue's lock (fill, then verify), the done semaphore (verify, then write) and
+/// the ring's semaphores (write, then fill).
 final class BatchChunk: @unchecked Sendable {
     /// The lines, their offsets counted from ``bytes``.
     private(set) var lines: [BatchLine] = []
@@ -65,10 +66,6 @@ final class BatchChunk: @unchecked Sendable {
         done.wait()
     }
 
-    /// Whether the chunk is verified, without waiting. (Once it says so, do not wait again.)
-    func isVerifiedNow() -> Bool {
-        done.wait(timeout: .now()) == .success
-    }
 }
 
 /// The chunks waiting for a verifying task, in input order, and the tasks waiting for one.

@@ -1,23 +1,23 @@
 import Foundation
 import JOSE
+import Synchronization
 
 /// `verify --batch --threads N` (N ≥ 2): reading, verifying and writing overlap.
 ///
-/// One thread of its own reads stdin, copies runs of complete lines into ``BatchChunk``s and
-/// queues them (``BatchChunkQueue``); N tasks take chunks as they come and verify them; the
-/// reading thread writes each chunk's JSON lines in input order once it is verified. No task
-/// waits for a block's slowest run, and reading and writing happen while the cores verify.
-///
-/// Before a read that would wait for input, every chunk queued is waited for and written, so a
-/// producer that writes a line and waits gets its answer.
+/// A reading thread copies runs of complete lines into ``BatchChunk``s and queues them
+/// (``BatchChunkQueue``); N tasks take chunks as they come and verify them; a writing thread
+/// writes each chunk's JSON lines in input order as soon as it is verified (``BatchChunkRing``
+/// carries the order and bounds the chunks in flight). No task waits for a block's slowest run;
+/// a chunk is written whether or not the reader is waiting for input, so a producer that writes
+/// a line and waits gets its answer.
 struct PipelinedBatchVerification {
     /// The most lines in one chunk.
     static let chunkLines = 256
     /// The most token bytes in one chunk (a single longer token makes a chunk of its own): what
     /// bounds the memory of the chunks in flight.
     static let chunkBytes = 64 << 10
-    /// Chunks queued or being verified, per verifying task, before the reader waits for the
-    /// oldest: enough to keep every task busy while the reader writes.
+    /// Chunks in flight per verifying task before the reader waits: enough to keep every task
+    /// busy while the writer writes.
     static let chunksInFlightPerTask = 8
 
     /// The verifiers, one per verifying task.
@@ -29,8 +29,14 @@ struct PipelinedBatchVerification {
     ///   if any token was rejected; exit 2 if stdin or stdout fails.
     func run() async throws {
         let queue = BatchChunkQueue()
-        let maximumInFlight = Self.chunksInFlightPerTask * checkers.count
-        async let tally = Self.onThreadOfItsOwn { try Self.readAndWrite(queue: queue, maximumInFlight: maximumInFlight) }
+        let ring = BatchChunkRing(capacity: Self.chunksInFlightPerTask * checkers.count)
+        // Not waited for: if writing fails, the reader may be blocked on stdin for good.
+        Thread { Self.read(into: queue, ring) }.start()
+        async let tally = Self.onThreadOfItsOwn {
+            // However writing ends, the verifying tasks are let go.
+            defer { queue.finish() }
+            return try Self.write(from: ring)
+        }
         await withTaskGroup(of: Void.self) { group in
             for checker in checkers {
                 group.addTask {
@@ -43,59 +49,69 @@ struct PipelinedBatchVerification {
         if result.anyRejected { throw CLIFailure.rejected }
     }
 
-    /// Runs `body` on a new thread (blocking reads and waits stay off the tasks' threads).
+    /// Runs `body` on a new thread (its blocking waits stay off the tasks' threads).
     private static func onThreadOfItsOwn(_ body: @escaping @Sendable () throws -> BatchTally) async throws -> BatchTally {
         try await withCheckedThrowingContinuation { continuation in
             Thread { continuation.resume(with: Result { try body() }) }.start()
         }
     }
 
-    /// The reading thread: stdin to chunks to `queue`, and each verified chunk to stdout, in
-    /// order. Finishes `queue` however it ends.
-    ///
-    /// - Returns: what every line came to.
-    /// - Throws: ``CLIFailure`` (exit 2) when stdin or stdout fails.
-    private static func readAndWrite(queue: BatchChunkQueue, maximumInFlight: Int) throws -> BatchTally {
-        defer { queue.finish() }
+    /// The reading thread: stdin to chunks, each queued for verifying and handed to the writer
+    /// in input order. Ends `queue` and `ring` however it ends, a read failure recorded in
+    /// `ring` for the writer to report.
+    private static func read(into queue: BatchChunkQueue, _ ring: BatchChunkRing) {
+        var failure: CLIFailure?
+        defer {
+            queue.finish()
+            ring.end(failure: failure)
+        }
         let reader = BatchLineReader(descriptor: STDIN_FILENO, maximumTokenBytes: JWSLimits.default.maximumTokenBytes)
-        var inFlight = ChunksInFlight()
         var lines: [BatchLine] = []
         lines.reserveCapacity(chunkLines)
-        while true {
-            lines.removeAll(keepingCapacity: true)
-            reader.collect(into: &lines, limit: chunkLines)
-            while lines.count < chunkLines, reader.canReadMoreWithoutBlocking {
-                try reader.readMore()
+        do {
+            while true {
+                lines.removeAll(keepingCapacity: true)
                 reader.collect(into: &lines, limit: chunkLines)
-            }
-            if !lines.isEmpty {
+                while lines.count < chunkLines, reader.canReadMoreWithoutBlocking {
+                    try reader.readMore()
+                    reader.collect(into: &lines, limit: chunkLines)
+                }
                 var start = lines.startIndex
                 while start < lines.endIndex {
                     let end = chunkEnd(of: lines, from: start)
-                    if inFlight.count >= maximumInFlight { try inFlight.writeOldest() }
-                    let chunk = inFlight.freeChunk()
+                    let chunk = ring.chunkToFill()
                     chunk.fill(with: lines[start..<end], from: reader.bytes)
                     queue.push(chunk)
-                    inFlight.append(chunk)
+                    ring.append(chunk)
                     start = end
                 }
-                // The lines are copied: the reader may move its bytes.
+                if lines.isEmpty, reader.atEnd { return }
+                // The lines are copied: the reader may move its bytes, then read (waiting for
+                // input if there is none: the writer answers the lines read meanwhile).
                 reader.compact()
-                try inFlight.writeVerified()
-                continue
+                if lines.isEmpty { try reader.readMore() }
             }
-            if reader.atEnd { break }
-            reader.compact()
-            if reader.canReadMoreWithoutBlocking {
-                try reader.readMore()
-                continue
-            }
-            // Nothing to read now: answer every line read so far before waiting for more.
-            while inFlight.count > 0 { try inFlight.writeOldest() }
-            try reader.readMore()
+        } catch let error as CLIFailure {
+            failure = error
+        } catch {
+            failure = CLIFailure.input("cannot read standard input: \(error)")
         }
-        while inFlight.count > 0 { try inFlight.writeOldest() }
-        return inFlight.tally
+    }
+
+    /// The writing thread: each chunk's JSON lines, in input order, as soon as it is verified.
+    ///
+    /// - Returns: what every line came to.
+    /// - Throws: ``CLIFailure`` (exit 2) when stdout cannot be written, or stdin could not be
+    ///   read.
+    private static func write(from ring: BatchChunkRing) throws -> BatchTally {
+        var tally = BatchTally()
+        while let chunk = try ring.oldest() {
+            chunk.waitUntilVerified()
+            tally.add(chunk.tally)
+            try chunk.output.write(to: STDOUT_FILENO)
+            ring.recycle(chunk)
+        }
+        return tally
     }
 
     /// Where the chunk starting at `lines[start]` ends: at most ``chunkLines`` lines and
@@ -113,59 +129,78 @@ struct PipelinedBatchVerification {
     }
 }
 
-/// The reading thread's chunks queued or being verified, oldest first, and the chunks free to
-/// fill again.
-private struct ChunksInFlight {
-    /// The chunks in flight, oldest first, from ``head``.
-    private var chunks: [BatchChunk] = []
-    /// The index of the oldest in flight.
-    private var head = 0
-    /// Chunks written and free to fill again.
-    private var free: [BatchChunk] = []
-    /// What the chunks written so far came to.
-    private(set) var tally = BatchTally()
-
-    /// How many chunks are in flight.
-    var count: Int { chunks.count - head }
-
-    /// A chunk to fill: a free one, or a new one.
-    mutating func freeChunk() -> BatchChunk {
-        free.popLast() ?? BatchChunk()
+/// The chunks between the reading and the writing thread: those in flight (filled, and not yet
+/// written) in input order, and those free to fill again; at most `capacity` in flight.
+final class BatchChunkRing: Sendable {
+    /// The ring's lists, behind its lock.
+    private struct State {
+        /// The chunks in flight, oldest first from ``head``.
+        var inFlight: [BatchChunk] = []
+        /// The index of the oldest chunk in flight.
+        var head = 0
+        /// Chunks written, to fill again.
+        var free: [BatchChunk] = []
+        /// What ended the reader, when reading failed.
+        var failure: CLIFailure?
     }
 
-    /// Records `chunk` as the newest in flight.
-    mutating func append(_ chunk: BatchChunk) {
-        // Drop the chunks written, so that the array stays as long as the chunks in flight.
-        if head > 0, head * 2 >= chunks.count {
-            chunks.removeFirst(head)
-            head = 0
+    /// The lists.
+    private let state = Mutex(State())
+    /// Counts the chunks that may still be put in flight.
+    private let room: DispatchSemaphore
+    /// Counts the chunks (and the end) the writer has not taken yet.
+    private let waiting = DispatchSemaphore(value: 0)
+
+    /// A ring with room for `capacity` chunks in flight.
+    init(capacity: Int) {
+        room = DispatchSemaphore(value: capacity)
+    }
+
+    /// For the reader: a chunk to fill, once fewer than `capacity` are in flight (waiting
+    /// until then).
+    func chunkToFill() -> BatchChunk {
+        room.wait()
+        return state.withLock { $0.free.popLast() } ?? BatchChunk()
+    }
+
+    /// For the reader: puts `chunk`, filled and queued for verifying, in flight.
+    func append(_ chunk: BatchChunk) {
+        state.withLock { state in
+            // Drop the chunks taken, so that the array stays as long as the chunks in flight.
+            if state.head > 0, state.head * 2 >= state.inFlight.count {
+                state.inFlight.removeFirst(state.head)
+                state.head = 0
+            }
+            state.inFlight.append(chunk)
         }
-        chunks.append(chunk)
+        waiting.signal()
     }
 
-    /// Waits for the oldest chunk in flight and writes it.
-    ///
-    /// - Throws: ``CLIFailure`` (exit 2) when stdout cannot be written.
-    mutating func writeOldest() throws {
-        let chunk = chunks[head]
-        chunk.waitUntilVerified()
-        try write(chunk)
+    /// For the reader: no more chunks will come; `failure` when reading failed.
+    func end(failure: CLIFailure?) {
+        state.withLock { $0.failure = failure }
+        waiting.signal()
     }
 
-    /// Writes the oldest chunks in flight for as long as they are verified, without waiting.
+    /// For the writer: the oldest chunk in flight, waiting for one; `nil` once the reader is
+    /// done and every chunk taken.
     ///
-    /// - Throws: ``CLIFailure`` (exit 2) when stdout cannot be written.
-    mutating func writeVerified() throws {
-        while count > 0, chunks[head].isVerifiedNow() {
-            try write(chunks[head])
+    /// - Throws: the reader's failure, once every chunk before it is taken.
+    func oldest() throws -> BatchChunk? {
+        waiting.wait()
+        return try state.withLock { state in
+            if state.head < state.inFlight.count {
+                defer { state.head += 1 }
+                return state.inFlight[state.head]
+            }
+            if let failure = state.failure { throw failure }
+            return nil
         }
     }
 
-    /// Writes the oldest chunk, verified, and frees it.
-    private mutating func write(_ chunk: BatchChunk) throws {
-        head += 1
-        tally.add(chunk.tally)
-        free.append(chunk)
-        try chunk.output.write(to: STDOUT_FILENO)
+    /// For the writer: gives back a chunk written, making room for another.
+    func recycle(_ chunk: BatchChunk) {
+        state.withLock { $0.free.append(chunk) }
+        room.signal()
     }
 }

@@ -93,19 +93,26 @@ for algorithm in options.algorithms {
             }
             row.scaling[contender.kind] = single > 0 ? parallel.opsPerSecond / single : 0
         }
-        if let cliBatch, let ours = row.opsPerSecond[.ours] {
+        if let cliBatch, let ours = row.opsPerSecond[.ours], let oursVerifier = verifiers[.ours] {
             // About `seconds * rounds` of work for one run at the library's rate.
             let count = min(max(Int(ours * options.seconds * Double(options.rounds)), 5_000), 1_000_000)
             var single: [Double] = []
             var parallel: [Double] = []
+            var toOurs: [Double] = []
             for _ in 0..<3 {
-                single.append(try cliBatch.tokensPerSecond(token, count: count, threads: 1))
+                // The library's rate just before each run: this machine's speed drifts by tens of
+                // percent over minutes, so cli/ours compares rates taken side by side.
+                let library = await Measure.loop(oursVerifier, token: token.token, seconds: options.seconds).opsPerSecond
+                let rate = try cliBatch.tokensPerSecond(token, count: count, threads: 1)
+                single.append(rate)
+                toOurs.append(library > 0 ? rate / library : 0)
                 // A jose without --threads leaves the scaling cell empty.
                 if let rate = try? cliBatch.tokensPerSecond(token, count: count, threads: options.threads) {
                     parallel.append(rate)
                 }
             }
             row.cliBatch = Measure.median(single)
+            row.cliBatchToOurs = Measure.median(toOurs)
             row.cliBatchScaling = parallel.isEmpty ? nil : Measure.median(parallel) / Measure.median(single)
         }
         table.printRow(row)
@@ -117,6 +124,7 @@ print("""
 
     ops/s: single-thread medians. ours: sync verify, fixed key set. cache: async verify through a warm JWKSCache
     (HS256: none, remote sets never hold secret keys). cli: `jose verify --batch` end to end, N tokens through a pipe.
-    ratios: left / right (higher is better for the left).
+    ratios: left / right (higher is better for the left); cli/ours: the median of 3 runs, each over the library's
+    rate measured just before it.
     allocs: malloc calls per verify (ordo-one/malloc-interposer). scaling: \(options.threads)-thread ops / 1-thread ops.
     """)
