@@ -3,8 +3,8 @@ import Foundation
 /// A growable byte buffer that `--batch` writes its JSON lines into and hands to `write(2)` in
 /// large blocks.
 ///
-/// `@unchecked Sendable`: each verifying task of a block has a buffer of its own, which only the
-/// batch's driver touches once that task is done.
+/// `@unchecked Sendable`: a buffer belongs to one run of lines (the single-thread batch's, or a
+/// ``BatchChunk``'s), written by the task verifying it and read by the writer once it is done.
 final class BatchOutputBuffer: @unchecked Sendable {
     /// The bytes; `count` of them are written.
     private var storage: UnsafeMutableRawPointer

@@ -20,8 +20,12 @@ struct BatchVerification {
     /// Verifies every non-empty line of stdin.
     ///
     /// - Throws: ``CLIFailure``: exit 3 if the keys could not be had for some token, else exit 1
-    ///   if any token was rejected; exit 2 if stdin or stdout fails.
+    ///   if any token was rejected; exit 2 if stdin or stdout fails (a closed stdout included).
     func run() async throws {
+        // A closed stdout (`| head`) then fails the write, which exits 2 as the contract says,
+        // instead of the signal ending the process. Batch output goes through
+        // ``BatchOutputBuffer/write(to:)``, which reports that failure.
+        signal(SIGPIPE, SIG_IGN)
         guard checkers.count == 1, let checker = checkers.first else {
             return try await PipelinedBatchVerification(checkers: checkers).run()
         }

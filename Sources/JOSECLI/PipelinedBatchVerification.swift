@@ -16,8 +16,8 @@ struct PipelinedBatchVerification {
     /// The most token bytes in one chunk (a single longer token makes a chunk of its own): what
     /// bounds the memory of the chunks in flight.
     static let chunkBytes = 64 << 10
-    /// Chunks in flight per verifying task before the reader waits: enough to keep every task
-    /// busy while the writer writes.
+    /// Chunks in flight per verifying task (up to one per core) before the reader waits: enough
+    /// to keep every task busy while the writer writes.
     static let chunksInFlightPerTask = 8
 
     /// The verifiers, one per verifying task.
@@ -29,7 +29,10 @@ struct PipelinedBatchVerification {
     ///   if any token was rejected; exit 2 if stdin or stdout fails.
     func run() async throws {
         let queue = BatchChunkQueue()
-        let ring = BatchChunkRing(capacity: Self.chunksInFlightPerTask * checkers.count)
+        // Tasks beyond the cores only take turns: the chunks in flight follow the cores, so that
+        // `--threads 64` holds no more memory than the machine can keep busy.
+        let busyTasks = min(checkers.count, ProcessInfo.processInfo.activeProcessorCount)
+        let ring = BatchChunkRing(capacity: Self.chunksInFlightPerTask * max(busyTasks, 1))
         // Not waited for: if writing fails, the reader may be blocked on stdin for good.
         Thread { Self.read(into: queue, ring) }.start()
         async let tally = Self.onThreadOfItsOwn {
@@ -72,8 +75,15 @@ struct PipelinedBatchVerification {
             while true {
                 lines.removeAll(keepingCapacity: true)
                 reader.collect(into: &lines, limit: chunkLines)
+                var readFailure: (any Error)?
                 while lines.count < chunkLines, reader.canReadMoreWithoutBlocking {
-                    try reader.readMore()
+                    do {
+                        try reader.readMore()
+                    } catch {
+                        // The lines collected are still answered, before the failure is.
+                        readFailure = error
+                        break
+                    }
                     reader.collect(into: &lines, limit: chunkLines)
                 }
                 var start = lines.startIndex
@@ -85,11 +95,14 @@ struct PipelinedBatchVerification {
                     ring.append(chunk)
                     start = end
                 }
-                if lines.isEmpty, reader.atEnd { return }
-                // The lines are copied: the reader may move its bytes, then read (waiting for
-                // input if there is none: the writer answers the lines read meanwhile).
+                if let readFailure { throw readFailure }
+                guard lines.isEmpty else { continue }
+                if reader.atEnd { return }
+                // Every line collected is copied: the reader may move its bytes, then read
+                // (waiting for input if there is none: the writer answers the lines read
+                // meanwhile).
                 reader.compact()
-                if lines.isEmpty { try reader.readMore() }
+                try reader.readMore()
             }
         } catch let error as CLIFailure {
             failure = error

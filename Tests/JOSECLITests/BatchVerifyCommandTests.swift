@@ -48,11 +48,13 @@ struct BatchVerifyCommandTests {
         #expect(objects.map(Self.errorCode) == expected.map(\.code))
     }
 
-    @Test("a line longer than the token limit gets its own malformed result and the batch goes on")
-    func overLongLine() async throws {
+    @Test("a line longer than the token limit gets its own malformed result and the batch goes on",
+          arguments: ["1", "2"])
+    func overLongLine(threads: String) async throws {
         let good = try JoseProcess.exampleText("id-token.jwt")
         let longLine = String(repeating: "a", count: 300 * 1024)
-        let result = try await JoseProcess.run(idTokenArguments + ["--batch"], stdin: "\(longLine)\n\(good)\n\(good)")
+        let result = try await JoseProcess.run(idTokenArguments + ["--batch", "--threads", threads],
+                                               stdin: "\(longLine)\n\(good)\n\(good)")
         #expect(result.status == 1, "\(result)")
         let objects = try Self.objects(result)
         #expect(objects.map { $0["line"] as? Int } == [1, 2, 3])
@@ -60,6 +62,25 @@ struct BatchVerifyCommandTests {
         #expect(Self.errorCode(objects[0]) == "malformed")
         let message = try #require((objects[0]["error"] as? [String: Any])?["message"] as? String)
         #expect(message == "the token is larger than 262144 bytes")
+    }
+
+    @Test("lines at the token limit: 262144 bytes is read (with or without \\r), 262145 is over-long; among short lines",
+          arguments: ["1", "2"])
+    func linesAtTheLimit(threads: String) async throws {
+        let atLimit = String(repeating: "a", count: 262_144)
+        var lines = (1...600).map { "short-\($0)" }
+        lines.insert(atLimit, at: 300)
+        lines.insert(atLimit + "\r", at: 301)
+        lines.insert(atLimit + "a", at: 302)
+        let result = try await JoseProcess.run(idTokenArguments + ["--batch", "--threads", threads],
+                                               stdin: lines.joined(separator: "\n") + "\n")
+        #expect(result.status == 1)
+        let objects = try Self.objects(result)
+        #expect(objects.map { $0["line"] as? Int } == Array(1...603))
+        #expect(objects.allSatisfy { Self.errorCode($0) == "malformed" })
+        let messages = objects[300...302].map { ($0["error"] as? [String: Any])?["message"] as? String ?? "" }
+        // The two lines at the limit were parsed (and found not to be tokens); the longer one was not read.
+        #expect(messages.map { $0 == "the token is larger than 262144 bytes" } == [false, false, true])
     }
 
     @Test("a 10 MB line is skipped, not accumulated, and the next token verifies")
@@ -77,10 +98,12 @@ struct BatchVerifyCommandTests {
         }
     }
 
-    @Test("CRLF line ends: the \\r is stripped, a line of only \\r is empty, the last line needs no newline")
-    func crlfLines() async throws {
+    @Test("CRLF line ends: the \\r is stripped, a line of only \\r is empty, the last line needs no newline",
+          arguments: ["1", "2"])
+    func crlfLines(threads: String) async throws {
         let good = try JoseProcess.exampleText("id-token.jwt")
-        let result = try await JoseProcess.run(idTokenArguments + ["--batch"], stdin: "\(good)\r\n\r\n\(good)\r\n\(good)")
+        let result = try await JoseProcess.run(idTokenArguments + ["--batch", "--threads", threads],
+                                               stdin: "\(good)\r\n\r\n\(good)\r\n\(good)")
         #expect(result.status == 0, "\(result)")
         let objects = try Self.objects(result)
         #expect(objects.map { $0["line"] as? Int } == [1, 3, 4])
@@ -124,9 +147,107 @@ struct BatchVerifyCommandTests {
             #expect(oneBad.status == 1)
             #expect(oneBad.lines.count == 51)
         }
-        let empty = try await JoseProcess.run(idTokenArguments + ["--batch"], stdin: "")
-        #expect(empty.status == 0)
-        #expect(empty.stdout.isEmpty)
+        for threads in ["1", "2", "64"] {
+            for input in ["", "\n\n", "\r\n"] {
+                let empty = try await JoseProcess.run(idTokenArguments + ["--batch", "--threads", threads], stdin: input)
+                #expect(empty.status == 0, "\(threads) \(empty)")
+                #expect(empty.stdout.isEmpty)
+            }
+        }
+    }
+
+    @Test("a closed standard output ends the batch with exit 2 and a reason, not a signal", arguments: ["1", "2"])
+    func closedStandardOutput(threads: String) async throws {
+        let good = try JoseProcess.exampleText("id-token.jwt")
+        let (status, stderr) = try await Self.runClosingOutputEarly(
+            idTokenArguments + ["--batch", "--threads", threads],
+            stdin: Array(repeating: good, count: 20_000).joined(separator: "\n") + "\n")
+        #expect(status == 2, "\(stderr)")
+        #expect(stderr.contains("cannot write standard output"), "\(stderr)")
+    }
+
+    @Test("an unreadable standard input (a directory) exits 2 with a reason", arguments: ["1", "2"])
+    func unreadableStandardInput(threads: String) async throws {
+        let directory = try JoseProcess.makeScratch()
+        defer { JoseProcess.removeScratch(directory) }
+        let (status, output, stderr) = try await Self.run(idTokenArguments + ["--batch", "--threads", threads],
+                                                          stdinPath: directory.path)
+        #expect(status == 2, "\(stderr)")
+        #expect(output.isEmpty)
+        #expect(stderr.contains("standard input"), "\(stderr)")
+    }
+
+    @Test("64 threads keep input order when the chunks in flight fill up (150 000 lines)")
+    func orderUnderBackPressure() async throws {
+        let lines = (1...150_000).map { "garbage-\($0)" }
+        let result = try await JoseProcess.run(idTokenArguments + ["--batch", "--threads", "64"],
+                                               stdin: lines.joined(separator: "\n") + "\n")
+        #expect(result.status == 1)
+        let numbers = result.lines.map { line -> Int? in
+            // `{"line":N,...`: the number alone, without parsing 150 000 objects.
+            line.dropFirst(8).prefix { $0.isNumber }.isEmpty ? nil : Int(line.dropFirst(8).prefix { $0.isNumber })
+        }
+        #expect(numbers == (1...150_000).map { Optional($0) })
+    }
+
+    /// Runs `jose` with stdin read from the file at `stdinPath`.
+    ///
+    /// - Returns: the exit status, stdout and stderr.
+    private static func run(_ arguments: [String], stdinPath: String) async throws -> (Int32, String, String) {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result {
+                    let process = Process()
+                    process.executableURL = JoseProcess.binary
+                    process.arguments = arguments
+                    guard let input = FileHandle(forReadingAtPath: stdinPath) else {
+                        throw JoseProcess.Failure(description: "cannot open \(stdinPath)")
+                    }
+                    let output = Pipe()
+                    let errors = Pipe()
+                    process.standardInput = input
+                    process.standardOutput = output
+                    process.standardError = errors
+                    try process.run()
+                    let out = output.fileHandleForReading.readDataToEndOfFile()
+                    let err = errors.fileHandleForReading.readDataToEndOfFile()
+                    process.waitUntilExit()
+                    return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+                })
+            }
+        }
+    }
+
+    /// Runs `jose` on `stdin`, reads the first line of its output, then closes the read end
+    /// of the output pipe so that its next writes fail.
+    ///
+    /// - Returns: the exit status (a signal reads as its number, never 2) and stderr.
+    private static func runClosingOutputEarly(_ arguments: [String], stdin: String) async throws -> (Int32, String) {
+        let scratch = try JoseProcess.makeScratch()
+        defer { JoseProcess.removeScratch(scratch) }
+        let inputURL = scratch.appendingPathComponent("stdin")
+        try Data(stdin.utf8).write(to: inputURL)
+        return try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result {
+                    let process = Process()
+                    process.executableURL = JoseProcess.binary
+                    process.arguments = arguments
+                    let output = Pipe()
+                    let errors = Pipe()
+                    process.standardInput = try FileHandle(forReadingFrom: inputURL)
+                    process.standardOutput = output
+                    process.standardError = errors
+                    try process.run()
+                    _ = output.fileHandleForReading.availableData
+                    try output.fileHandleForReading.close()
+                    let err = errors.fileHandleForReading.readDataToEndOfFile()
+                    process.waitUntilExit()
+                    let status = process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
+                    return (status, String(decoding: err, as: UTF8.self))
+                })
+            }
+        }
     }
 
     @Test("--threads: out of 1...64, not a number, or without --batch is a usage error (exit 2)", arguments: [

@@ -22,9 +22,13 @@ struct RemoteSourceTests {
         let discovery = try await JoseProcess.run(["verify", "--discover", "http://127.0.0.1:9", "--timeout", "2",
                                              "--id-token", "--aud", "example-client", token])
         #expect(discovery.status == 3, "\(discovery)")
-        let batch = try await JoseProcess.run(["verify", "--jwks", Self.unreachable, "--timeout", "2", "--batch"],
-                                        stdin: token + "\n")
-        #expect(batch.status == 3, "\(batch)")
+        for threads in ["1", "4"] {
+            let batch = try await JoseProcess.run(
+                ["verify", "--jwks", Self.unreachable, "--timeout", "2", "--batch", "--threads", threads],
+                stdin: token + "\n" + token + "\n")
+            #expect(batch.status == 3, "\(batch)")
+            #expect(batch.lines.count == 2, "\(batch)")
+        }
     }
 
     @Test("--jwks URL verifies against a served key set, fetched once for a batch")
@@ -39,12 +43,14 @@ struct RemoteSourceTests {
         #expect(single.status == 0, "\(single)")
         #expect(try single.jsonObject()["valid"] as? Bool == true)
 
-        let before = try await server.requestCount(path: "/jwks.json")
-        let batch = try await JoseProcess.run(idTokenRemote(["--jwks", url]) + ["--batch"],
-                                        stdin: Array(repeating: token, count: 5).joined(separator: "\n"))
-        #expect(batch.status == 0, "\(batch)")
-        #expect(batch.lines.count == 5)
-        #expect(try await server.requestCount(path: "/jwks.json") - before == 1)
+        for threads in ["1", "4"] {
+            let before = try await server.requestCount(path: "/jwks.json")
+            let batch = try await JoseProcess.run(idTokenRemote(["--jwks", url]) + ["--batch", "--threads", threads],
+                                                  stdin: Array(repeating: token, count: 5).joined(separator: "\n"))
+            #expect(batch.status == 0, "\(batch)")
+            #expect(batch.lines.compactMap { try? JoseProcess.object($0)["line"] as? Int } == [1, 2, 3, 4, 5])
+            #expect(try await server.requestCount(path: "/jwks.json") - before == 1)
+        }
     }
 
     @Test("--discover fetches the configuration, checks its issuer and uses jwks_uri")
