@@ -68,9 +68,9 @@ let package = Package(
             name: "profile-verify",
             dependencies: ["VerifierKit", "TokenFactory", "OursVerifier"]
         ),
-        // What IssuerRegistry adds to one warm JWKSCache (interleaved single verifies, medians).
+        // What one road of verification costs over another (interleaved single verifies, medians).
         .executableTarget(
-            name: "registry-overhead",
+            name: "road-overhead",
             dependencies: ["TokenFactory", "OursVerifier", .product(name: "JOSE", package: "swift-jose")]
         ),
         // `swift package --package-path Benchmarks benchmark`

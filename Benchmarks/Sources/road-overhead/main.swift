@@ -1,0 +1,166 @@
+// What one road of verification costs over another, measured in one process: for each mode,
+// VERIFIES verifies on each of two roads, interleaved one by one in pairs whose order is drawn
+// at random (a fixed alternation read up to 190 ns between two identical roads), each verify
+// timed on its own by the monotonic clock. It prints the first road's median time per verify
+// and the difference of the two roads' medians, overall and for each tenth of the run (their
+// spread shows how stable the estimate is). Interleaving single verifies puts both roads
+// through the same machine state, whose speed drifts by tens of percent over minutes here; the
+// median drops the verifies that an interrupt or another process's time slice landed on. (No
+// instruction counter: the VM has no hardware perf events, and valgrind 3.19 cannot load Swift
+// 6.3 binaries.)
+//
+//   swift build -c release --package-path Benchmarks --product road-overhead
+//   Benchmarks/.build/release/road-overhead ALG [VERIFIES] [same|fixed|async|sync|tenant]
+//
+// Modes (first road, second road; the token passed as the String a server holds):
+//   same    fixed-sync against itself: what the method reads when there is no difference
+//   fixed   fixed-sync, fixed-async: what `async` costs on a fixed key set (issue #10)
+//   async   cache-async, registry-async: what IssuerRegistry adds to one warm cache (issue #14)
+//   sync    cache-sync, registry-sync: the same without suspending
+//   tenant  cache-tenant-async, tenant-async: the same for a tenant of a tenant template
+// Roads (with the keys at hand: a fixed set, or every verify a cache hit):
+//   fixed-sync      JWTVerifier(keySource: JWKSet).verifyWithoutSuspending(token)
+//   fixed-async     try await the same verifier's verify(token)
+//   cache-async     try await JWTVerifier(keySource: warm JWKSCache).verify(token)
+//   registry-async  try await IssuerRegistry (four issuers, the token's warm).verify(token)
+//   cache-sync      the cache verifier's verifyWithoutSuspending(token)
+//   registry-sync   the registry's verifyWithoutSuspending(token)
+//   tenant-async    try await verify through a tenant template (OursVerifier.makeWarmTenantRegistry),
+//                   the token from an allowed tenant, with `tid`
+//   cache-tenant-async  that token through the single cache (rules requiring its issuer)
+// HS256 has only the fixed roads (a remote key set never holds secrets): modes same and fixed.
+import Foundation
+import JOSE
+import OursVerifier
+import TokenFactory
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The monotonic clock, in nanoseconds.
+func monotonicNanoseconds() -> Int {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return time.tv_sec * 1_000_000_000 + time.tv_nsec
+}
+
+/// The median of `values`.
+func median(_ values: some Collection<Int>) -> Double {
+    let sorted = values.sorted()
+    return sorted.count % 2 == 1 ? Double(sorted[sorted.count / 2]) : Double(sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+/// A road a token is verified on (see the top of this file).
+enum Road: String {
+    case fixedSync = "fixed-sync", fixedAsync = "fixed-async"
+    case cacheAsync = "cache-async", registryAsync = "registry-async"
+    case cacheSync = "cache-sync", registrySync = "registry-sync"
+    case cacheTenantAsync = "cache-tenant-async", tenantAsync = "tenant-async"
+}
+
+/// The verifiers of the remote-key roads (none for HS256: a remote set never holds secrets).
+struct RemoteRoads: Sendable {
+    /// A `JWTVerifier` over a warm `JWKSCache`.
+    let verifier: JWTVerifier
+    /// Four plain issuers, the token's warm.
+    let registry: IssuerRegistry
+    /// A tenant template's registry, its tenant warm, and that tenant's token.
+    let tenantRegistry: IssuerRegistry
+    let tenantToken: String
+    /// The tenant's token through the single cache.
+    let tenantVerifier: JWTVerifier
+}
+
+/// One verify on `road`, timed: nanoseconds. Nonisolated, so the loop runs on one thread
+/// without hopping: with the keys at hand, no road suspends.
+func timedVerify(_ road: Road, text: String, fixed: JWTVerifier, remote: RemoteRoads?) async -> Int {
+    let start = monotonicNanoseconds()
+    let verified: VerifiedJWT?
+    switch road {
+    case .fixedSync: verified = try? fixed.verifyWithoutSuspending(text)
+    case .fixedAsync: verified = try? await fixed.verify(text)
+    case .cacheAsync: verified = try? await remote?.verifier.verify(text)
+    case .registryAsync: verified = try? await remote?.registry.verify(text)
+    case .cacheSync: verified = try? remote?.verifier.verifyWithoutSuspending(text)
+    case .registrySync: verified = try? remote?.registry.verifyWithoutSuspending(text)
+    case .cacheTenantAsync: verified = try? await remote?.tenantVerifier.verify(remote?.tenantToken ?? "")
+    case .tenantAsync: verified = try? await remote?.tenantRegistry.verify(remote?.tenantToken ?? "")
+    }
+    let elapsed = monotonicNanoseconds() - start
+    if verified == nil { fatalError("a verify failed on \(road.rawValue)") }
+    return elapsed
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let verifies = arguments.dropFirst().first.flatMap { Int($0) } ?? 200_000
+let allModes = ["same", "fixed", "async", "sync", "tenant"]
+let modes = arguments.count > 2 ? [arguments[2]] : allModes
+guard let name = arguments.first, let algorithm = BenchAlgorithm(name: name), verifies >= 100,
+      modes.allSatisfy(allModes.contains) else {
+    FileHandle.standardError.write(Data("usage: road-overhead ALG [VERIFIES >= 100] [same|fixed|async|sync|tenant]\n".utf8))
+    exit(2)
+}
+let token = try TokenFactory.make(algorithm)
+let text = token.tokenString
+guard let fixed = OursVerifier.makeJWTVerifier(for: token) else {
+    FileHandle.standardError.write(Data("no verifier for \(algorithm)\n".utf8))
+    exit(2)
+}
+var remote: RemoteRoads?
+if let cache = await OursVerifier.makeCache(for: token),
+   let verifier = OursVerifier.makeJWTVerifier(for: token, keySource: cache),
+   let registry = await OursVerifier.makeWarmRegistry(for: token),
+   let tenant = await OursVerifier.makeWarmTenantRegistry(for: token),
+   let algorithmName = JWSAlgorithm(rawValue: algorithm.rawValue) {
+    // The tenant's token through the single cache: rules requiring its issuer, as the registry's do.
+    remote = RemoteRoads(
+        verifier: verifier, registry: registry, tenantRegistry: tenant.registry, tenantToken: tenant.token,
+        tenantVerifier: JWTVerifier(keySource: cache, algorithms: [algorithmName],
+                                    rules: JWTClaimRules(issuer: tenant.issuer, audiences: [BenchClaims.audience])))
+}
+let remoteRoads = remote
+if remoteRoads == nil, modes.contains(where: { !["same", "fixed"].contains($0) }) {
+    FileHandle.standardError.write(Data("\(algorithm) has no remote-key road (HS256: no secret keys in a remote set); use mode same or fixed\n".utf8))
+    exit(2)
+}
+
+/// `verifies` timed verifies on each of `first` and `second`, interleaved in pairs whose order
+/// is drawn at random. Nonisolated, so the whole loop runs on one
+/// thread of the global executor, never hopping (a cache hit never suspends).
+func interleave(_ first: Road, _ second: Road, verifies: Int) async -> (first: [Int], second: [Int]) {
+    for road in [first, second] {  // warm-up
+        for _ in 0..<1000 { _ = await timedVerify(road, text: text, fixed: fixed, remote: remoteRoads) }
+    }
+    var times: (first: [Int], second: [Int]) = ([], [])
+    times.first.reserveCapacity(verifies)
+    times.second.reserveCapacity(verifies)
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<verifies {
+        let firstGoesFirst = Bool.random(using: &generator)
+        for isFirst in [firstGoesFirst, !firstGoesFirst] {
+            let elapsed = await timedVerify(isFirst ? first : second, text: text, fixed: fixed, remote: remoteRoads)
+            if isFirst { times.first.append(elapsed) } else { times.second.append(elapsed) }
+        }
+    }
+    return times
+}
+
+for mode in modes {
+    let (cacheRoad, registryRoad): (Road, Road) = switch mode {
+    case "same": (.fixedSync, .fixedSync)
+    case "fixed": (.fixedSync, .fixedAsync)
+    case "async": (.cacheAsync, .registryAsync)
+    case "sync": (.cacheSync, .registrySync)
+    default: (.cacheTenantAsync, .tenantAsync)
+    }
+    let (cacheTimes, registryTimes) = await interleave(cacheRoad, registryRoad, verifies: verifies)
+    let tenth = verifies / 10
+    let perTenth = (0..<10).map { part in
+        let range = (part * tenth)..<((part + 1) * tenth)
+        return Int(median(registryTimes[range]) - median(cacheTimes[range]))
+    }
+    let difference = median(registryTimes) - median(cacheTimes)
+    print("\(cacheRoad.rawValue) \(algorithm): median \(Int(median(cacheTimes))) ns per verify")
+    print("\(registryRoad.rawValue) - \(cacheRoad.rawValue): \(Int(difference)) ns per verify (difference of medians over \(verifies) verifies each;"
+          + " by tenths: \(perTenth.sorted().map(String.init).joined(separator: " ")))")
+}
