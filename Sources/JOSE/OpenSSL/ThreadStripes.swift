@@ -32,8 +32,9 @@ final class ThreadStripes<Value: Sendable>: Sendable {
         stripes = (0..<Self.stripeCount).map { _ in Stripe(initial) }
     }
 
-    /// `body` applied to the calling thread's copy, under that stripe's lock.
-    func read<Result: Sendable>(_ body: (Value) -> Result) -> Result {
+    /// `body` applied to the calling thread's copy, under that stripe's lock. The copy is
+    /// borrowed, not copied out: reading it retains nothing.
+    func read<Result: Sendable>(_ body: (borrowing Value) -> Result) -> Result {
         stripes[ThreadNumber.current & (Self.stripeCount - 1)].value.withLock { body($0) }
     }
 
