@@ -12,7 +12,7 @@ import Synchronization
 /// through the queue's lock (fill, then verify), the done semaphore (verify, then write) and
 /// the ring's semaphores (write, then fill).
 final class BatchChunk: @unchecked Sendable {
-    /// The lines, their offsets counted from ``bytes``.
+    /// The lines, their offsets counted from ``storage``.
     private(set) var lines: [BatchLine] = []
     /// The lines' bytes.
     private var storage: UnsafeMutableRawPointer
@@ -65,7 +65,6 @@ final class BatchChunk: @unchecked Sendable {
     func waitUntilVerified() {
         done.wait()
     }
-
 }
 
 /// The chunks waiting for a verifying task, in input order, and the tasks waiting for one.
