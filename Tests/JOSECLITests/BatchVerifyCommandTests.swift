@@ -194,27 +194,14 @@ struct BatchVerifyCommandTests {
     ///
     /// - Returns: the exit status, stdout and stderr.
     private static func run(_ arguments: [String], stdinPath: String) async throws -> (Int32, String, String) {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result {
-                    let process = Process()
-                    process.executableURL = JoseProcess.binary
-                    process.arguments = arguments
-                    guard let input = FileHandle(forReadingAtPath: stdinPath) else {
-                        throw JoseProcess.Failure(description: "cannot open \(stdinPath)")
-                    }
-                    let output = Pipe()
-                    let errors = Pipe()
-                    process.standardInput = input
-                    process.standardOutput = output
-                    process.standardError = errors
-                    try process.run()
-                    let out = output.fileHandleForReading.readDataToEndOfFile()
-                    let err = errors.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
-                })
-            }
+        guard let input = FileHandle(forReadingAtPath: stdinPath) else {
+            throw JoseProcess.Failure(description: "cannot open \(stdinPath)")
+        }
+        return try await launch(arguments, stdin: input) { process, output, errors in
+            let out = output.fileHandleForReading.readDataToEndOfFile()
+            let err = errors.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
         }
     }
 
@@ -227,7 +214,24 @@ struct BatchVerifyCommandTests {
         defer { JoseProcess.removeScratch(scratch) }
         let inputURL = scratch.appendingPathComponent("stdin")
         try Data(stdin.utf8).write(to: inputURL)
-        return try await withCheckedThrowingContinuation { continuation in
+        return try await launch(arguments, stdin: try FileHandle(forReadingFrom: inputURL)) { process, output, errors in
+            _ = output.fileHandleForReading.availableData
+            try output.fileHandleForReading.close()
+            let err = errors.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            let status = process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
+            return (status, String(decoding: err, as: UTF8.self))
+        }
+    }
+
+    /// Starts `jose` with `arguments`, `stdin` as its standard input and pipes for its standard
+    /// output and error, then runs `body` on it, on a Dispatch thread (`body` blocks; the
+    /// cooperative threads of the other tests must not).
+    private static func launch<Value: Sendable>(
+        _ arguments: [String], stdin: FileHandle,
+        _ body: @escaping @Sendable (_ process: Process, _ output: Pipe, _ errors: Pipe) throws -> Value
+    ) async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(with: Result {
                     let process = Process()
@@ -235,16 +239,11 @@ struct BatchVerifyCommandTests {
                     process.arguments = arguments
                     let output = Pipe()
                     let errors = Pipe()
-                    process.standardInput = try FileHandle(forReadingFrom: inputURL)
+                    process.standardInput = stdin
                     process.standardOutput = output
                     process.standardError = errors
                     try process.run()
-                    _ = output.fileHandleForReading.availableData
-                    try output.fileHandleForReading.close()
-                    let err = errors.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    let status = process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
-                    return (status, String(decoding: err, as: UTF8.self))
+                    return try body(process, output, errors)
                 })
             }
         }
@@ -298,43 +297,31 @@ struct BatchVerifyCommandTests {
     ///
     /// - Returns: the answers, one per line.
     private static func converse(_ arguments: [String], lines: [String]) async throws -> [String] {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result {
-                    let process = Process()
-                    process.executableURL = JoseProcess.binary
-                    process.arguments = arguments
-                    let input = Pipe()
-                    let output = Pipe()
-                    process.standardInput = input
-                    process.standardOutput = output
-                    process.standardError = FileHandle.nullDevice
-                    try process.run()
-                    var answers: [String] = []
-                    var pending = Data()
-                    for line in lines {
-                        try input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
-                        while !pending.contains(UInt8(ascii: "\n")) {
-                            // A guard against hanging, not a speed check: 30 s is far beyond
-                            // any verify, loaded machine or not.
-                            var ready = pollfd(fd: output.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
-                            guard poll(&ready, 1, 30_000) > 0 else { break }
-                            let more = output.fileHandleForReading.availableData
-                            guard !more.isEmpty else { break }
-                            pending.append(more)
-                        }
-                        guard let end = pending.firstIndex(of: UInt8(ascii: "\n")) else {
-                            process.terminate()
-                            break
-                        }
-                        answers.append(String(decoding: pending[..<end], as: UTF8.self))
-                        pending.removeSubrange(...end)
-                    }
-                    try? input.fileHandleForWriting.close()
-                    process.waitUntilExit()
-                    return answers
-                })
+        let input = Pipe()
+        return try await launch(arguments, stdin: input.fileHandleForReading) { process, output, _ in
+            var answers: [String] = []
+            var pending = Data()
+            for line in lines {
+                try input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
+                while !pending.contains(UInt8(ascii: "\n")) {
+                    // A guard against hanging, not a speed check: 30 s is far beyond
+                    // any verify, loaded machine or not.
+                    var ready = pollfd(fd: output.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
+                    guard poll(&ready, 1, 30_000) > 0 else { break }
+                    let more = output.fileHandleForReading.availableData
+                    guard !more.isEmpty else { break }
+                    pending.append(more)
+                }
+                guard let end = pending.firstIndex(of: UInt8(ascii: "\n")) else {
+                    process.terminate()
+                    break
+                }
+                answers.append(String(decoding: pending[..<end], as: UTF8.self))
+                pending.removeSubrange(...end)
             }
+            try? input.fileHandleForWriting.close()
+            process.waitUntilExit()
+            return answers
         }
     }
 }
