@@ -12,10 +12,10 @@
 /// One type for every key source (a fixed ``JWKSet``, a remote key-set cache or your own
 /// ``JWKSetSource``), so a verifier can be stored in an app's state without naming its source.
 /// ``verify(_:)-(StringProtocol)`` is the one way to verify: when the keys are at hand (a fixed
-/// set, or a cache hit) it runs to the end without suspending. With a fixed set it reads the
-/// token where it lies; with another source it copies the token once (one allocation), so that
-/// it can wait for keys when it must. ``verifyWithoutSuspending(_:)-(StringProtocol)`` serves
-/// code that cannot `await`.
+/// set, or a cache hit) it reads the token where it lies and runs to the end without
+/// suspending. Only when the source must fetch does it copy the token once (one allocation),
+/// so that it can wait for keys. ``verifyWithoutSuspending(_:)-(StringProtocol)`` serves code
+/// that cannot `await`.
 ///
 /// Immutable and `Sendable`: make it once and share it across tasks and threads.
 public struct JWTVerifier: Sendable {
@@ -26,10 +26,10 @@ public struct JWTVerifier: Sendable {
     public let rules: JWTClaimRules
     /// The allow-list, limits and `crit` parameters.
     let signatures: SignatureRules
-    /// Whether ``keySource`` is a fixed set, ``fixedKeys``. Then the token is verified where it
-    /// lies. Any other source is asked through ``keySource``, after the token was copied once so
-    /// that the verification can wait for keys (it does not suspend when the source has them at
-    /// hand: ``JWKSetSource/keySetWithoutSuspending(for:)``).
+    /// Whether ``keySource`` is a fixed set, ``fixedKeys``, read directly. Any other source is
+    /// asked through ``keySource``: first for the keys at hand
+    /// (``JWKSetSource/keySetWithoutSuspending(for:)``), with the token read where it lies; when
+    /// it has none, the token is copied once so that the verification can wait for them.
     private let keysAreFixed: Bool
     /// The fixed set (empty when the source is not one), a stored property of its own so that
     /// each verification reads it in place. Copying it, as binding it from an optional or an
@@ -136,17 +136,24 @@ public struct JWTVerifier: Sendable {
     /// step, freed by ``finish(_:rules:)``) to verify once the key source has answered.
     @usableFromInline
     enum Step<Verified> {
-        /// Verified (or thrown) in place, with a fixed key set.
+        /// Verified (or thrown) in place, with the keys at hand.
         case verified(Verified)
-        /// Copied, for a key source that may have to be awaited.
+        /// Copied, for a key source that must be awaited.
         case copied(UnsafeRawBufferPointer)
     }
 
-    /// The in-place part of ``verify(_:)-(StringProtocol)``: with a fixed set, the whole
-    /// verification; with another source, one copy of the token.
+    /// The in-place part of ``verify(_:)-(StringProtocol)``: the whole verification when the
+    /// keys are at hand (a fixed set, or a source answering without suspending), otherwise one
+    /// copy of the token.
     @usableFromInline
     func begin(_ token: UnsafeRawBufferPointer, rules: JWTClaimRules) throws -> Step<VerifiedJWT> {
-        keysAreFixed ? .verified(try verifyWithoutSuspending(token, rules: rules)) : .copied(TokenBytes.copy(token))
+        if keysAreFixed { return .verified(try verifyWithoutSuspending(token, rules: rules)) }
+        let jwt = try CompactJWT(token, rules: signatures)
+        guard let keySet = try keySource.keySetWithoutSuspending(for: jwt.jws.header) else {
+            return .copied(TokenBytes.copy(token))
+        }
+        let key = try signatures.verifySignature(of: jwt.jws, token: token, with: keySet)
+        return .verified(try jwt.verified(by: key, rules: rules))
     }
 
     /// The rest of ``verify(_:)-(StringProtocol)``: the result, or the copied token verified
@@ -159,16 +166,22 @@ public struct JWTVerifier: Sendable {
         case .copied(let copy):
             let token = TokenBytes(adopting: copy)
             let jwt = try CompactJWT(token.bytes, rules: signatures)
-            let keySet = try await keySetFromSource(for: jwt.jws.header)
+            let keySet = try await keySource.keySet(for: jwt.jws.header)
             let key = try signatures.verifySignature(of: jwt.jws, token: token.bytes, with: keySet)
             return try jwt.verified(by: key, rules: rules)
         }
     }
 
-    /// The in-place part of ``verifySignature(_:)-(StringProtocol)``.
+    /// The in-place part of ``verifySignature(_:)-(StringProtocol)``, as ``begin(_:rules:)``.
     @usableFromInline
     func beginSignature(_ token: UnsafeRawBufferPointer) throws -> Step<VerifiedJWS> {
-        keysAreFixed ? .verified(try verifySignatureWithoutSuspending(token)) : .copied(TokenBytes.copy(token))
+        if keysAreFixed { return .verified(try verifySignatureWithoutSuspending(token)) }
+        let jws = try signatures.parse(token)
+        guard let keySet = try keySource.keySetWithoutSuspending(for: jws.header) else {
+            return .copied(TokenBytes.copy(token))
+        }
+        let key = try signatures.verifySignature(of: jws, token: token, with: keySet)
+        return .verified(jws.verified(by: key))
     }
 
     /// The rest of ``verifySignature(_:)-(StringProtocol)``.
@@ -180,19 +193,13 @@ public struct JWTVerifier: Sendable {
         case .copied(let copy):
             let token = TokenBytes(adopting: copy)
             let jws = try signatures.parse(token.bytes)
-            let keySet = try await keySetFromSource(for: jws.header)
+            let keySet = try await keySource.keySet(for: jws.header)
             let key = try signatures.verifySignature(of: jws, token: token.bytes, with: keySet)
             return jws.verified(by: key)
         }
     }
 
     // MARK: - Keys
-
-    /// The source's keys for `header`: at hand without suspending when it can, else awaited.
-    private func keySetFromSource(for header: JWSHeader) async throws -> JWKSet {
-        if let atHand = try keySource.keySetWithoutSuspending(for: header) { return atHand }
-        return try await keySource.keySet(for: header)
-    }
 
     /// The source's keys for `header` without suspending, or `jwks_unavailable`.
     private func keySetAtHand(for header: JWSHeader) throws -> JWKSet {
