@@ -16,6 +16,25 @@ private final class CountingSource: JWKSetSource, Sendable {
     }
 }
 
+/// A key source that has its keys at hand: answers without suspending, counting both roads.
+private final class AtHandSource: JWKSetSource, Sendable {
+    let keySet: JWKSet
+    let lookupsAtHand = Atomic<Int>(0)
+    let awaitedLookups = Atomic<Int>(0)
+
+    init(_ keySet: JWKSet) { self.keySet = keySet }
+
+    func keySetWithoutSuspending(for header: JWSHeader) throws -> JWKSet? {
+        lookupsAtHand.wrappingAdd(1, ordering: .relaxed)
+        return keySet
+    }
+
+    func keySet(for header: JWSHeader) async throws -> JWKSet {
+        awaitedLookups.wrappingAdd(1, ordering: .relaxed)
+        return keySet
+    }
+}
+
 /// Every entry point of ``JWTVerifier`` (text or bytes, any key source, async or not) reaches
 /// the same verification with the same outcome.
 @Suite struct JWTVerifierEntryPointTests {
@@ -64,6 +83,17 @@ private final class CountingSource: JWKSetSource, Sendable {
         #expect(source.lookups.load(ordering: .relaxed) == 7)
         // Code that cannot await cannot ask a custom source.
         #expect(throws: JOSEError.self) { try verifier.verifyWithoutSuspending(Self.token) }
+    }
+
+    @Test func sourceWithKeysAtHandIsNeverAwaited() async throws {
+        let source = AtHandSource(Self.keys)
+        let verifier = JWTVerifier(keySource: source, rules: JWTClaimRules())
+        #expect(await Self.outcomes(verifier, Self.token) == Array(repeating: "alice", count: 7))
+        #expect(await Self.outcomes(verifier, Self.tampered) == Array(repeating: "invalid_signature", count: 7))
+        _ = try await verifier.verifySignature(Self.token)
+        #expect(source.lookupsAtHand.load(ordering: .relaxed) == 15)
+        #expect(source.awaitedLookups.load(ordering: .relaxed) == 0)
+        #expect(try verifier.verifyWithoutSuspending(Self.token).claims.subject == "alice")
     }
 
     @Test func signatureOnlyThroughEverySource() async throws {
