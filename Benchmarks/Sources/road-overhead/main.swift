@@ -59,7 +59,9 @@ enum Road: String {
 }
 
 /// The verifiers of the remote-key roads (none for HS256: a remote set never holds secrets).
-struct RemoteRoads: Sendable {
+/// A class, so that reaching a verifier copies nothing: copying a struct of verifiers per
+/// verify retains every reference in it, which would be timed as part of the road.
+final class RemoteRoads: Sendable {
     /// A `JWTVerifier` over a warm `JWKSCache`.
     let verifier: JWTVerifier
     /// Four plain issuers, the token's warm.
@@ -69,6 +71,15 @@ struct RemoteRoads: Sendable {
     let tenantToken: String
     /// The tenant's token through the single cache.
     let tenantVerifier: JWTVerifier
+
+    init(verifier: JWTVerifier, registry: IssuerRegistry, tenantRegistry: IssuerRegistry, tenantToken: String,
+         tenantVerifier: JWTVerifier) {
+        self.verifier = verifier
+        self.registry = registry
+        self.tenantRegistry = tenantRegistry
+        self.tenantToken = tenantToken
+        self.tenantVerifier = tenantVerifier
+    }
 }
 
 /// One verify on `road`, timed: nanoseconds. Nonisolated, so the loop runs on one thread

@@ -3,12 +3,13 @@ extension IssuerRegistry {
     /// from a token, so that finding a token's issuer builds no `String` and allocates nothing.
     ///
     /// A stored key owns a copy of its bytes; a lookup key (``withBorrowed(_:_:)``) points into
-    /// the token and lives only during the lookup. Hashing folds the bytes eight at a time with
-    /// a multiply–xorshift keyed by a secret drawn once per process (``hashKey``), then hands the
-    /// one word to the standard library's seeded hasher: several times cheaper than feeding it
-    /// every byte, and without the key, `iss` values cannot be chosen to collide (and a
-    /// dictionary of them only ever holds configured issuers and kept tenants, so at worst a
-    /// lookup compares with each of those).
+    /// the token and lives only during the lookup. Hashing (``keyedHash(of:)``) folds the bytes
+    /// eight at a time with a multiply–xorshift keyed by a secret drawn once per process
+    /// (``hashKey``): several times cheaper than feeding every byte to the standard library's
+    /// hasher, and without the key, `iss` values cannot be chosen to collide (and a table of
+    /// them only ever holds configured issuers and kept tenants, so at worst a lookup compares
+    /// with each of those). The hit path looks keys up in an ``IssuerIndex``, which uses that
+    /// hash directly; dictionaries hand it to the seeded hasher.
     struct IssuerKey: Hashable, @unchecked Sendable {
         /// Owns a stored key's bytes.
         private final class Storage {
@@ -43,11 +44,20 @@ extension IssuerRegistry {
             try body(IssuerKey(borrowing: bytes))
         }
 
+        /// The identifier's UTF-8, valid while this key lives.
+        var utf8: UnsafeBufferPointer<UInt8> { bytes }
+
         static func == (lhs: IssuerKey, rhs: IssuerKey) -> Bool {
             JSONStrings.bytesEqual(lhs.bytes, rhs.bytes)
         }
 
         func hash(into hasher: inout Hasher) {
+            hasher.combine(Self.keyedHash(of: bytes))
+        }
+
+        /// The bytes folded into one word with the per-process secret; never 0 (which marks an
+        /// empty slot of ``IssuerIndex``).
+        static func keyedHash(of bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
             let raw = UnsafeRawBufferPointer(bytes)
             var state = Self.hashKey ^ UInt64(truncatingIfNeeded: raw.count)
             var offset = 0
@@ -62,7 +72,7 @@ extension IssuerRegistry {
                 }
                 state = Self.mix(state, tail)
             }
-            hasher.combine(state)
+            return state == 0 ? 1 : state
         }
 
         /// The secret the byte folding starts from, drawn once per process.

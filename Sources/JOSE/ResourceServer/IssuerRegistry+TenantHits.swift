@@ -12,15 +12,15 @@ extension IssuerRegistry {
     /// adds with the epoch and then advances it, so every use after a change is more recent
     /// than every stamp before it; tenants used since the same change are equally recent.
     final class TenantHits: Sendable {
-        /// The verified tenants by issuer; every stripe holds the same (immutable) dictionary.
-        private let index = ThreadStripes<[IssuerKey: Entry]>([:])
+        /// The verified tenants by issuer; every stripe holds the same (immutable) index.
+        private let index = ThreadStripes<IssuerIndex>(IssuerIndex([:]))
         /// The changes to the tenant table so far.
         private let epoch = Atomic<UInt64>(0)
 
         /// The verified tenant kept for `issuer` (a token's `iss`, UTF-8), stamped as used now;
         /// `nil` when there is none.
         func entry(for issuer: UnsafeBufferPointer<UInt8>) -> Entry? {
-            guard let entry = index.read({ verified in IssuerKey.withBorrowed(issuer) { verified[$0] } }) else { return nil }
+            guard let entry = index.read({ verified in verified.entry(for: issuer) }) else { return nil }
             entry.markUsed(currentEpoch)
             return entry
         }
@@ -37,7 +37,8 @@ extension IssuerRegistry {
 
         /// Makes `verified` what the hit path finds.
         func publish(_ verified: [IssuerKey: Entry]) {
-            index.publish { verified }
+            let published = IssuerIndex(verified)
+            index.publish { published }
         }
     }
 }
