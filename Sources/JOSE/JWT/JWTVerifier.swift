@@ -19,22 +19,46 @@
 ///
 /// Immutable and `Sendable`: make it once and share it across tasks and threads.
 public struct JWTVerifier: Sendable {
+    /// What a verifier holds, in one immutable object: copying a verifier (into an app's state,
+    /// a DI container, a request handler) retains this one reference, not each string, set and
+    /// key of its rules and keys, which every thread copying it would otherwise write.
+    @usableFromInline
+    final class Storage: Sendable {
+        /// Where keys come from, as given.
+        let keySource: any JWKSetSource
+        /// The claim rules.
+        @usableFromInline let rules: JWTClaimRules
+        /// The allow-list, limits and `crit` parameters.
+        let signatures: SignatureRules
+        /// Whether ``keySource`` is a fixed set, ``fixedKeys``, read directly. Any other source
+        /// is asked through ``keySource``: first for the keys at hand
+        /// (``JWKSetSource/keySetWithoutSuspending(for:)``), with the token read where it lies;
+        /// when it has none, the token is copied once so that the verification can wait for them.
+        let keysAreFixed: Bool
+        /// The fixed set (empty when the source is not one), a stored property of its own so
+        /// that each verification reads it in place. Copying it, as binding it from an optional
+        /// or an enum does, retains the set's storage: reference counts every thread would
+        /// write per token.
+        let fixedKeys: JWKSet
+
+        init(keySource: any JWKSetSource, rules: JWTClaimRules, signatures: SignatureRules) {
+            self.keySource = keySource
+            let fixed = keySource as? JWKSet
+            self.keysAreFixed = fixed != nil
+            self.fixedKeys = fixed ?? JWKSet(keys: [])
+            self.rules = rules
+            self.signatures = signatures
+        }
+    }
+
+    /// Everything the verifier holds.
+    @usableFromInline let storage: Storage
+
     /// Where keys come from, as given.
-    public let keySource: any JWKSetSource
+    public var keySource: any JWKSetSource { storage.keySource }
 
     /// The claim rules.
-    public let rules: JWTClaimRules
-    /// The allow-list, limits and `crit` parameters.
-    let signatures: SignatureRules
-    /// Whether ``keySource`` is a fixed set, ``fixedKeys``, read directly. Any other source is
-    /// asked through ``keySource``: first for the keys at hand
-    /// (``JWKSetSource/keySetWithoutSuspending(for:)``), with the token read where it lies; when
-    /// it has none, the token is copied once so that the verification can wait for them.
-    private let keysAreFixed: Bool
-    /// The fixed set (empty when the source is not one), a stored property of its own so that
-    /// each verification reads it in place. Copying it, as binding it from an optional or an
-    /// enum does, retains the set's storage: reference counts every thread would write per token.
-    private let fixedKeys: JWKSet
+    public var rules: JWTClaimRules { storage.rules }
 
     /// Creates a verifier.
     ///
@@ -44,12 +68,9 @@ public struct JWTVerifier: Sendable {
     ///   - rules: the claim rules.
     ///   - limits: size and nesting limits.
     public init(keySource: some JWKSetSource, algorithms: Set<JWSAlgorithm>? = nil, rules: JWTClaimRules, limits: JWSLimits = .default) {
-        self.keySource = keySource
-        let fixed = keySource as? JWKSet
-        self.keysAreFixed = fixed != nil
-        self.fixedKeys = fixed ?? JWKSet(keys: [])
-        self.rules = rules
-        self.signatures = SignatureRules(algorithms: algorithms, limits: limits, understoodCriticalParameters: [])
+        storage = Storage(
+            keySource: keySource, rules: rules,
+            signatures: SignatureRules(algorithms: algorithms, limits: limits, understoodCriticalParameters: []))
     }
 
     // MARK: - Verifying
@@ -68,7 +89,7 @@ public struct JWTVerifier: Sendable {
     ///   ``JWTClaimRules``, `jwks_unavailable` when the source has no keys to offer.
     @inlinable
     public func verify(_ token: some StringProtocol) async throws -> VerifiedJWT {
-        try await finish(TokenText.withUTF8(of: token) { try begin($0, rules: rules) }, rules: rules)
+        try await finish(TokenText.withUTF8(of: token) { try begin($0, rules: storage.rules) }, rules: storage.rules)
     }
 
     /// Verifies a compact JWT given as UTF-8 bytes (`[UInt8]`, `Data`, `ArraySlice`, a buffer),
@@ -77,7 +98,7 @@ public struct JWTVerifier: Sendable {
     /// - Throws: ``JOSEError`` as ``verify(_:)-(StringProtocol)``.
     @inlinable
     public func verify(_ token: some Collection<UInt8>) async throws -> VerifiedJWT {
-        try await finish(TokenText.withBytes(of: token) { try begin($0, rules: rules) }, rules: rules)
+        try await finish(TokenText.withBytes(of: token) { try begin($0, rules: storage.rules) }, rules: storage.rules)
     }
 
     /// Verifies only the signature of a compact JWS, fetching keys if the source must; the
@@ -107,7 +128,7 @@ public struct JWTVerifier: Sendable {
     ///   keys would have to be fetched first.
     @inlinable
     public func verifyWithoutSuspending(_ token: some StringProtocol) throws -> VerifiedJWT {
-        try TokenText.withUTF8(of: token) { try verifyWithoutSuspending($0, rules: rules) }
+        try TokenText.withUTF8(of: token) { try verifyWithoutSuspending($0, rules: storage.rules) }
     }
 
     /// ``verifyWithoutSuspending(_:)-(StringProtocol)`` for a token given as UTF-8 bytes.
@@ -115,7 +136,7 @@ public struct JWTVerifier: Sendable {
     /// - Throws: ``JOSEError`` as ``verifyWithoutSuspending(_:)-(StringProtocol)``.
     @inlinable
     public func verifyWithoutSuspending(_ token: some Collection<UInt8>) throws -> VerifiedJWT {
-        try TokenText.withBytes(of: token) { try verifyWithoutSuspending($0, rules: rules) }
+        try TokenText.withBytes(of: token) { try verifyWithoutSuspending($0, rules: storage.rules) }
     }
 
     // MARK: - With other claim rules (ID tokens)
@@ -147,12 +168,12 @@ public struct JWTVerifier: Sendable {
     /// copy of the token.
     @usableFromInline
     func begin(_ token: UnsafeRawBufferPointer, rules: JWTClaimRules) throws -> Step<VerifiedJWT> {
-        if keysAreFixed { return .verified(try verifyWithoutSuspending(token, rules: rules)) }
-        let jwt = try CompactJWT(token, rules: signatures)
-        guard let keySet = try keySource.keySetWithoutSuspending(for: jwt.jws.header) else {
+        if storage.keysAreFixed { return .verified(try verifyWithoutSuspending(token, rules: rules)) }
+        let jwt = try CompactJWT(token, rules: storage.signatures)
+        guard let keySet = try storage.keySource.keySetWithoutSuspending(for: jwt.jws.header) else {
             return .copied(TokenBytes.copy(token))
         }
-        let key = try signatures.verifySignature(of: jwt.jws, token: token, with: keySet)
+        let key = try storage.signatures.verifySignature(of: jwt.jws, token: token, with: keySet)
         return .verified(try jwt.verified(by: key, rules: rules))
     }
 
@@ -165,9 +186,9 @@ public struct JWTVerifier: Sendable {
             return verified
         case .copied(let copy):
             let token = TokenBytes(adopting: copy)
-            let jwt = try CompactJWT(token.bytes, rules: signatures)
-            let keySet = try await keySource.keySet(for: jwt.jws.header)
-            let key = try signatures.verifySignature(of: jwt.jws, token: token.bytes, with: keySet)
+            let jwt = try CompactJWT(token.bytes, rules: storage.signatures)
+            let keySet = try await storage.keySource.keySet(for: jwt.jws.header)
+            let key = try storage.signatures.verifySignature(of: jwt.jws, token: token.bytes, with: keySet)
             return try jwt.verified(by: key, rules: rules)
         }
     }
@@ -175,12 +196,12 @@ public struct JWTVerifier: Sendable {
     /// The in-place part of ``verifySignature(_:)-(StringProtocol)``, as ``begin(_:rules:)``.
     @usableFromInline
     func beginSignature(_ token: UnsafeRawBufferPointer) throws -> Step<VerifiedJWS> {
-        if keysAreFixed { return .verified(try verifySignatureWithoutSuspending(token)) }
-        let jws = try signatures.parse(token)
-        guard let keySet = try keySource.keySetWithoutSuspending(for: jws.header) else {
+        if storage.keysAreFixed { return .verified(try verifySignatureWithoutSuspending(token)) }
+        let jws = try storage.signatures.parse(token)
+        guard let keySet = try storage.keySource.keySetWithoutSuspending(for: jws.header) else {
             return .copied(TokenBytes.copy(token))
         }
-        let key = try signatures.verifySignature(of: jws, token: token, with: keySet)
+        let key = try storage.signatures.verifySignature(of: jws, token: token, with: keySet)
         return .verified(jws.verified(by: key))
     }
 
@@ -192,9 +213,9 @@ public struct JWTVerifier: Sendable {
             return verified
         case .copied(let copy):
             let token = TokenBytes(adopting: copy)
-            let jws = try signatures.parse(token.bytes)
-            let keySet = try await keySource.keySet(for: jws.header)
-            let key = try signatures.verifySignature(of: jws, token: token.bytes, with: keySet)
+            let jws = try storage.signatures.parse(token.bytes)
+            let keySet = try await storage.keySource.keySet(for: jws.header)
+            let key = try storage.signatures.verifySignature(of: jws, token: token.bytes, with: keySet)
             return jws.verified(by: key)
         }
     }
@@ -203,7 +224,7 @@ public struct JWTVerifier: Sendable {
 
     /// The source's keys for `header` without suspending, or `jwks_unavailable`.
     private func keySetAtHand(for header: JWSHeader) throws -> JWKSet {
-        guard let keySet = try keySource.keySetWithoutSuspending(for: header) else {
+        guard let keySet = try storage.keySource.keySetWithoutSuspending(for: header) else {
             throw JOSEError(.jwksUnavailable,
                             "the keys for this token are not at hand (they must be fetched first); use the async verify")
         }
@@ -217,22 +238,22 @@ public struct JWTVerifier: Sendable {
     /// place.
     @usableFromInline
     func verifyWithoutSuspending(_ token: UnsafeRawBufferPointer, rules: JWTClaimRules) throws -> VerifiedJWT {
-        let jwt = try CompactJWT(token, rules: signatures)
-        let key = if keysAreFixed {
-            try signatures.verifySignature(of: jwt.jws, token: token, with: fixedKeys)
+        let jwt = try CompactJWT(token, rules: storage.signatures)
+        let key = if storage.keysAreFixed {
+            try storage.signatures.verifySignature(of: jwt.jws, token: token, with: storage.fixedKeys)
         } else {
-            try signatures.verifySignature(of: jwt.jws, token: token, with: keySetAtHand(for: jwt.jws.header))
+            try storage.signatures.verifySignature(of: jwt.jws, token: token, with: keySetAtHand(for: jwt.jws.header))
         }
         return try jwt.verified(by: key, rules: rules)
     }
 
     /// Verifies the signature of `token` with the keys at hand, or throws `jwks_unavailable`.
     func verifySignatureWithoutSuspending(_ token: UnsafeRawBufferPointer) throws -> VerifiedJWS {
-        let jws = try signatures.parse(token)
-        let key = if keysAreFixed {
-            try signatures.verifySignature(of: jws, token: token, with: fixedKeys)
+        let jws = try storage.signatures.parse(token)
+        let key = if storage.keysAreFixed {
+            try storage.signatures.verifySignature(of: jws, token: token, with: storage.fixedKeys)
         } else {
-            try signatures.verifySignature(of: jws, token: token, with: keySetAtHand(for: jws.header))
+            try storage.signatures.verifySignature(of: jws, token: token, with: keySetAtHand(for: jws.header))
         }
         return jws.verified(by: key)
     }
