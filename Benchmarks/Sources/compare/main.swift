@@ -97,23 +97,26 @@ for algorithm in options.algorithms {
             // About `seconds * rounds` of work for one run at the library's rate.
             let count = min(max(Int(ours * options.seconds * Double(options.rounds)), 5_000), 1_000_000)
             var single: [Double] = []
-            var parallel: [Double] = []
             var toOurs: [Double] = []
-            for _ in 0..<3 {
-                // The library's rate just before each run: this machine's speed drifts by tens of
-                // percent over minutes, so cli/ours compares rates taken side by side.
-                let library = await Measure.loop(oursVerifier, token: token.token, seconds: options.seconds).opsPerSecond
-                let rate = try cliBatch.tokensPerSecond(token, count: count, threads: 1)
-                single.append(rate)
-                toOurs.append(library > 0 ? rate / library : 0)
+            var scaling: [Double] = []
+            // Each run: the CLI on N threads, the library, the CLI on one thread, the library
+            // again. cli/ours is the one-thread rate over the mean of the library rates just
+            // before and after it, and the scaling is over the one-thread run beside it: this
+            // machine's speed drifts by tens of percent over minutes, so only rates taken side
+            // by side compare.
+            for _ in 0..<5 {
                 // A jose without --threads leaves the scaling cell empty.
-                if let rate = try? cliBatch.tokensPerSecond(token, count: count, threads: options.threads) {
-                    parallel.append(rate)
-                }
+                let parallel = try? cliBatch.tokensPerSecond(token, count: count, threads: options.threads)
+                let before = await Measure.loop(oursVerifier, token: token.token, seconds: options.seconds).opsPerSecond
+                let rate = try cliBatch.tokensPerSecond(token, count: count, threads: 1)
+                let after = await Measure.loop(oursVerifier, token: token.token, seconds: options.seconds).opsPerSecond
+                single.append(rate)
+                toOurs.append(before + after > 0 ? 2 * rate / (before + after) : 0)
+                if let parallel, rate > 0 { scaling.append(parallel / rate) }
             }
             row.cliBatch = Measure.median(single)
             row.cliBatchToOurs = Measure.median(toOurs)
-            row.cliBatchScaling = parallel.isEmpty ? nil : Measure.median(parallel) / Measure.median(single)
+            row.cliBatchScaling = scaling.isEmpty ? nil : Measure.median(scaling)
         }
         table.printRow(row)
     } catch {
@@ -124,7 +127,8 @@ print("""
 
     ops/s: single-thread medians. ours: sync verify, fixed key set. cache: async verify through a warm JWKSCache
     (HS256: none, remote sets never hold secret keys). cli: `jose verify --batch` end to end, N tokens through a pipe.
-    ratios: left / right (higher is better for the left); cli/ours: the median of 3 runs, each over the library's
-    rate measured just before it.
+    ratios: left / right (higher is better for the left); cli/ours: the median of 5 runs, each over the mean of the
+    library's rates measured just before and just after it; cli scaling: the median of 5 N-thread runs, each over
+    the one-thread run beside it.
     allocs: malloc calls per verify (ordo-one/malloc-interposer). scaling: \(options.threads)-thread ops / 1-thread ops.
     """)
