@@ -178,7 +178,7 @@ public struct JWTVerifier: Sendable {
     }
 
     /// The rest of ``verify(_:)-(StringProtocol)``: the result, or the copied token verified
-    /// with keys from the source (without suspending when it has them at hand).
+    /// with keys awaited from the source.
     @usableFromInline
     func finish(_ step: Step<VerifiedJWT>, rules: JWTClaimRules) async throws -> VerifiedJWT {
         switch step {

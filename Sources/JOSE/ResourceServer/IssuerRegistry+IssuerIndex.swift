@@ -5,9 +5,9 @@ extension IssuerRegistry {
     /// no reference counted until the entry found is returned.
     ///
     /// The table is at most half full, so a lookup of an issuer it does not hold stops at an
-    /// empty slot within a few probes; the hash is keyed by a per-process secret, so `iss`
-    /// values cannot be chosen to collide, and at worst a lookup compares with every entry
-    /// (configured issuers or kept tenants: a bounded number).
+    /// empty slot within a few probes. The hash starts from a per-process secret, which makes
+    /// colliding `iss` values hard to choose; what bounds a lookup is the table's size: at
+    /// worst it compares with every entry (configured issuers or kept tenants, a bounded number).
     ///
     /// `@unchecked Sendable`: ``issuers`` points into the bytes of ``keys``, which the index
     /// owns and never changes.

@@ -6,7 +6,7 @@ extension IssuerRegistry {
     /// the token and lives only during the lookup. Hashing (``keyedHash(of:)``) folds the bytes
     /// eight at a time with a multiply–xorshift keyed by a secret drawn once per process
     /// (``hashKey``): several times cheaper than feeding every byte to the standard library's
-    /// hasher, and without the key, `iss` values cannot be chosen to collide (and a table of
+    /// hasher, and without the key, colliding `iss` values are hard to choose (and a table of
     /// them only ever holds configured issuers and kept tenants, so at worst a lookup compares
     /// with each of those). The hit path looks keys up in an ``IssuerIndex``, which uses that
     /// hash directly; dictionaries hand it to the seeded hasher.

@@ -94,6 +94,26 @@ private final class AtHandSource: JWKSetSource, Sendable {
         #expect(source.lookupsAtHand.load(ordering: .relaxed) == 15)
         #expect(source.awaitedLookups.load(ordering: .relaxed) == 0)
         #expect(try verifier.verifyWithoutSuspending(Self.token).claims.subject == "alice")
+        // With the keys at hand the token is verified where it lies: nothing is copied to wait on.
+        let steps = try Array(Self.token.utf8).withUnsafeBytes { token in
+            (try verifier.begin(token, rules: verifier.rules), try verifier.beginSignature(token))
+        }
+        guard case .verified(let jwt) = steps.0, case .verified = steps.1 else {
+            Issue.record("a source with its keys at hand made a copy of the token")
+            return
+        }
+        #expect(jwt.claims.subject == "alice")
+    }
+
+    @Test func sourceThatMustFetchGetsACopy() throws {
+        let verifier = JWTVerifier(keySource: CountingSource(Self.keys), rules: JWTClaimRules())
+        let step = try Array(Self.token.utf8).withUnsafeBytes { try verifier.begin($0, rules: verifier.rules) }
+        guard case .copied(let copy) = step else {
+            Issue.record("a source without keys at hand verified in place")
+            return
+        }
+        #expect(Array(copy) == Array(Self.token.utf8))
+        copy.deallocate()
     }
 
     @Test func signatureOnlyThroughEverySource() async throws {
