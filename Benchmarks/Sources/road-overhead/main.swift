@@ -10,7 +10,8 @@
 // 6.3 binaries.)
 //
 //   swift build -c release --package-path Benchmarks --product road-overhead
-//   Benchmarks/.build/release/road-overhead ALG [VERIFIES] [same|fixed|async|sync|tenant]
+//   Benchmarks/.build/release/road-overhead ALG [VERIFIES] [same|fixed|async|sync|tenant]...
+//   (modes in the order given; all of them, in this order, when none is)
 //
 // Modes (first road, second road; the token passed as the String a server holds):
 //   same    fixed-sync against itself: what the method reads when there is no difference
@@ -105,10 +106,10 @@ func timedVerify(_ road: Road, text: String, fixed: JWTVerifier, remote: RemoteR
 let arguments = Array(CommandLine.arguments.dropFirst())
 let verifies = arguments.dropFirst().first.flatMap { Int($0) } ?? 200_000
 let allModes = ["same", "fixed", "async", "sync", "tenant"]
-let modes = arguments.count > 2 ? [arguments[2]] : allModes
+let modes = arguments.count > 2 ? Array(arguments[2...]) : allModes
 guard let name = arguments.first, let algorithm = BenchAlgorithm(name: name), verifies >= 100,
       modes.allSatisfy(allModes.contains) else {
-    FileHandle.standardError.write(Data("usage: road-overhead ALG [VERIFIES >= 100] [same|fixed|async|sync|tenant]\n".utf8))
+    FileHandle.standardError.write(Data("usage: road-overhead ALG [VERIFIES >= 100] [same|fixed|async|sync|tenant]...\n".utf8))
     exit(2)
 }
 let token = try TokenFactory.make(algorithm)

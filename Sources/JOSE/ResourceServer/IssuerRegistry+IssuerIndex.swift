@@ -1,7 +1,7 @@
 extension IssuerRegistry {
     /// Entries found by the bytes of their issuer, as the hit path looks them up: an immutable
-    /// open-addressing table over ``IssuerKey/keyedHash(of:)``. A lookup hashes the token's
-    /// `iss` once and compares bytes only where the hash is equal: no `Hasher`, no allocation,
+    /// open-addressing table over ``IssuerKey/keyedHash(of:)``. A lookup takes the hash of the
+    /// token's `iss` and compares bytes only where the hash is equal: no `Hasher`, no allocation,
     /// no reference counted until the entry found is returned.
     ///
     /// The table is at most half full, so a lookup of an issuer it does not hold stops at an
@@ -45,9 +45,9 @@ extension IssuerRegistry {
             self.mask = slotCount - 1
         }
 
-        /// The entry whose issuer is exactly `issuer` (UTF-8), if any.
-        func entry(for issuer: UnsafeBufferPointer<UInt8>) -> Entry? {
-            let hash = IssuerKey.keyedHash(of: issuer)
+        /// The entry whose issuer is exactly `issuer` (UTF-8), if any, given its
+        /// ``IssuerKey/keyedHash(of:)`` (computed by the caller, outside any lock it holds).
+        func entry(for issuer: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Entry? {
             var slot = Int(truncatingIfNeeded: hash) & mask
             while true {
                 let slotHash = hashes[slot]

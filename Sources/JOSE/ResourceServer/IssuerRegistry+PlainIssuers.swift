@@ -26,7 +26,7 @@ extension IssuerRegistry {
             guard let byIdentifier else {
                 return identifiers.firstIndex { JSONStrings.bytesEqual($0, issuer) }.map { entries[$0] }
             }
-            return byIdentifier.entry(for: issuer)
+            return byIdentifier.entry(for: issuer, hash: IssuerKey.keyedHash(of: issuer))
         }
     }
 }

@@ -20,7 +20,8 @@ extension IssuerRegistry {
         /// The verified tenant kept for `issuer` (a token's `iss`, UTF-8), stamped as used now;
         /// `nil` when there is none.
         func entry(for issuer: UnsafeBufferPointer<UInt8>) -> Entry? {
-            guard let entry = index.read({ verified in verified.entry(for: issuer) }) else { return nil }
+            let hash = IssuerKey.keyedHash(of: issuer)
+            guard let entry = index.read({ verified in verified.entry(for: issuer, hash: hash) }) else { return nil }
             entry.markUsed(currentEpoch)
             return entry
         }

@@ -19,7 +19,9 @@ private struct UnusedFetcher: HTTPFetcher {
 
     static func lookUp(_ index: IssuerRegistry.IssuerIndex, _ issuer: String) -> IssuerRegistry.Entry? {
         var bytes = Array(issuer.utf8)
-        return bytes.withUnsafeMutableBufferPointer { index.entry(for: UnsafeBufferPointer($0)) }
+        return bytes.withUnsafeMutableBufferPointer {
+            index.entry(for: UnsafeBufferPointer($0), hash: IssuerRegistry.IssuerKey.keyedHash(of: UnsafeBufferPointer($0)))
+        }
     }
 
     @Test(arguments: [0, 1, 2, 7, 100])
