@@ -10,8 +10,8 @@ public protocol JWKSetSource: Sendable {
     /// a cache hit), or `nil` when only ``keySet(for:)`` can (after a fetch). Called on every
     /// token before ``keySet(for:)``; it must not wait. The default is `nil`.
     ///
-    /// Implement it whenever keys can be at hand: ``JWTVerifier`` asks it with the token read
-    /// in place and parsed, and only on `nil` copies the token and awaits ``keySet(for:)``,
+    /// Implement it whenever keys can be at hand: a verifier asks it with the token read in
+    /// place and parsed, and only on `nil` copies the token and awaits ``keySet(for:)``,
     /// parsing it again. A source that keeps the default pays that copy and second parse on
     /// every token.
     ///
