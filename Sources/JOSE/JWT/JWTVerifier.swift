@@ -168,13 +168,8 @@ public struct JWTVerifier: Sendable {
     /// copy of the token.
     @usableFromInline
     func begin(_ token: UnsafeRawBufferPointer, rules: JWTClaimRules) throws -> Step<VerifiedJWT> {
-        if storage.keysAreFixed { return .verified(try verifyWithoutSuspending(token, rules: rules)) }
-        let jwt = try CompactJWT(token, rules: storage.signatures)
-        guard let keySet = try storage.keySource.keySetWithoutSuspending(for: jwt.jws.header) else {
-            return .copied(TokenBytes.copy(token))
-        }
-        let key = try storage.signatures.verifySignature(of: jwt.jws, token: token, with: keySet)
-        return .verified(try jwt.verified(by: key, rules: rules))
+        if let verified = try verifyWithKeysAtHand(token, rules: rules) { return .verified(verified) }
+        return .copied(TokenBytes.copy(token))
     }
 
     /// The rest of ``verify(_:)-(StringProtocol)``: the result, or the copied token verified
@@ -196,13 +191,8 @@ public struct JWTVerifier: Sendable {
     /// The in-place part of ``verifySignature(_:)-(StringProtocol)``, as ``begin(_:rules:)``.
     @usableFromInline
     func beginSignature(_ token: UnsafeRawBufferPointer) throws -> Step<VerifiedJWS> {
-        if storage.keysAreFixed { return .verified(try verifySignatureWithoutSuspending(token)) }
-        let jws = try storage.signatures.parse(token)
-        guard let keySet = try storage.keySource.keySetWithoutSuspending(for: jws.header) else {
-            return .copied(TokenBytes.copy(token))
-        }
-        let key = try storage.signatures.verifySignature(of: jws, token: token, with: keySet)
-        return .verified(jws.verified(by: key))
+        if let verified = try verifySignatureWithKeysAtHand(token) { return .verified(verified) }
+        return .copied(TokenBytes.copy(token))
     }
 
     /// The rest of ``verifySignature(_:)-(StringProtocol)``.
@@ -220,17 +210,6 @@ public struct JWTVerifier: Sendable {
         }
     }
 
-    // MARK: - Keys
-
-    /// The source's keys for `header` without suspending, or `jwks_unavailable`.
-    private func keySetAtHand(for header: JWSHeader) throws -> JWKSet {
-        guard let keySet = try storage.keySource.keySetWithoutSuspending(for: header) else {
-            throw JOSEError(.jwksUnavailable,
-                            "the keys for this token are not at hand (they must be fetched first); use the async verify")
-        }
-        return keySet
-    }
-
     // MARK: - Without suspending
 
     /// Verifies `token` with the keys at hand (the fixed set, read in place, or what the source
@@ -238,22 +217,45 @@ public struct JWTVerifier: Sendable {
     /// place.
     @usableFromInline
     func verifyWithoutSuspending(_ token: UnsafeRawBufferPointer, rules: JWTClaimRules) throws -> VerifiedJWT {
-        let jwt = try CompactJWT(token, rules: storage.signatures)
-        let key = if storage.keysAreFixed {
-            try storage.signatures.verifySignature(of: jwt.jws, token: token, with: storage.fixedKeys)
-        } else {
-            try storage.signatures.verifySignature(of: jwt.jws, token: token, with: keySetAtHand(for: jwt.jws.header))
-        }
-        return try jwt.verified(by: key, rules: rules)
+        guard let verified = try verifyWithKeysAtHand(token, rules: rules) else { throw Self.keysNotAtHand }
+        return verified
     }
 
     /// Verifies the signature of `token` with the keys at hand, or throws `jwks_unavailable`.
     func verifySignatureWithoutSuspending(_ token: UnsafeRawBufferPointer) throws -> VerifiedJWS {
-        let jws = try storage.signatures.parse(token)
-        let key = if storage.keysAreFixed {
-            try storage.signatures.verifySignature(of: jws, token: token, with: storage.fixedKeys)
+        guard let verified = try verifySignatureWithKeysAtHand(token) else { throw Self.keysNotAtHand }
+        return verified
+    }
+
+    /// What verifying without suspending throws when the source would have to fetch first.
+    private static var keysNotAtHand: JOSEError {
+        JOSEError(.jwksUnavailable, "the keys for this token are not at hand (they must be fetched first); use the async verify")
+    }
+
+    /// Verifies `token` in place with the keys at hand: the fixed set (read where it is stored:
+    /// see ``Storage/fixedKeys``), or what the source gives without waiting; `nil` when the
+    /// source must fetch first.
+    private func verifyWithKeysAtHand(_ token: UnsafeRawBufferPointer, rules: JWTClaimRules) throws -> VerifiedJWT? {
+        let jwt = try CompactJWT(token, rules: storage.signatures)
+        let key: JWK
+        if storage.keysAreFixed {
+            key = try storage.signatures.verifySignature(of: jwt.jws, token: token, with: storage.fixedKeys)
         } else {
-            try storage.signatures.verifySignature(of: jws, token: token, with: keySetAtHand(for: jws.header))
+            guard let keySet = try storage.keySource.keySetWithoutSuspending(for: jwt.jws.header) else { return nil }
+            key = try storage.signatures.verifySignature(of: jwt.jws, token: token, with: keySet)
+        }
+        return try jwt.verified(by: key, rules: rules)
+    }
+
+    /// ``verifyWithKeysAtHand(_:rules:)`` for the signature alone.
+    private func verifySignatureWithKeysAtHand(_ token: UnsafeRawBufferPointer) throws -> VerifiedJWS? {
+        let jws = try storage.signatures.parse(token)
+        let key: JWK
+        if storage.keysAreFixed {
+            key = try storage.signatures.verifySignature(of: jws, token: token, with: storage.fixedKeys)
+        } else {
+            guard let keySet = try storage.keySource.keySetWithoutSuspending(for: jws.header) else { return nil }
+            key = try storage.signatures.verifySignature(of: jws, token: token, with: keySet)
         }
         return jws.verified(by: key)
     }
