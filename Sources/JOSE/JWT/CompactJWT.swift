@@ -23,9 +23,11 @@ struct CompactJWT: ~Copyable {
 
     /// Checks the claims with `rules`, once `key` has verified the signature.
     ///
+    /// - Parameter registered: where the registered claims sit in ``claims``, when the caller
+    ///   has found them already; `nil` to find them now.
     /// - Throws: claim errors as ``JWTClaimRules``.
-    consuming func verified(by key: JWK, rules: JWTClaimRules) throws -> VerifiedJWT {
-        try rules.validate(claims, header: jws.header)
+    consuming func verified(by key: JWK, rules: JWTClaimRules, registered: RegisteredClaims? = nil) throws -> VerifiedJWT {
+        try rules.validate(claims, header: jws.header, registered: registered)
         return VerifiedJWT(header: jws.header, claims: claims, key: key)
     }
 }

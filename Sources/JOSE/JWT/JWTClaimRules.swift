@@ -108,12 +108,20 @@ public struct JWTClaimRules: Sendable {
     ///   `token_too_old`, `auth_time_too_old`, `invalid_issuer`, `invalid_audience`,
     ///   `invalid_authorized_party` or `invalid_nonce`.
     public func validate(_ claims: JWTClaims, header: JWSHeader) throws {
+        try validate(claims, header: header, registered: nil)
+    }
+
+    /// ``validate(_:header:)`` with the claims' registered positions, when the caller has
+    /// already found them in `claims` (`nil` to find them here).
+    ///
+    /// - Throws: ``JOSEError`` as ``validate(_:header:)``.
+    func validate(_ claims: JWTClaims, header: JWSHeader, registered found: RegisteredClaims?) throws {
         if let type { try JWTClaimRules.checkType(header.json["typ"], expected: type) }
         // The rules read the claims by token index through a borrowed view: no JSONValue is
         // built and no reference count is touched.
         try claims.json.document.withView { document in
             // One pass over the claims' members finds every registered claim the rules read.
-            let registered = RegisteredClaims(document, object: claims.json.index)
+            let registered = found ?? RegisteredClaims(document, object: claims.json.index)
             try checkRequired(document, registered, object: claims.json.index)
             try stringClaim(document, registered.issuer, "iss")
             try stringClaim(document, registered.subject, "sub")

@@ -29,10 +29,23 @@ struct RegisteredClaims {
     /// `jti`.
     private(set) var tokenID = -1
 
+    /// No claims found yet: every position −1 (to be replaced by a found set).
+    init() {}
+
     /// Finds the registered claims of the object at token `object` of `document` (duplicate
     /// names were already rejected by the parser, so each claim appears at most once).
     init(_ document: JSONView, object: Int) {
+        var unread = -1
+        self.init(document, object: object, alsoFinding: "", at: &unread)
+    }
+
+    /// Finds the registered claims, as ``init(_:object:)``, and in the same pass the member named
+    /// `other` (not a registered claim), whose position is stored in `otherPosition` when
+    /// present (left as it is when absent): a caller that reads one more claim before the rules
+    /// run (an issuer registry's `tid`) walks the members once, not twice.
+    init(_ document: JSONView, object: Int, alsoFinding other: StaticString, at otherPosition: inout Int) {
         var (iss, sub, aud, exp, nbf, iat, azp, jti, nonce, authTime) = (-1, -1, -1, -1, -1, -1, -1, -1, -1, -1)
+        var found = otherPosition
         document.forEachMember(of: object) { name, value in
             switch name.count {
             case 3:
@@ -44,16 +57,18 @@ struct RegisteredClaims {
                 else if JSONStrings.isName(name, "iat") { iat = value }
                 else if JSONStrings.isName(name, "azp") { azp = value }
                 else if JSONStrings.isName(name, "jti") { jti = value }
-            case 5:
-                if JSONStrings.isName(name, "nonce") { nonce = value }
-            case 9:
-                if JSONStrings.isName(name, "auth_time") { authTime = value }
+                else if JSONStrings.isName(name, other) { found = value }
+            case 5 where JSONStrings.isName(name, "nonce"):
+                nonce = value
+            case 9 where JSONStrings.isName(name, "auth_time"):
+                authTime = value
             default:
-                break
+                if JSONStrings.isName(name, other) { found = value }
             }
         }
         (issuer, subject, audience, expiration, notBefore, issuedAt) = (iss, sub, aud, exp, nbf, iat)
         (authorizedParty, tokenID, self.nonce, authenticationTime) = (azp, jti, nonce, authTime)
+        otherPosition = found
     }
 
     /// Whether the claim named by the UTF-8 `name` is present (a registered claim is answered

@@ -118,10 +118,14 @@ extension IssuerRegistry {
         /// Checks the signature of `jwt` (the token `token`, this entry's issuer's) with a key of
         /// `keySet` and this issuer's allow-list, then its claims with this issuer's rules.
         ///
+        /// - Parameter registered: where the registered claims sit in `jwt`'s claims (found when
+        ///   the registry looked up its issuer).
         /// - Throws: signature errors as ``JWSVerifier``, claim errors as ``JWTClaimRules``.
-        func verify(_ jwt: consuming CompactJWT, token: UnsafeRawBufferPointer, with keySet: JWKSet) throws -> VerifiedJWT {
+        func verify(
+            _ jwt: consuming CompactJWT, token: UnsafeRawBufferPointer, with keySet: JWKSet, registered: RegisteredClaims
+        ) throws -> VerifiedJWT {
             let key = try signatures.verifySignature(of: jwt.jws, token: token, with: keySet)
-            return try jwt.verified(by: key, rules: rules)
+            return try jwt.verified(by: key, rules: rules, registered: registered)
         }
 
         /// The cache's keys for `header`, creating the cache first if need be.

@@ -7,20 +7,16 @@ import Foundation
 extension IssuerRegistry {
     /// The entry of the issuer that `claims` (not yet verified) name in `iss`.
     ///
+    /// - Parameter registered: set to where the registered claims sit in `claims`, found in the
+    ///   same pass over its members as `iss` and `tid`, for the entry's rules.
     /// - Throws: `missing_claim` / `invalid_claim` for an absent or non-string `iss`;
     ///   `invalid_issuer` for an issuer that is not trusted; for a tenant template, the errors
     ///   of ``tenantEntry(issuer:document:tenantIDAt:)``.
-    func entry(for claims: JWTClaims) throws -> Entry {
+    func entry(for claims: JWTClaims, registered: inout RegisteredClaims) throws -> Entry {
         try claims.json.document.withView { document in
-            var issuerPosition = -1
             var tenantIDPosition = -1
-            document.forEachMember(of: claims.json.index) { name, value in
-                if JSONStrings.isName(name, "iss") {
-                    issuerPosition = value
-                } else if JSONStrings.isName(name, "tid") {
-                    tenantIDPosition = value
-                }
-            }
+            registered = RegisteredClaims(document, object: claims.json.index, alsoFinding: "tid", at: &tenantIDPosition)
+            let issuerPosition = registered.issuer
             guard issuerPosition >= 0 else { throw JOSEError(.missingClaim, "the token has no \"iss\" claim") }
             let token = document.tokens[issuerPosition]
             guard token.kind == .string else { throw JOSEError(.invalidClaim, "the \"iss\" claim is not a string") }

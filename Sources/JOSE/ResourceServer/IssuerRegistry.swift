@@ -201,9 +201,10 @@ public final class IssuerRegistry: JWTVerifying {
         case .copied(let copy):
             let token = TokenBytes(adopting: copy)
             let jwt = try CompactJWT(token.bytes, rules: parsing)
-            let entry = try entry(for: jwt.claims)
+            var registered = RegisteredClaims()
+            let entry = try entry(for: jwt.claims, registered: &registered)
             let keySet = try await entry.keySet(for: jwt.jws.header)
-            let verified = try entry.verify(jwt, token: token.bytes, with: keySet)
+            let verified = try entry.verify(jwt, token: token.bytes, with: keySet, registered: registered)
             recordVerification(by: entry)
             return verified
         }
@@ -223,9 +224,10 @@ public final class IssuerRegistry: JWTVerifying {
     /// fetched first (nothing is fetched here).
     private func verifyWithKeysAtHand(_ token: UnsafeRawBufferPointer) throws -> VerifiedJWT? {
         let jwt = try CompactJWT(token, rules: parsing)
-        let entry = try entry(for: jwt.claims)
+        var registered = RegisteredClaims()
+        let entry = try entry(for: jwt.claims, registered: &registered)
         guard let keySet = try entry.keySetWithoutSuspending(for: jwt.jws.header) else { return nil }
-        let verified = try entry.verify(jwt, token: token, with: keySet)
+        let verified = try entry.verify(jwt, token: token, with: keySet, registered: registered)
         recordVerification(by: entry)
         return verified
     }
