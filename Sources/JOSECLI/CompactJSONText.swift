@@ -7,48 +7,77 @@
 /// Anything else takes the rendering path, so unusual tokens print as they always have.
 ///
 /// The text is known to be valid JSON (the library parsed it), so a raw control byte can only
-/// be whitespace between tokens. A word-at-a-time pre-check passes the common case, a text with
-/// no space, control, non-ASCII or backslash byte at all, without looking at bytes one by one.
+/// be whitespace between tokens. One pass eight bytes at a time decides the common case: with no
+/// control, non-ASCII or backslash byte in the text, strings are exactly the spans between a
+/// quote and the next, so a space is allowed only after an odd number of quotes (claims such as
+/// `"scope":"read write"` or a name have spaces in strings). A text with such a byte goes to the
+/// exact byte-by-byte rule.
 enum CompactJSONText {
     /// Whether `text`, a valid JSON text, can be copied as it is.
     static func isCopyable(_ text: UnsafeRawBufferPointer) -> Bool {
-        if !hasByteNeedingAttention(text) { return true }
-        return isCopyableByteByByte(text)
-    }
-
-    /// Whether any byte is <= 0x20, >= 0x7F or a backslash, eight bytes at a time.
-    private static func hasByteNeedingAttention(_ text: UnsafeRawBufferPointer) -> Bool {
-        guard let base = text.baseAddress else { return false }
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
+        guard let base = text.baseAddress else { return true }
         let wholeWords = text.count / 8
-        var flags: UInt64 = 0
+        // The text's last bytes, padded with 'A' (a byte needing nothing) to a whole word.
+        var tail = UInt64(0x4141_4141_4141_4141)
+        for index in wholeWords * 8..<text.count {
+            let shift = UInt64((index - wholeWords * 8) * 8)
+            tail = tail & ~(0xFF << shift) | UInt64(text[index]) << shift
+        }
+        // Most texts have no space, control, non-ASCII or backslash byte at all.
+        var flagged = attentionBytes(tail, below: 0x21)
         for index in 0..<wholeWords {
-            let word = base.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)
-            flags |= wordFlags(word, ones: ones, highs: highs)
+            flagged |= attentionBytes(base.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self), below: 0x21)
         }
-        if flags != 0 { return true }
-        var tail: UInt64 = 0x4141_4141_4141_4141  // 'A': a byte needing nothing
-        for offset in wholeWords * 8..<text.count {
-            let shift = UInt64((offset - wholeWords * 8) * 8)
-            tail = tail & ~(0xFF << shift) | UInt64(text[offset]) << shift
+        if flagged == 0 { return true }
+        // Then one pass with no early exit: the bytes needing attention (spaces aside), and the
+        // spaces outside strings. Byte k's high bit of `inside` is the parity of the quotes up
+        // to byte k (a prefix XOR across the word's bytes) and before the word (`carry`: all
+        // ones after an odd number of quotes, copied from the last byte's bit by an arithmetic
+        // shift, so the chain from word to word is two instructions).
+        var attention: UInt64 = 0
+        var spacesOutside: UInt64 = 0
+        var carry: UInt64 = 0
+        for index in 0...wholeWords {
+            let current = index < wholeWords ? base.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self) : tail
+            attention |= attentionBytes(current, below: 0x20)
+            var inside = bytes(of: current, equalTo: UInt8(ascii: "\""))
+            inside ^= inside << 8
+            inside ^= inside << 16
+            inside ^= inside << 32
+            inside ^= carry
+            spacesOutside |= bytes(of: current, equalTo: UInt8(ascii: " ")) & ~inside
+            carry = UInt64(bitPattern: Int64(bitPattern: inside) >> 63)
         }
-        return wordFlags(tail, ones: ones, highs: highs) != 0
+        if attention != 0 { return isCopyableByteByByte(text) }
+        return spacesOutside == 0
     }
 
-    /// High bits set where a byte of `word` is <= 0x20, >= 0x7F or `\`; possibly more bits
-    /// beside a true hit (borrows), never a bit without one.
+    /// Each byte's high bit (bit 8k + 7 for byte k) set exactly where a byte of `word` is below
+    /// `limit` (0x20: a control byte; 0x21: a space too), 0x7F or above, or a backslash.
     @inline(__always)
-    private static func wordFlags(_ word: UInt64, ones: UInt64, highs: UInt64) -> UInt64 {
-        let atMostSpace = (word &- ones &* 0x21) & ~word & highs
-        let atLeastDelete = ((word &+ ones) | word) & highs
-        let backslashes = word ^ (ones &* 0x5C)
-        let isBackslash = (backslashes &- ones) & ~backslashes & highs
-        return atMostSpace | atLeastDelete | isBackslash
+    private static func attentionBytes(_ word: UInt64, below limit: UInt8) -> UInt64 {
+        let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        let highs: UInt64 = ~lows
+        // (b | 0x80) - limit never borrows from the next byte; its high bit is clear iff b & 0x7F < limit.
+        let small = ~((word | highs) &- 0x0101_0101_0101_0101 &* UInt64(limit)) & ~word & highs
+        // (b & 0x7F) + 1 never carries out of the byte; its high bit is set iff b & 0x7F == 0x7F.
+        let deleteOrHigher = (((word & lows) &+ 0x0101_0101_0101_0101) | word) & highs
+        return small | deleteOrHigher | bytes(of: word, equalTo: UInt8(ascii: "\\"))
     }
 
-    /// The exact rule, one byte at a time, tracking strings and escapes.
-    private static func isCopyableByteByByte(_ text: UnsafeRawBufferPointer) -> Bool {
+    /// Each byte's high bit set exactly where a byte of `word` equals `value`.
+    @inline(__always)
+    private static func bytes(of word: UInt64, equalTo value: UInt8) -> UInt64 {
+        let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        let difference = word ^ (0x0101_0101_0101_0101 &* UInt64(value))
+        // A byte of `difference` is 0 iff neither its low seven bits (adding 0x7F carries into
+        // the high bit) nor its high bit is set; no carry leaves the byte.
+        return ~(((difference & lows) &+ lows) | difference | lows)
+    }
+
+    /// The exact rule, one byte at a time, tracking strings and escapes: the reference for
+    /// ``isCopyable(_:)``, which takes it for any text with a control, non-ASCII or backslash byte.
+    static func isCopyableByteByByte(_ text: UnsafeRawBufferPointer) -> Bool {
         var inString = false
         var afterBackslash = false
         for byte in text {

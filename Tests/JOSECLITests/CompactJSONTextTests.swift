@@ -1,0 +1,82 @@
+import Testing
+@testable import JOSECLI
+
+/// `--batch` copies a verified token's JSON to its output when it is already in output form;
+/// the word-at-a-time decision must agree with the exact byte-by-byte rule on every text.
+@Suite struct CompactJSONTextTests {
+    private func copyable(_ text: String) -> (fast: Bool, exact: Bool) {
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBytes { (CompactJSONText.isCopyable($0), CompactJSONText.isCopyableByteByByte($0)) }
+    }
+
+    @Test(arguments: [
+        (#"{"scope":"read write","name":"Jane Q. Doe"}"#, true),
+        (#"{"a":"b"}"#, true),
+        (#"{"a":"\"quoted\" text"}"#, true),
+        (#"{"a": "b"}"#, false),
+        (#"{"a":"b" }"#, false),
+        (#" {"a":"b"}"#, false),
+        ("{\"a\":\"b\",\n\"c\":1}", false),
+        (#"{"a":"b\/c"}"#, false),
+        (#"{"a":"\u00e9"}"#, false),
+        (#"{"a":"é"}"#, false),
+        (#"{"a":"x y","b":[1,2]}"#, true),
+        (#"{"a":"x y","b":[1, 2]}"#, false),
+    ])
+    func knownTexts(_ text: String, _ expected: Bool) {
+        let result = copyable(text)
+        #expect(result.exact == expected)
+        #expect(result.fast == expected)
+    }
+
+    /// Random valid JSON objects of every length up to a few hundred bytes (so spaces and quotes
+    /// land at every position of a word and in the tail), with and without whitespace between
+    /// tokens, escapes and non-ASCII text.
+    @Test func agreesWithTheExactRuleOnRandomTexts() {
+        var generator = SplitMix64(seed: 0x5EED)
+        let pieces = ["a", "b", " ", "  ", "x y", "\\\"", "\\\\", "\\n", "\\/", "\\u0041", "é", "0", "#", "\u{7F}"]
+        var disagreements: [String] = []
+        var copyableCount = 0
+        for _ in 0..<4000 {
+            var text = "{"
+            let members = Int(generator.next() % 6)
+            for member in 0..<members {
+                if member > 0 { text += generator.next() % 8 == 0 ? ", " : "," }
+                text += "\"k\(member)\"" + (generator.next() % 10 == 0 ? " : " : ":")
+                switch generator.next() % 3 {
+                case 0:
+                    text += "\""
+                    for _ in 0..<Int(generator.next() % 12) {
+                        let piece = pieces[Int(generator.next() % UInt64(pieces.count))]
+                        text += generator.next() % 4 == 0 ? piece : String(piece.prefix(1) == "\\" ? "c" : piece)
+                    }
+                    text += "\""
+                case 1:
+                    text += String(generator.next() % 100_000)
+                default:
+                    text += generator.next() % 5 == 0 ? "[1,\t\"a b\"]" : "[1,\"a b\",true]"
+                }
+            }
+            text += generator.next() % 20 == 0 ? " }" : "}"
+            let result = copyable(text)
+            if result.fast != result.exact { disagreements.append(text) }
+            if result.exact { copyableCount += 1 }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.prefix(5))")
+        // Both outcomes occur often, so the comparison means something either way.
+        #expect(copyableCount > 500 && copyableCount < 3500)
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so that a failure repeats.
+private struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
