@@ -57,6 +57,24 @@ final class BatchLineReader {
         self.maximumTokenBytes = maximumTokenBytes
         let size = max(capacity, maximumTokenBytes + 1 + (64 << 10))
         buffer = .allocate(byteCount: size, alignment: 16)
+        Self.enlargePipe(descriptor)
+    }
+
+    /// The pipe buffer asked for when the descriptor is a pipe: 1 MB, the most an unprivileged
+    /// process may set by default (`/proc/sys/fs/pipe-max-size`).
+    private static let pipeBytes: Int32 = 1 << 20
+
+    /// When `descriptor` is a pipe (`producer | jose verify --batch`), asks the kernel to make its
+    /// buffer ``pipeBytes`` instead of the default 64 KB: the producer then runs that far ahead,
+    /// and the two wake each other about sixteen times less often, which costs both sides CPU
+    /// per token. Linux only; refused or unsupported, the pipe stays as it is.
+    private static func enlargePipe(_ descriptor: Int32) {
+        #if os(Linux)
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFIFO else { return }
+        let setPipeSize: Int32 = 1031  // F_SETPIPE_SZ (linux/fcntl.h), which Glibc's Swift module does not export
+        _ = fcntl(descriptor, setPipeSize, pipeBytes)
+        #endif
     }
 
     deinit {

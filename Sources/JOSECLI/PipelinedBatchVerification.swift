@@ -12,10 +12,10 @@ import Synchronization
 /// a line and waits gets its answer.
 struct PipelinedBatchVerification {
     /// The most lines in one chunk.
-    static let chunkLines = 256
+    static let chunkLines = 1024
     /// The most token bytes in one chunk (a single longer token makes a chunk of its own): what
     /// bounds the memory of the chunks in flight.
-    static let chunkBytes = 64 << 10
+    static let chunkBytes = 256 << 10
     /// Chunks in flight per verifying task (up to one per core) before the reader waits: enough
     /// to keep every task busy while the writer writes.
     static let chunksInFlightPerTask = 8

@@ -265,18 +265,19 @@ struct BatchVerifyCommandTests {
         #expect(lines.first?.contains("threads") == true, "\(result)")
     }
 
-    @Test("--threads keeps input order over 20 000 lines: many more chunks than are ever in flight",
+    @Test("--threads keeps input order over 60 000 lines: many more chunks than are ever in flight",
           arguments: ["2", "3"])
     func orderOverManyChunks(threads: String) async throws {
         let good = try JoseProcess.exampleText("id-token.jwt")
-        // Every 97th line is a valid token, the rest cheap garbage: about 80 chunks of 256 lines.
-        let lines = (1...20_000).map { $0 % 97 == 0 ? good : "garbage-\($0)" }
+        // Every 97th line is a valid token, the rest cheap garbage: about 60 chunks of 1024
+        // lines, where 8 per core (16 on two cores) are in flight at most.
+        let lines = (1...60_000).map { $0 % 97 == 0 ? good : "garbage-\($0)" }
         let result = try await JoseProcess.run(idTokenArguments + ["--batch", "--threads", threads],
                                                stdin: lines.joined(separator: "\n") + "\n")
         #expect(result.status == 1, "\(result.status) \(result.stderr)")
         let objects = try Self.objects(result)
-        #expect(objects.map { $0["line"] as? Int } == Array(1...20_000))
-        #expect(objects.map { $0["valid"] as? Bool } == (1...20_000).map { $0 % 97 == 0 })
+        #expect(objects.map { $0["line"] as? Int } == Array(1...60_000))
+        #expect(objects.map { $0["valid"] as? Bool } == (1...60_000).map { $0 % 97 == 0 })
     }
 
     @Test("a producer that writes one token and waits for its answer gets it, with any thread count",
