@@ -14,11 +14,14 @@
 // 6.3 binaries.)
 //
 //   swift build -c release --package-path Benchmarks --product road-overhead
-//   Benchmarks/.build/release/road-overhead ALG [VERIFIES] [same|fixed|async|sync|tenant]...
+//   Benchmarks/.build/release/road-overhead ALG [VERIFIES] [same|fixed|async|sync|tenant|twin]...
 //   (modes in the order given; all of them, in this order, when none is)
 //
 // Modes (first road, second road; the token passed as the String a server holds):
 //   same    fixed-sync against itself: what the method reads when there is no difference
+//   twin    cache-async, twin-cache-async: two identical roads whose caches each parsed their own
+//           copy of the key (as a single cache and a registry's issuer do): what the method reads
+//           when only the key objects' places in memory differ
 //   fixed   fixed-sync, fixed-async: what `async` costs on a fixed key set (issue #10)
 //   async   cache-async, registry-async: what IssuerRegistry adds to one warm cache (issue #14)
 //   sync    cache-sync, registry-sync: the same without suspending
@@ -33,6 +36,7 @@
 //   tenant-async    try await verify through a tenant template (OursVerifier.makeWarmTenantRegistry),
 //                   the token from an allowed tenant, with `tid`
 //   cache-tenant-async  that token through the single cache (rules requiring its issuer)
+//   twin-cache-async    cache-async through a second warm JWKSCache of its own
 // HS256 has only the fixed roads (a remote key set never holds secrets): modes same and fixed.
 import Foundation
 import JOSE
@@ -69,6 +73,7 @@ enum Road: String {
     case cacheAsync = "cache-async", registryAsync = "registry-async"
     case cacheSync = "cache-sync", registrySync = "registry-sync"
     case cacheTenantAsync = "cache-tenant-async", tenantAsync = "tenant-async"
+    case twinCacheAsync = "twin-cache-async"
 }
 
 /// The verifiers of the remote-key roads (none for HS256: a remote set never holds secrets).
@@ -84,10 +89,13 @@ final class RemoteRoads: Sendable {
     let tenantToken: String
     /// The tenant's token through the single cache.
     let tenantVerifier: JWTVerifier
+    /// ``verifier``'s twin over a second warm `JWKSCache`.
+    let twinVerifier: JWTVerifier
 
     init(verifier: JWTVerifier, registry: IssuerRegistry, tenantRegistry: IssuerRegistry, tenantToken: String,
-         tenantVerifier: JWTVerifier) {
+         tenantVerifier: JWTVerifier, twinVerifier: JWTVerifier) {
         self.verifier = verifier
+        self.twinVerifier = twinVerifier
         self.registry = registry
         self.tenantRegistry = tenantRegistry
         self.tenantToken = tenantToken
@@ -109,6 +117,7 @@ func timedVerify(_ road: Road, text: String, fixed: JWTVerifier, remote: RemoteR
     case .registrySync: verified = try? remote?.registry.verifyWithoutSuspending(text)
     case .cacheTenantAsync: verified = try? await remote?.tenantVerifier.verify(remote?.tenantToken ?? "")
     case .tenantAsync: verified = try? await remote?.tenantRegistry.verify(remote?.tenantToken ?? "")
+    case .twinCacheAsync: verified = try? await remote?.twinVerifier.verify(text)
     }
     let elapsed = monotonicNanoseconds() - start
     if verified == nil { fatalError("a verify failed on \(road.rawValue)") }
@@ -117,11 +126,11 @@ func timedVerify(_ road: Road, text: String, fixed: JWTVerifier, remote: RemoteR
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let verifies = arguments.dropFirst().first.flatMap { Int($0) } ?? 200_000
-let allModes = ["same", "fixed", "async", "sync", "tenant"]
+let allModes = ["same", "fixed", "async", "sync", "tenant", "twin"]
 let modes = arguments.count > 2 ? Array(arguments[2...]) : allModes
 guard let name = arguments.first, let algorithm = BenchAlgorithm(name: name), verifies >= 100,
       modes.allSatisfy(allModes.contains) else {
-    FileHandle.standardError.write(Data("usage: road-overhead ALG [VERIFIES >= 100] [same|fixed|async|sync|tenant]...\n".utf8))
+    FileHandle.standardError.write(Data("usage: road-overhead ALG [VERIFIES >= 100] [same|fixed|async|sync|tenant|twin]...\n".utf8))
     exit(2)
 }
 let token = try TokenFactory.make(algorithm)
@@ -135,12 +144,15 @@ if let cache = await OursVerifier.makeCache(for: token),
    let verifier = OursVerifier.makeJWTVerifier(for: token, keySource: cache),
    let registry = await OursVerifier.makeWarmRegistry(for: token),
    let tenant = await OursVerifier.makeWarmTenantRegistry(for: token),
+   let twinCache = await OursVerifier.makeCache(for: token),
+   let twinVerifier = OursVerifier.makeJWTVerifier(for: token, keySource: twinCache),
    let algorithmName = JWSAlgorithm(rawValue: algorithm.rawValue) {
     // The tenant's token through the single cache: rules requiring its issuer, as the registry's do.
     remote = RemoteRoads(
         verifier: verifier, registry: registry, tenantRegistry: tenant.registry, tenantToken: tenant.token,
         tenantVerifier: JWTVerifier(keySource: cache, algorithms: [algorithmName],
-                                    rules: JWTClaimRules(issuer: tenant.issuer, audiences: [BenchClaims.audience])))
+                                    rules: JWTClaimRules(issuer: tenant.issuer, audiences: [BenchClaims.audience])),
+        twinVerifier: twinVerifier)
 }
 let remoteRoads = remote
 if remoteRoads == nil, modes.contains(where: { !["same", "fixed"].contains($0) }) {
@@ -175,6 +187,7 @@ for mode in modes {
     case "fixed": (.fixedSync, .fixedAsync)
     case "async": (.cacheAsync, .registryAsync)
     case "sync": (.cacheSync, .registrySync)
+    case "twin": (.cacheAsync, .twinCacheAsync)
     default: (.cacheTenantAsync, .tenantAsync)
     }
     let (cacheTimes, registryTimes) = await interleave(cacheRoad, registryRoad, verifies: verifies)
