@@ -42,7 +42,11 @@ final class BatchChunk: @unchecked Sendable {
             capacity = max(needed, capacity * 2)
             storage = .allocate(byteCount: capacity, alignment: 16)
         }
-        self.lines.removeAll(keepingCapacity: true)
+        // Filled as a local array (taken out of the property and put back), so that appending a
+        // line is not an access to the class's property, with its dynamic exclusivity check.
+        var rebased = self.lines
+        self.lines = []
+        rebased.removeAll(keepingCapacity: true)
         var offset = 0
         for var line in lines {
             if line.count > 0 {
@@ -50,8 +54,9 @@ final class BatchChunk: @unchecked Sendable {
                 line.offset = offset
                 offset += line.count
             }
-            self.lines.append(line)
+            rebased.append(line)
         }
+        self.lines = rebased
         tally = BatchTally()
     }
 

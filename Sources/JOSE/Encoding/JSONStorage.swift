@@ -63,7 +63,13 @@ final class JSONStorage: ManagedBuffer<JSONStorageHeader, UInt8> {
     }
 
     /// The room for tokens that was reserved after the text.
-    var tokenCapacity: Int { header.tokenCapacity }
+    ///
+    /// Read through the header's pointer, like every header field here: reading the class
+    /// property `header` would cost a dynamic exclusivity check (`swift_beginAccess`) per parse.
+    var tokenCapacity: Int { withUnsafeMutablePointerToHeader { $0.pointee.tokenCapacity } }
+
+    /// The tokens written so far, by every document parsed into this storage.
+    var tokenCount: Int { withUnsafeMutablePointerToHeader { $0.pointee.tokenCount } }
 
     /// Pointers to the tokens (bounded by the token room) and the text. They stay valid while
     /// the storage is alive; the caller keeps it alive for as long as it uses them.
@@ -149,7 +155,7 @@ struct JSONTokenWriter {
     init(inPlace storage: consuming JSONStorage) {
         elements = storage.tokens
         capacity = storage.tokenCapacity
-        count = storage.header.tokenCount
+        count = storage.tokenCount
         first = count
         self.storage = storage
     }
