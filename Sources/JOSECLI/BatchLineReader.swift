@@ -64,15 +64,19 @@ final class BatchLineReader {
     /// process may set by default (`/proc/sys/fs/pipe-max-size`).
     private static let pipeBytes: Int32 = 1 << 20
 
-    /// When `descriptor` is a pipe (`producer | jose verify --batch`), asks the kernel to make its
-    /// buffer ``pipeBytes`` instead of the default 64 KB: the producer then runs that far ahead,
-    /// and the two wake each other about sixteen times less often, which costs both sides CPU
-    /// per token. Linux only; refused or unsupported, the pipe stays as it is.
+    /// When `descriptor` is a pipe (`producer | jose verify --batch`) with a smaller buffer,
+    /// asks the kernel to make it ``pipeBytes`` (the default is 64 KB): the producer then runs
+    /// that far ahead, and the two wake each other about sixteen times less often, which costs
+    /// both sides CPU per token. A larger pipe is left as it is (never shrunk). Linux only;
+    /// refused or unsupported, the pipe stays as it is.
     private static func enlargePipe(_ descriptor: Int32) {
         #if os(Linux)
         var status = stat()
         guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFIFO else { return }
-        let setPipeSize: Int32 = 1031  // F_SETPIPE_SZ (linux/fcntl.h), which Glibc's Swift module does not export
+        // F_GETPIPE_SZ and F_SETPIPE_SZ (linux/fcntl.h), which Glibc's Swift module does not export.
+        let getPipeSize: Int32 = 1032
+        let setPipeSize: Int32 = 1031
+        guard (0..<pipeBytes).contains(fcntl(descriptor, getPipeSize)) else { return }
         _ = fcntl(descriptor, setPipeSize, pipeBytes)
         #endif
     }

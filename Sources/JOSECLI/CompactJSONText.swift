@@ -17,7 +17,9 @@ enum CompactJSONText {
     static func isCopyable(_ text: UnsafeRawBufferPointer) -> Bool {
         guard let base = text.baseAddress else { return true }
         let wholeWords = text.count / 8
-        // The text's last bytes, padded with 'A' (a byte needing nothing) to a whole word.
+        // Byte k of a word sits at bits 8k..8k+7 (little-endian loads, whatever the machine), so
+        // the prefix XOR below runs in text order. The text's last bytes, padded with 'A' (a
+        // byte needing nothing) to a whole word.
         var tail = UInt64(0x4141_4141_4141_4141)
         for index in wholeWords * 8..<text.count {
             let shift = UInt64((index - wholeWords * 8) * 8)
@@ -26,7 +28,7 @@ enum CompactJSONText {
         // Most texts have no space, control, non-ASCII or backslash byte at all.
         var flagged = attentionBytes(tail, below: 0x21)
         for index in 0..<wholeWords {
-            flagged |= attentionBytes(base.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self), below: 0x21)
+            flagged |= attentionBytes(UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)), below: 0x21)
         }
         if flagged == 0 { return true }
         // Then one pass with no early exit: the bytes needing attention (spaces aside), and the
@@ -38,7 +40,7 @@ enum CompactJSONText {
         var spacesOutside: UInt64 = 0
         var carry: UInt64 = 0
         for index in 0...wholeWords {
-            let current = index < wholeWords ? base.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self) : tail
+            let current = index < wholeWords ? UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) : tail
             attention |= attentionBytes(current, below: 0x20)
             var inside = bytes(of: current, equalTo: UInt8(ascii: "\""))
             inside ^= inside << 8

@@ -84,7 +84,7 @@ public struct URLSessionHTTPFetcher: HTTPFetcher {
         configuration.timeoutIntervalForRequest = seconds + 1
         configuration.timeoutIntervalForResource = seconds + 1
 
-        let exchange = FetchExchange(url: url, maximumBodyBytes: request.maximumBodyBytes)
+        let exchange = FetchExchange(url: url, maximumBodyBytes: request.maximumBodyBytes, timeout: request.timeout)
         let session = URLSession(configuration: configuration, delegate: exchange, delegateQueue: nil)
         let task = session.dataTask(with: urlRequest)
         exchange.attach(session: session, task: task)
@@ -140,15 +140,19 @@ private final class FetchExchange: NSObject, URLSessionDataDelegate, Sendable {
 
     /// The URL being fetched, for messages.
     private let url: URL
+    /// The whole request's limit, for messages: URLSession's own timeout (a backstop set a
+    /// little later) says the same as the deadline task, whichever fires first.
+    private let timeout: Duration
     /// The body limit in bytes.
     private let maximumBodyBytes: Int
     /// The mutable state, behind a lock (delegate callbacks arrive on the session's queue).
     private let state = Mutex(State())
 
     /// Creates the exchange for one fetch.
-    init(url: URL, maximumBodyBytes: Int) {
+    init(url: URL, maximumBodyBytes: Int, timeout: Duration) {
         self.url = url
         self.maximumBodyBytes = maximumBodyBytes
+        self.timeout = timeout
     }
 
     /// Records the session and task so they can be cancelled and invalidated.
@@ -286,7 +290,7 @@ private final class FetchExchange: NSObject, URLSessionDataDelegate, Sendable {
         let nsError = error as NSError
         guard nsError.domain == NSURLErrorDomain else { return String(describing: error) }
         switch nsError.code {
-        case NSURLErrorTimedOut: return "timed out"
+        case NSURLErrorTimedOut: return "timed out after \(timeout)"
         case NSURLErrorCannotConnectToHost: return "could not connect to the host (connection refused)"
         case NSURLErrorCannotFindHost, NSURLErrorDNSLookupFailed: return "the host name could not be resolved"
         case NSURLErrorNetworkConnectionLost: return "the connection was lost"

@@ -77,9 +77,10 @@ struct RemoteSourceTests {
         #expect((try mismatch.jsonObject()["error"] as? [String: Any])?["code"] as? String == "jwks_unavailable")
     }
 
-    /// The server holds the request unanswered until the test releases it (or 60 s pass and it
-    /// answers `503`), so a "timed out" exit before the release shows that `--timeout` ended the
-    /// fetch. The order is asserted, not the time.
+    /// The server holds the request unanswered until the test releases it, after `jose` has
+    /// exited (or 60 s pass and it answers `503`): so the fetch can only end by a timeout, and the
+    /// message's "after 0.5 seconds" shows it was `--timeout`'s (the default is 10 s). No wall
+    /// time is asserted.
     @Test("--timeout bounds a slow key-set fetch")
     func timeout() async throws {
         let server = try TestHTTPServer()

@@ -17,6 +17,9 @@ import Testing
     @Test func theOtherMemberIsFoundBesideTheRegisteredOnes() throws {
         let json = #"{"iss":"https://i.example","tid":"t-1","aud":"a","nonce":"n","auth_time":5,"x_long_name":1}"#
         let (registered, tenantID, document) = try find(json, alsoFinding: "tid")
+        // Required first: reading a position of −1 would trap, not fail.
+        try #require(registered.issuer >= 0 && registered.audience >= 0 && registered.nonce >= 0)
+        try #require(registered.authenticationTime >= 0 && tenantID >= 0)
         #expect(document.string(at: registered.issuer) == "https://i.example")
         #expect(document.string(at: registered.audience) == "a")
         #expect(document.string(at: registered.nonce) == "n")
@@ -30,7 +33,7 @@ import Testing
         // Each value repeats its member's name, so the value found names the member it belongs to.
         let json = #"{"nonce":"nonce","auth_time":1,"tid":"tid","nonc":"nonc","noncx":"noncx","auth_timx":"auth_timx","x_long_name":"x_long_name"}"#
         let (registered, position, document) = try find(json, alsoFinding: other)
-        #expect(position >= 0)
+        try #require(position >= 0 && registered.nonce >= 0 && registered.authenticationTime >= 0)
         #expect(document.string(at: position) == other.description)
         #expect(document.string(at: registered.nonce) == "nonce")
         #expect(document.integer(at: registered.authenticationTime) == 1)
