@@ -1,3 +1,4 @@
+import JOSETestSupport
 import Testing
 @testable import JOSECLI
 
@@ -33,7 +34,7 @@ import Testing
     /// land at every position of a word and in the tail), with and without whitespace between
     /// tokens, escapes and non-ASCII text.
     @Test func agreesWithTheExactRuleOnRandomTexts() {
-        var generator = SplitMix64(seed: 0x5EED)
+        var generator = SplitMix64(state: 0x5EED)
         let pieces = ["a", "b", " ", "  ", "x y", "\\\"", "\\\\", "\\n", "\\/", "\\u0041", "é", "0", "#", "\u{7F}"]
         var disagreements: [String] = []
         var copyableCount = 0
@@ -65,18 +66,5 @@ import Testing
         #expect(disagreements.isEmpty, "\(disagreements.prefix(5))")
         // Both outcomes occur often, so the comparison means something either way.
         #expect(copyableCount > 500 && copyableCount < 3500)
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so that a failure repeats.
-private struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
