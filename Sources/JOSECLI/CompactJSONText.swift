@@ -7,9 +7,10 @@
 /// Anything else takes the rendering path, so unusual tokens print as they always have.
 ///
 /// The text is known to be valid JSON (the library parsed it), so a raw control byte can only
-/// be whitespace between tokens. One pass eight bytes at a time decides the common case: with no
-/// control, non-ASCII or backslash byte in the text, strings are exactly the spans between a
-/// quote and the next, so a space is allowed only after an odd number of quotes (claims such as
+/// be whitespace between tokens. Eight bytes at a time, a first pass passes a text with no space,
+/// control, non-ASCII or backslash byte at all. A second decides a text with spaces: with no
+/// control, non-ASCII or backslash byte, strings are exactly the spans between a quote and the
+/// next, so a space is allowed only after an odd number of quotes (claims such as
 /// `"scope":"read write"` or a name have spaces in strings). A text with such a byte goes to the
 /// exact byte-by-byte rule.
 enum CompactJSONText {
