@@ -71,21 +71,34 @@ final class BatchOutputBuffer: @unchecked Sendable {
         count += 1
     }
 
-    /// Appends a non-negative integer in decimal.
+    /// The two-digit decimal strings "00" to "99", one after the other.
+    private static let digitPairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+
+    /// Appends a non-negative integer in decimal (a negative one as 0).
     func appendDecimal(_ value: Int) {
-        var digits = 1
-        var rest = value / 10
-        while rest > 0 {
-            digits += 1
-            rest /= 10
+        // Written from the last digit back, two digits per division, into the 20 bytes that
+        // hold any Int's digits, then appended at once.
+        withUnsafeTemporaryAllocation(byteCount: 20, alignment: 1) { digits in
+            let pairs = Self.digitPairs.utf8Start
+            var remaining = UInt(max(value, 0))
+            var start = digits.count
+            while remaining >= 100 {
+                let pair = Int(remaining % 100) * 2
+                remaining /= 100
+                start -= 2
+                digits[start] = pairs[pair]
+                digits[start + 1] = pairs[pair + 1]
+            }
+            if remaining >= 10 {
+                start -= 2
+                digits[start] = pairs[Int(remaining) * 2]
+                digits[start + 1] = pairs[Int(remaining) * 2 + 1]
+            } else {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(remaining)
+            }
+            append(UnsafeRawBufferPointer(rebasing: digits[start...]))
         }
-        reserve(digits)
-        var remaining = max(value, 0)
-        for position in stride(from: count + digits - 1, through: count, by: -1) {
-            storage.storeBytes(of: UInt8(ascii: "0") + UInt8(remaining % 10), toByteOffset: position, as: UInt8.self)
-            remaining /= 10
-        }
-        count += digits
     }
 
     /// Appends `text` as a quoted JSON string, escaped as the library's JSON writer does

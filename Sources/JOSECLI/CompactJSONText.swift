@@ -7,12 +7,12 @@
 /// Anything else takes the rendering path, so unusual tokens print as they always have.
 ///
 /// The text is known to be valid JSON (the library parsed it), so a raw control byte can only
-/// be whitespace between tokens. Eight bytes at a time, a first pass passes a text with no space,
-/// control, non-ASCII or backslash byte at all. A second decides a text with spaces: with no
-/// control, non-ASCII or backslash byte, strings are exactly the spans between a quote and the
-/// next, so a space is allowed only after an odd number of quotes (claims such as
-/// `"scope":"read write"` or a name have spaces in strings). A text with such a byte goes to the
-/// exact byte-by-byte rule.
+/// be whitespace between tokens. Sixteen bytes at a time (vector compares), a first pass passes a
+/// text with no space, control, non-ASCII or backslash byte at all. A second, eight bytes at a
+/// time, decides a text with spaces: with no control, non-ASCII or backslash byte, strings are
+/// exactly the spans between a quote and the next, so a space is allowed only after an odd
+/// number of quotes (claims such as `"scope":"read write"` or a name have spaces in strings). A
+/// text with such a byte goes to the exact byte-by-byte rule.
 enum CompactJSONText {
     /// Whether `text`, a valid JSON text, can be copied as it is.
     static func isCopyable(_ text: UnsafeRawBufferPointer) -> Bool {
@@ -26,12 +26,15 @@ enum CompactJSONText {
             let shift = UInt64((index - wholeWords * 8) * 8)
             tail = tail & ~(0xFF << shift) | UInt64(text[index]) << shift
         }
-        // Most texts have no space, control, non-ASCII or backslash byte at all.
-        var flagged = attentionBytes(tail, below: 0x21)
-        for index in 0..<wholeWords {
-            flagged |= attentionBytes(UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)), below: 0x21)
+        // Most texts have no space, control, non-ASCII or backslash byte at all: sixteen bytes
+        // at a time, then the word left over, if any, and the tail.
+        if !hasSpaceOrAttentionByte(base, blocks: text.count / 16) {
+            var flagged = attentionBytes(tail, below: 0x21)
+            for index in text.count / 16 * 2..<wholeWords {
+                flagged |= attentionBytes(UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)), below: 0x21)
+            }
+            if flagged == 0 { return true }
         }
-        if flagged == 0 { return true }
         // Then one pass with no early exit: the bytes needing attention (spaces aside), and the
         // spaces outside strings. Byte k's high bit of `inside` is the parity of the quotes up
         // to byte k (a prefix XOR across the word's bytes) and before the word (`carry`: all
@@ -53,6 +56,26 @@ enum CompactJSONText {
         }
         if attention != 0 { return isCopyableByteByByte(text) }
         return spacesOutside == 0
+    }
+
+    /// Whether the first `blocks` × 16 bytes at `base` hold a space, control, non-ASCII or
+    /// backslash byte.
+    @inline(__always)
+    private static func hasSpaceOrAttentionByte(_ base: UnsafeRawPointer, blocks: Int) -> Bool {
+        // Vector against vector: these comparisons compile to vector instructions, where those
+        // with a scalar operand go lane by lane.
+        let aboveSpace = SIMD16<Int8>(repeating: 0x21)
+        let delete = SIMD16<Int8>(repeating: 0x7F)
+        let backslash = SIMD16<Int8>(repeating: Int8(UInt8(ascii: "\\")))
+        var flagged = SIMDMask<SIMD16<Int8>>(repeating: false)
+        for index in 0..<blocks {
+            // As signed bytes, 0x80 and above are negative: "below 0x21" takes them too.
+            let block = base.loadUnaligned(fromByteOffset: index * 16, as: SIMD16<Int8>.self)
+            flagged .|= (block .< aboveSpace) .| (block .== delete) .| (block .== backslash)
+        }
+        // A set lane is all ones: read the mask as two words.
+        let words = unsafeBitCast(flagged, to: SIMD2<UInt64>.self)
+        return words[0] | words[1] != 0
     }
 
     /// Each byte's high bit (bit 8k + 7 for byte k) set exactly where a byte of `word` is below
