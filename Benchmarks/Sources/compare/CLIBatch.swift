@@ -18,12 +18,30 @@ struct CLIBatch {
         return CLIBatch(executable: candidate)
     }
 
-    /// Tokens verified per second by one `jose verify --batch` run over `count` copies of
-    /// `token`, with `threads` verifying threads.
+    /// Tokens verified per second by `jose verify --batch` with `threads` verifying threads, over
+    /// `count` copies of `token`: end to end (the run's wall time), and sustained (the run's
+    /// time less `fixedSeconds`, the process's own cost with no token, from ``fixedSeconds(_:threads:)``).
     ///
     /// - Throws: ``BenchSetupError`` when `jose` cannot be started or does not accept every token
     ///   (exit status other than 0).
-    func tokensPerSecond(_ token: BenchToken, count: Int, threads: Int) throws -> Double {
+    func tokensPerSecond(_ token: BenchToken, count: Int, threads: Int, fixedSeconds: Double) throws
+        -> (endToEnd: Double, sustained: Double)
+    {
+        let seconds = try runSeconds(token, count: count, threads: threads)
+        return (Double(count) / seconds, Double(count) / max(seconds - fixedSeconds, .ulpOfOne))
+    }
+
+    /// What a run costs with no token at all (start-up, key loading, threads, exit): the median
+    /// of five runs over empty input.
+    func fixedSeconds(_ token: BenchToken, threads: Int) throws -> Double {
+        var samples: [Double] = []
+        for _ in 0..<5 { samples.append(try runSeconds(token, count: 0, threads: threads)) }
+        return samples.sorted()[samples.count / 2]
+    }
+
+    /// The wall time of one `jose verify --batch` run over `count` copies of `token`, from launch
+    /// to exit.
+    private func runSeconds(_ token: BenchToken, count: Int, threads: Int) throws -> Double {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("jose-compare-\(ProcessInfo.processInfo.processIdentifier)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -71,7 +89,7 @@ struct CLIBatch {
             throw BenchSetupError("jose verify --batch \(threads > 1 ? "--threads \(threads) " : "")"
                                   + "exited \(process.terminationStatus) on valid \(token.algorithm) tokens")
         }
-        return Double(count) / seconds
+        return seconds
     }
 }
 

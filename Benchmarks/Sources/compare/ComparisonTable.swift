@@ -14,12 +14,14 @@ struct ComparisonRow {
     var allocations: [Contender.Kind: Double] = [:]
     /// N-thread ops/s divided by single-thread ops/s per verifier.
     var scaling: [Contender.Kind: Double] = [:]
-    /// `jose verify --batch` tokens per second (one thread), when measured.
+    /// `jose verify --batch` tokens per second (one thread, end to end), when measured.
     var cliBatch: Double?
-    /// `jose verify --batch` over the library's rate measured just before each run (the median
-    /// of those ratios), when measured.
+    /// The seconds of a `jose verify --batch` run over no token (one thread), when measured.
+    var cliBatchFixedSeconds: Double?
+    /// `jose verify --batch`'s sustained rate over the library's rate measured beside each run
+    /// (the median of those ratios), when measured.
     var cliBatchToOurs: Double?
-    /// `jose verify --batch --threads N` over one thread, when measured.
+    /// `jose verify --batch --threads N` over one thread, sustained rates, when measured.
     var cliBatchScaling: Double?
 }
 
@@ -31,7 +33,7 @@ struct ComparisonTable {
     /// Column titles and widths.
     private var columns: [(String, Int)] {
         [("alg", 6), ("bytes", 5), ("ours ops/s", 11), ("cache ops/s", 11), ("cli ops/s", 10),
-         ("floor ops/s", 11), ("floor-dv ops/s", 14), ("jwt-kit ops/s", 13),
+         ("cli fixed", 9), ("floor ops/s", 11), ("floor-dv ops/s", 14), ("jwt-kit ops/s", 13),
          ("cache/ours", 10), ("cli/ours", 8), ("ours/floor", 10), ("ours/floor-dv", 13), ("ours/jwt-kit", 12),
          ("allocs ours|cache|floor|jwt-kit", 31), ("\(threads)T scaling ours|cache|cli|floor|jwt-kit", 40)]
     }
@@ -56,7 +58,9 @@ struct ComparisonTable {
         let values = [
             row.algorithm.rawValue,
             String(row.tokenBytes),
-            rate(ours), rate(cache), rate(row.cliBatch), rate(floor), rate(floorDigestVerify), rate(jwtKit),
+            rate(ours), rate(cache), rate(row.cliBatch),
+            row.cliBatchFixedSeconds.map { String(format: "%.0f ms", $0 * 1000) } ?? "—",
+            rate(floor), rate(floorDigestVerify), rate(jwtKit),
             ratio(cache, ours), row.cliBatchToOurs.map { String(format: "%.2fx", $0) } ?? "—",
             ratio(ours, floor), ratio(ours, floorDigestVerify), ratio(ours, jwtKit),
             kinds.map { count(row.allocations[$0]) }.joined(separator: " | "),

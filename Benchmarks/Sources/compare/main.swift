@@ -55,6 +55,8 @@ if cliBatch == nil {
 
 var table = ComparisonTable(threads: options.threads)
 table.printHeader()
+/// Each algorithm's side-by-side CLI ratios, run by run, printed after the table.
+var cliRunLines: [String] = []
 
 for algorithm in options.algorithms {
     do {
@@ -96,27 +98,34 @@ for algorithm in options.algorithms {
         if let cliBatch, let ours = row.opsPerSecond[.ours], let oursVerifier = verifiers[.ours] {
             // About `seconds * rounds` of work for one run at the library's rate.
             let count = min(max(Int(ours * options.seconds * Double(options.rounds)), 5_000), 1_000_000)
+            // A jose without --threads leaves the scaling cell empty.
+            let parallelFixed = try? cliBatch.fixedSeconds(token, threads: options.threads)
+            let singleFixed = try cliBatch.fixedSeconds(token, threads: 1)
             var single: [Double] = []
             var toOurs: [Double] = []
             var scaling: [Double] = []
             // Each run: the CLI on N threads, the library, the CLI on one thread, the library
-            // again. cli/ours is the one-thread rate over the mean of the library rates just
-            // before and after it, and the scaling is over the one-thread run beside it: this
-            // machine's speed drifts by tens of percent over minutes, so only rates taken side
-            // by side compare.
-            for _ in 0..<5 {
-                // A jose without --threads leaves the scaling cell empty.
-                let parallel = try? cliBatch.tokensPerSecond(token, count: count, threads: options.threads)
+            // again. cli/ours is the one-thread sustained rate over the mean of the library rates
+            // just before and after it, and the scaling is over the one-thread run beside it:
+            // this machine's speed drifts by tens of percent over minutes, so only rates taken
+            // side by side compare.
+            for _ in 0..<options.cliRuns {
+                let parallel = parallelFixed.flatMap {
+                    try? cliBatch.tokensPerSecond(token, count: count, threads: options.threads, fixedSeconds: $0)
+                }
                 let before = await Measure.loop(oursVerifier, token: token.token, seconds: options.seconds).opsPerSecond
-                let rate = try cliBatch.tokensPerSecond(token, count: count, threads: 1)
+                let rate = try cliBatch.tokensPerSecond(token, count: count, threads: 1, fixedSeconds: singleFixed)
                 let after = await Measure.loop(oursVerifier, token: token.token, seconds: options.seconds).opsPerSecond
-                single.append(rate)
-                toOurs.append(before + after > 0 ? 2 * rate / (before + after) : 0)
-                if let parallel, rate > 0 { scaling.append(parallel / rate) }
+                single.append(rate.endToEnd)
+                toOurs.append(before + after > 0 ? 2 * rate.sustained / (before + after) : 0)
+                if let parallel { scaling.append(parallel.sustained / rate.sustained) }
             }
             row.cliBatch = Measure.median(single)
+            row.cliBatchFixedSeconds = singleFixed
             row.cliBatchToOurs = Measure.median(toOurs)
             row.cliBatchScaling = scaling.isEmpty ? nil : Measure.median(scaling)
+            let listed = { (values: [Double]) in values.map { String(format: "%.2f", $0) }.joined(separator: " ") }
+            cliRunLines.append("\(algorithm.rawValue): cli/ours \(listed(toOurs)); cli scaling \(listed(scaling))")
         }
         table.printRow(row)
     } catch {
@@ -127,8 +136,14 @@ print("""
 
     ops/s: single-thread medians. ours: sync verify, fixed key set. cache: async verify through a warm JWKSCache
     (HS256: none, remote sets never hold secret keys). cli: `jose verify --batch` end to end, N tokens through a pipe.
-    ratios: left / right (higher is better for the left); cli/ours: the median of 5 runs, each over the mean of the
-    library's rates measured just before and just after it; cli scaling: the median of 5 N-thread runs, each over
-    the one-thread run beside it.
+    cli fixed: the same command over no token (start-up, keys, exit), the median of 5 runs.
+    ratios: left / right (higher is better for the left). cli/ours and cli scaling take the CLI's sustained rate:
+    N tokens over the run's time less its fixed time. cli/ours: the median of \(options.cliRuns) runs, each over the
+    mean of the library's rates measured just before and just after it; cli scaling: the median of
+    \(options.cliRuns) N-thread runs, each over the one-thread run beside it.
     allocs: malloc calls per verify (ordo-one/malloc-interposer). scaling: \(options.threads)-thread ops / 1-thread ops.
     """)
+if !cliRunLines.isEmpty {
+    print("\nthe cli runs, in order:")
+    for line in cliRunLines { print("  " + line) }
+}
