@@ -95,7 +95,8 @@ for algorithm in options.algorithms {
             }
             row.scaling[contender.kind] = single > 0 ? parallel.opsPerSecond / single : 0
         }
-        if let cliBatch, let ours = row.opsPerSecond[.ours], let oursVerifier = verifiers[.ours] {
+        if let cliBatch, let ours = row.opsPerSecond[.ours], let oursVerifier = verifiers[.ours],
+           let oursContender = contenders.first(where: { $0.kind == .ours }) {
             // About `seconds * rounds` of work for one run at the library's rate.
             let count = min(max(Int(ours * options.seconds * Double(options.rounds)), 5_000), 1_000_000)
             // A jose without --threads leaves the scaling cell empty.
@@ -104,28 +105,33 @@ for algorithm in options.algorithms {
             var single: [Double] = []
             var toOurs: [Double] = []
             var scaling: [Double] = []
-            // Each run: the CLI on N threads, the library, the CLI on one thread, the library
-            // again. cli/ours is the one-thread sustained rate over the mean of the library rates
-            // just before and after it, and the scaling is over the one-thread run beside it:
-            // this machine's speed drifts by tens of percent over minutes, so only rates taken
-            // side by side compare.
+            var libraryScaling: [Double] = []
+            // Each run: the CLI on N threads, the library on N threads, the library, the CLI on
+            // one thread, the library again. cli/ours is the one-thread sustained rate over the
+            // mean of the library rates just before and after it; the CLI's scaling is over the
+            // one-thread run beside it, and the library's over that mean: this machine's speed
+            // drifts by tens of percent over minutes, so only rates taken side by side compare.
             for _ in 0..<options.cliRuns {
                 let parallel = parallelFixed.flatMap {
                     try? cliBatch.tokensPerSecond(token, count: count, threads: options.threads, fixedSeconds: $0)
                 }
+                let libraryParallel = try await Measure.concurrent(
+                    oursContender, token: token.token, seconds: options.seconds, threads: options.threads).opsPerSecond
                 let before = await Measure.loop(oursVerifier, token: token.token, seconds: options.seconds).opsPerSecond
                 let rate = try cliBatch.tokensPerSecond(token, count: count, threads: 1, fixedSeconds: singleFixed)
                 let after = await Measure.loop(oursVerifier, token: token.token, seconds: options.seconds).opsPerSecond
                 single.append(rate.endToEnd)
                 toOurs.append(before + after > 0 ? 2 * rate.sustained / (before + after) : 0)
                 if let parallel { scaling.append(parallel.sustained / rate.sustained) }
+                if before + after > 0 { libraryScaling.append(2 * libraryParallel / (before + after)) }
             }
             row.cliBatch = Measure.median(single)
             row.cliBatchFixedSeconds = singleFixed
             row.cliBatchToOurs = Measure.median(toOurs)
             row.cliBatchScaling = scaling.isEmpty ? nil : Measure.median(scaling)
             let listed = { (values: [Double]) in values.map { String(format: "%.2f", $0) }.joined(separator: " ") }
-            cliRunLines.append("\(algorithm.rawValue): cli/ours \(listed(toOurs)); cli scaling \(listed(scaling))")
+            cliRunLines.append("\(algorithm.rawValue): cli/ours \(listed(toOurs)); cli scaling \(listed(scaling)); "
+                               + "library scaling beside them \(listed(libraryScaling))")
         }
         table.printRow(row)
     } catch {
