@@ -1,23 +1,24 @@
 import Foundation
 import Synchronization
 
-/// A run of `--batch --threads` lines: a copy of their bytes, so that the reader can go on
-/// reading while they are verified, and the JSON lines they come to.
+/// A run of `--batch --threads` lines: the reader's buffer they were read into, so that the
+/// reader can go on reading (into another buffer) while they are verified, and the JSON lines
+/// they come to.
 ///
-/// The reading thread fills a chunk and hands it to ``BatchChunkQueue`` (and, for the order, to
-/// ``BatchChunkRing``); one verifying task verifies it and marks it done; the writing thread
-/// waits for it, writes its output in input order, and gives it back to be filled again.
+/// The reading thread hands a chunk its buffer and lines (``take(_:from:)``, which gives the
+/// reader the chunk's previous buffer in exchange: the bytes are never copied) and queues it in
+/// ``BatchChunkQueue`` (and, for the order, in ``BatchChunkRing``); one verifying task verifies
+/// it and marks it done; the writing thread waits for it, writes its output in input order, and
+/// gives it back to be filled again.
 ///
 /// `@unchecked Sendable`: its fields are only touched by one side at a time, handed over
 /// through the queue's lock (fill, then verify), the done semaphore (verify, then write) and
 /// the ring's semaphores (write, then fill).
 final class BatchChunk: @unchecked Sendable {
-    /// The lines, their offsets counted from ``storage``.
+    /// The lines, their offsets counted from the start of ``buffer``.
     private(set) var lines: [BatchLine] = []
-    /// The lines' bytes.
-    private var storage: UnsafeMutableRawPointer
-    /// The bytes allocated.
-    private var capacity = 16 << 10
+    /// The bytes the lines were read into (an empty chunk's is free, for the reader to take).
+    private var buffer: UnsafeMutableRawBufferPointer
     /// The JSON lines written for them.
     let output = BatchOutputBuffer(capacity: 16 << 10)
     /// What they came to, for the exit code.
@@ -25,44 +26,29 @@ final class BatchChunk: @unchecked Sendable {
     /// Signalled once the chunk is verified.
     private let done = DispatchSemaphore(value: 0)
 
-    /// An empty chunk.
-    init() {
-        storage = .allocate(byteCount: capacity, alignment: 16)
+    /// An empty chunk with a buffer of `bufferBytes` (the reader's ``BatchLineReader/bufferBytes``).
+    init(bufferBytes: Int) {
+        buffer = .allocate(byteCount: bufferBytes, alignment: 16)
     }
 
     deinit {
-        storage.deallocate()
+        buffer.deallocate()
     }
 
-    /// Copies `lines` (pointing into `source`) into this chunk, their offsets rebased.
-    func fill(with lines: ArraySlice<BatchLine>, from source: UnsafeRawPointer) {
-        let needed = lines.reduce(0) { $0 + max($1.count, 0) }
-        if needed > capacity {
-            storage.deallocate()
-            capacity = max(needed, capacity * 2)
-            storage = .allocate(byteCount: capacity, alignment: 16)
-        }
-        // Filled as a local array (taken out of the property and put back), so that appending a
-        // line is not an access to the class's property, with its dynamic exclusivity check.
-        var rebased = self.lines
-        self.lines = []
-        rebased.removeAll(keepingCapacity: true)
-        var offset = 0
-        for var line in lines {
-            if line.count > 0 {
-                (storage + offset).copyMemory(from: source + line.offset, byteCount: line.count)
-                line.offset = offset
-                offset += line.count
-            }
-            rebased.append(line)
-        }
-        self.lines = rebased
+    /// Takes `lines`, every line just collected by `reader`, with the reader's buffer they
+    /// point into; the reader goes on in this chunk's previous buffer, and `lines` becomes the
+    /// chunk's previous (emptied) array, so that neither bytes nor lines are copied.
+    func take(_ lines: inout [BatchLine], from reader: BatchLineReader) {
+        buffer = reader.exchangeBuffer(buffer)
+        swap(&lines, &self.lines)
+        lines.removeAll(keepingCapacity: true)
         tally = BatchTally()
     }
 
     /// Verifies the lines with `checker` into ``output``, then marks the chunk done.
     func verify(with checker: TokenChecker) async {
-        tally = await BatchWorker(checker: checker, input: BatchInput(bytes: storage), output: output).verify(lines[...])
+        let input = BatchInput(bytes: UnsafeRawPointer(buffer.baseAddress!))
+        tally = await BatchWorker(checker: checker, input: input, output: output).verify(lines[...])
         done.signal()
     }
 

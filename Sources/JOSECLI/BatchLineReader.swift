@@ -21,14 +21,15 @@ struct BatchLine: Sendable {
 /// most the buffer's memory.
 ///
 /// Lines handed out by ``collect(into:limit:)`` point into ``bytes``; they stay valid through
-/// ``readMore()`` (which only appends) and until the next ``compact()`` or ``compactAndRead()``.
+/// ``readMore()`` (which only appends) and until the next ``compact()`` or ``compactAndRead()``,
+/// or, in the buffer given away, for good after ``exchangeBuffer(_:)``.
 final class BatchLineReader {
     /// The descriptor read.
     private let descriptor: Int32
     /// The longest token passed on; longer lines are ``BatchLine/overLong``.
     private let maximumTokenBytes: Int
     /// The buffer: `start..<end` holds bytes not yet handed out.
-    private let buffer: UnsafeMutableRawBufferPointer
+    private var buffer: UnsafeMutableRawBufferPointer
     /// The first byte not handed out as a line.
     private var start = 0
     /// The end of the bytes read.
@@ -87,6 +88,29 @@ final class BatchLineReader {
 
     /// The buffer's first byte: ``BatchLine/offset`` counts from here.
     var bytes: UnsafeRawPointer { UnsafeRawPointer(buffer.baseAddress!) }
+
+    /// The size of the buffer, which a buffer given to ``exchangeBuffer(_:)`` must have.
+    var bufferBytes: Int { buffer.count }
+
+    /// The bytes read and not yet handed out as lines.
+    var pendingBytes: Int { end - start }
+
+    /// Gives away the buffer, with the lines collected from it, and goes on in `fresh` (of
+    /// ``bufferBytes`` bytes), where it copies only the bytes not yet handed out (a line's
+    /// start, usually): the lines collected stay valid in the returned buffer, which is the
+    /// caller's to free or to hand back through this method.
+    func exchangeBuffer(_ fresh: UnsafeMutableRawBufferPointer) -> UnsafeMutableRawBufferPointer {
+        precondition(fresh.count == buffer.count, "a reader's buffers all have its size")
+        let old = buffer
+        if end > start, let source = old.baseAddress, let target = fresh.baseAddress {
+            target.copyMemory(from: source + start, byteCount: end - start)
+        }
+        buffer = fresh
+        end -= start
+        searched -= start
+        start = 0
+        return old
+    }
 
     /// The longest line kept in the buffer, a `\r` included; anything longer is skipped.
     private var maximumLineBytes: Int { maximumTokenBytes + 1 }

@@ -4,8 +4,9 @@ import Synchronization
 
 /// `verify --batch --threads N` (N ≥ 2): reading, verifying and writing overlap.
 ///
-/// A reading thread copies runs of complete lines into ``BatchChunk``s and queues them
-/// (``BatchChunkQueue``); N tasks take chunks as they come and verify them; a writing thread
+/// A reading thread reads runs of complete lines into ``BatchChunk``s (each chunk takes the
+/// buffer they were read into) and queues them (``BatchChunkQueue``); N tasks take chunks as
+/// they come and verify them; a writing thread
 /// writes each chunk's JSON lines in input order as soon as it is verified (``BatchChunkRing``
 /// carries the order and bounds the chunks in flight). No task waits for a block's slowest run;
 /// a chunk is written whether or not the reader is waiting for input, so a producer that writes
@@ -13,8 +14,9 @@ import Synchronization
 struct PipelinedBatchVerification {
     /// The most lines in one chunk.
     static let chunkLines = 1024
-    /// The most token bytes in one chunk (a single longer token makes a chunk of its own): what
-    /// bounds the memory of the chunks in flight.
+    /// About the most bytes in one chunk: the reader stops reading for a chunk once this much is
+    /// pending (a single longer line goes on up to the token limit). Its buffers, twice this,
+    /// bound the memory of the chunks in flight.
     static let chunkBytes = 256 << 10
     /// Chunks in flight per verifying task (up to one per core) before the reader waits: enough
     /// to keep every task busy while the writer writes.
@@ -62,21 +64,27 @@ struct PipelinedBatchVerification {
     /// The reading thread: stdin to chunks, each queued for verifying and handed to the writer
     /// in input order. Ends `queue` and `ring` however it ends, a read failure recorded in
     /// `ring` for the writer to report.
+    ///
+    /// Each chunk takes the reader's buffer with the lines collected from it, and gives the
+    /// reader its own in exchange (``BatchChunk/take(_:from:)``): a line's bytes are read once
+    /// and never copied, but for the start of a line read across two chunks.
     private static func read(into queue: BatchChunkQueue, _ ring: BatchChunkRing) {
         var failure: CLIFailure?
         defer {
             queue.finish()
             ring.end(failure: failure)
         }
-        let reader = BatchLineReader(descriptor: STDIN_FILENO, maximumTokenBytes: JWSLimits.default.maximumTokenBytes)
+        let reader = BatchLineReader(descriptor: STDIN_FILENO, maximumTokenBytes: JWSLimits.default.maximumTokenBytes,
+                                     capacity: chunkBytes * 2)
         var lines: [BatchLine] = []
         lines.reserveCapacity(chunkLines)
         do {
             while true {
-                lines.removeAll(keepingCapacity: true)
                 reader.collect(into: &lines, limit: chunkLines)
                 var readFailure: (any Error)?
-                while lines.count < chunkLines, reader.canReadMoreWithoutBlocking {
+                // Up to about a chunk's bytes, but past that while no line is complete yet.
+                while lines.count < chunkLines, lines.isEmpty || reader.pendingBytes < chunkBytes,
+                      reader.canReadMoreWithoutBlocking {
                     do {
                         try reader.readMore()
                     } catch {
@@ -86,21 +94,18 @@ struct PipelinedBatchVerification {
                     }
                     reader.collect(into: &lines, limit: chunkLines)
                 }
-                var start = lines.startIndex
-                while start < lines.endIndex {
-                    let end = chunkEnd(of: lines, from: start)
-                    let chunk = ring.chunkToFill()
-                    chunk.fill(with: lines[start..<end], from: reader.bytes)
+                if !lines.isEmpty {
+                    let chunk = ring.chunkToFill(bufferBytes: reader.bufferBytes)
+                    chunk.take(&lines, from: reader)
                     queue.push(chunk)
                     ring.append(chunk)
-                    start = end
                 }
                 if let readFailure { throw readFailure }
-                guard lines.isEmpty else { continue }
-                if reader.atEnd { return }
-                // Every line collected is copied: the reader may move its bytes, then read
-                // (waiting for input if there is none: the writer answers the lines read
-                // meanwhile).
+                if reader.atEnd, reader.pendingBytes == 0 { return }
+                if reader.canReadMoreWithoutBlocking { continue }
+                // Nothing to read now (or no room left): every line collected is in a chunk, so
+                // the reader may move its bytes, then read, waiting for input if there is none
+                // (the writer answers the lines read meanwhile).
                 reader.compact()
                 try reader.readMore()
             }
@@ -125,20 +130,6 @@ struct PipelinedBatchVerification {
             ring.recycle(chunk)
         }
         return tally
-    }
-
-    /// Where the chunk starting at `lines[start]` ends: at most ``chunkLines`` lines and
-    /// ``chunkBytes`` token bytes, and at least one line.
-    private static func chunkEnd(of lines: [BatchLine], from start: Int) -> Int {
-        var end = start
-        var bytes = 0
-        while end < lines.endIndex, end - start < chunkLines {
-            let size = max(lines[end].count, 0)
-            if end > start, bytes + size > chunkBytes { break }
-            bytes += size
-            end += 1
-        }
-        return end
     }
 }
 
@@ -170,10 +161,10 @@ final class BatchChunkRing: Sendable {
     }
 
     /// For the reader: a chunk to fill, once fewer than `capacity` are in flight (waiting
-    /// until then).
-    func chunkToFill() -> BatchChunk {
+    /// until then); a new one has a buffer of `bufferBytes`.
+    func chunkToFill(bufferBytes: Int) -> BatchChunk {
         room.wait()
-        return state.withLock { $0.free.popLast() } ?? BatchChunk()
+        return state.withLock { $0.free.popLast() } ?? BatchChunk(bufferBytes: bufferBytes)
     }
 
     /// For the reader: puts `chunk`, filled and queued for verifying, in flight.

@@ -1,0 +1,97 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Testing
+@testable import JOSECLI
+
+/// `--batch --threads` hands each chunk the reader's buffer with its lines and gives the reader
+/// the chunk's old buffer: lines must stay readable in the buffer given away, and a line read
+/// across the exchange must come out whole from the new one.
+@Suite struct BatchLineReaderTests {
+    /// A pipe whose write end the test feeds; the reader reads the other end.
+    private final class Pipe {
+        let readEnd: Int32
+        private(set) var writeEnd: Int32
+
+        init() throws {
+            var ends: [Int32] = [0, 0]
+            try #require(pipe(&ends) == 0)
+            readEnd = ends[0]
+            writeEnd = ends[1]
+        }
+
+        func send(_ text: String) {
+            let bytes = Array(text.utf8)
+            let written = bytes.withUnsafeBytes { write(writeEnd, $0.baseAddress, $0.count) }
+            #expect(written == bytes.count)
+        }
+
+        func closeWriteEnd() {
+            close(writeEnd)
+            writeEnd = -1
+        }
+
+        deinit {
+            close(readEnd)
+            if writeEnd >= 0 { close(writeEnd) }
+        }
+    }
+
+    private func text(of line: BatchLine, in bytes: UnsafeRawPointer) -> String {
+        String(decoding: UnsafeRawBufferPointer(start: bytes + line.offset, count: line.count), as: UTF8.self)
+    }
+
+    @Test func linesStayInTheBufferGivenAwayAndALineSplitAcrossTheExchangeComesOutWhole() throws {
+        let pipe = try Pipe()
+        let reader = BatchLineReader(descriptor: pipe.readEnd, maximumTokenBytes: 16, capacity: 4096)
+        pipe.send("first\r\nsecond\n\nthi")
+        try reader.readMore()
+        var lines: [BatchLine] = []
+        reader.collect(into: &lines, limit: 100)
+        #expect(lines.map(\.number) == [1, 2])
+        #expect(reader.pendingBytes == 3)
+
+        let fresh = UnsafeMutableRawBufferPointer.allocate(byteCount: reader.bufferBytes, alignment: 16)
+        let givenAway = reader.exchangeBuffer(fresh)
+        defer { givenAway.deallocate() }
+        #expect(reader.bytes == UnsafeRawPointer(fresh.baseAddress!))
+        // Overwriting what the reader now reads into leaves the lines given away untouched.
+        pipe.send("rd\n")
+        pipe.closeWriteEnd()
+        try reader.readMore()
+        #expect(lines.map { text(of: $0, in: givenAway.baseAddress!) } == ["first", "second"])
+
+        var more: [BatchLine] = []
+        reader.collect(into: &more, limit: 100)
+        try reader.readMore()
+        reader.collect(into: &more, limit: 100)
+        #expect(reader.atEnd)
+        #expect(more.map(\.number) == [4])
+        #expect(more.map { text(of: $0, in: reader.bytes) } == ["third"])
+    }
+
+    @Test func aLineFoundTooLongBeforeTheExchangeIsStillReportedOverLongAfterIt() throws {
+        let pipe = try Pipe()
+        let reader = BatchLineReader(descriptor: pipe.readEnd, maximumTokenBytes: 16, capacity: 4096)
+        pipe.send("ok\n" + String(repeating: "x", count: 40))
+        try reader.readMore()
+        var lines: [BatchLine] = []
+        reader.collect(into: &lines, limit: 100)
+        #expect(lines.map(\.count) == [2])
+
+        let fresh = UnsafeMutableRawBufferPointer.allocate(byteCount: reader.bufferBytes, alignment: 16)
+        reader.exchangeBuffer(fresh).deallocate()
+        pipe.send(String(repeating: "x", count: 40) + "\nlast\n")
+        pipe.closeWriteEnd()
+        var more: [BatchLine] = []
+        while !reader.atEnd {
+            try reader.readMore()
+            reader.collect(into: &more, limit: 100)
+        }
+        #expect(more.map(\.number) == [2, 3])
+        #expect(more.map(\.count) == [BatchLine.overLong, 4])
+        #expect(text(of: more[1], in: reader.bytes) == "last")
+    }
+}
