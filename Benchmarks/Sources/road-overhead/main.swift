@@ -14,7 +14,7 @@
 // 6.3 binaries.)
 //
 //   swift build -c release --package-path Benchmarks --product road-overhead
-//   Benchmarks/.build/release/road-overhead ALG [VERIFIES] [same|fixed|async|sync|tenant|twin]...
+//   Benchmarks/.build/release/road-overhead ALG [VERIFIES] [same|fixed|cache|async|sync|tenant|twin]...
 //   (modes in the order given; all of them, in this order, when none is)
 //
 // Modes (first road, second road; the token passed as the String a server holds):
@@ -23,6 +23,8 @@
 //           copy of the key (as a single cache and a registry's issuer do): what the method reads
 //           when only the key objects' places in memory differ
 //   fixed   fixed-sync, fixed-async: what `async` costs on a fixed key set (issue #10)
+//   cache   fixed-sync, cache-async: what `try await` through a warm JWKSCache costs over the
+//           sync road on a fixed set (issue #10)
 //   async   cache-async, registry-async: what IssuerRegistry adds to one warm cache (issue #14)
 //   sync    cache-sync, registry-sync: the same without suspending
 //   tenant  cache-tenant-async, tenant-async: the same for a tenant of a tenant template
@@ -126,11 +128,11 @@ func timedVerify(_ road: Road, text: String, fixed: JWTVerifier, remote: RemoteR
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let verifies = arguments.dropFirst().first.flatMap { Int($0) } ?? 200_000
-let allModes = ["same", "fixed", "async", "sync", "tenant", "twin"]
+let allModes = ["same", "fixed", "cache", "async", "sync", "tenant", "twin"]
 let modes = arguments.count > 2 ? Array(arguments[2...]) : allModes
 guard let name = arguments.first, let algorithm = BenchAlgorithm(name: name), verifies >= 100,
       modes.allSatisfy(allModes.contains) else {
-    FileHandle.standardError.write(Data("usage: road-overhead ALG [VERIFIES >= 100] [same|fixed|async|sync|tenant|twin]...\n".utf8))
+    FileHandle.standardError.write(Data("usage: road-overhead ALG [VERIFIES >= 100] [same|fixed|cache|async|sync|tenant|twin]...\n".utf8))
     exit(2)
 }
 let token = try TokenFactory.make(algorithm)
@@ -185,6 +187,7 @@ for mode in modes {
     let (cacheRoad, registryRoad): (Road, Road) = switch mode {
     case "same": (.fixedSync, .fixedSync)
     case "fixed": (.fixedSync, .fixedAsync)
+    case "cache": (.fixedSync, .cacheAsync)
     case "async": (.cacheAsync, .registryAsync)
     case "sync": (.cacheSync, .registrySync)
     case "twin": (.cacheAsync, .twinCacheAsync)
