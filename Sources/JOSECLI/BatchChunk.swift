@@ -6,10 +6,10 @@ import Synchronization
 /// they come to.
 ///
 /// The reading thread hands a chunk its buffer and lines (``take(_:from:)``, which gives the
-/// reader the chunk's previous buffer in exchange: the bytes are never copied) and queues it in
-/// ``BatchChunkQueue`` (and, for the order, in ``BatchChunkRing``); one verifying task verifies
-/// it and marks it done; the writing thread waits for it, writes its output in input order, and
-/// gives it back to be filled again.
+/// reader the chunk's previous buffer in exchange, so the lines' bytes are not copied) and
+/// queues it in ``BatchChunkQueue`` (and, for the order, in ``BatchChunkRing``); one verifying
+/// task verifies it and marks it done; the writing thread waits for it, writes its output in
+/// input order, and gives it back to be filled again.
 ///
 /// `@unchecked Sendable`: its fields are only touched by one side at a time, handed over
 /// through the queue's lock (fill, then verify), the done semaphore (verify, then write) and

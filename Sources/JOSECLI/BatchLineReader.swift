@@ -13,7 +13,8 @@ struct BatchLine: Sendable {
     var count: Int
 }
 
-/// Reads a file descriptor into one reusable buffer and splits it into lines in linear time.
+/// Reads a file descriptor into a reusable buffer (or a series of them, see
+/// ``exchangeBuffer(_:)``) and splits it into lines in linear time.
 ///
 /// Every byte is searched for a newline once (`memchr` from where the last search stopped),
 /// and a line longer than the token limit is never accumulated: the reader discards it up to
@@ -21,8 +22,9 @@ struct BatchLine: Sendable {
 /// most the buffer's memory.
 ///
 /// Lines handed out by ``collect(into:limit:)`` point into ``bytes``; they stay valid through
-/// ``readMore()`` (which only appends) and until the next ``compact()`` or ``compactAndRead()``,
-/// or, in the buffer given away, for good after ``exchangeBuffer(_:)``.
+/// ``readMore()`` (which only appends) and until the next ``compact()`` or ``compactAndRead()``;
+/// after ``exchangeBuffer(_:)`` they point into the buffer given away, valid as long as its new
+/// owner keeps it.
 final class BatchLineReader {
     /// The descriptor read.
     private let descriptor: Int32
@@ -94,6 +96,10 @@ final class BatchLineReader {
 
     /// The bytes read and not yet handed out as lines.
     var pendingBytes: Int { end - start }
+
+    /// The bytes in the buffer, handed out or not: since it was taken by ``exchangeBuffer(_:)``
+    /// or moved by ``compact()``, the bytes read plus those it started with.
+    var bufferedBytes: Int { end }
 
     /// Gives away the buffer, with the lines collected from it, and goes on in `fresh` (of
     /// ``bufferBytes`` bytes), where it copies only the bytes not yet handed out (a line's

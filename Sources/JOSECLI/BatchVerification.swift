@@ -57,8 +57,8 @@ struct BatchVerification {
 
 /// The bytes a run of lines points into, as its verifying task reads them.
 ///
-/// `@unchecked Sendable`: the bytes (the reader's buffer, or a chunk's copy) are only read while
-/// the run is verified, and not changed until it is done.
+/// `@unchecked Sendable`: the bytes (the reader's buffer, or the one a chunk took from it) are
+/// only read while the run is verified, and not changed until it is done.
 struct BatchInput: @unchecked Sendable {
     /// The reader's buffer (``BatchLineReader/bytes``).
     let bytes: UnsafeRawPointer

@@ -73,7 +73,8 @@ enum CompactJSONText {
             let block = base.loadUnaligned(fromByteOffset: index * 16, as: SIMD16<Int8>.self)
             flagged .|= (block .< aboveSpace) .| (block .== delete) .| (block .== backslash)
         }
-        // A set lane is all ones: read the mask as two words.
+        // A set lane is all ones: the mask read as two words (its storage is its sixteen lanes),
+        // where `any(flagged)` compiled to a call of a generic reduction.
         let words = unsafeBitCast(flagged, to: SIMD2<UInt64>.self)
         return words[0] | words[1] != 0
     }

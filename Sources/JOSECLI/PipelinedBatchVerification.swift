@@ -12,11 +12,12 @@ import Synchronization
 /// a chunk is written whether or not the reader is waiting for input, so a producer that writes
 /// a line and waits gets its answer.
 struct PipelinedBatchVerification {
-    /// The most lines in one chunk.
-    static let chunkLines = 1024
-    /// About the most bytes in one chunk: the reader stops reading for a chunk once this much is
-    /// pending (a single longer line goes on up to the token limit). Its buffers, twice this,
-    /// bound the memory of the chunks in flight.
+    /// The most lines in one chunk: enough that a chunk of tokens of 96 bytes or more ends where
+    /// its bytes do (see ``chunkBytes``), so that no complete line is left over to copy.
+    static let chunkLines = 4096
+    /// The bytes after which the reader stops reading into a chunk's buffer (a read may take it
+    /// up to 128 KB past this, and a line still incomplete up to the token limit). The buffers,
+    /// twice this, bound the memory of the chunks in flight.
     static let chunkBytes = 256 << 10
     /// Chunks in flight per verifying task (up to one per core) before the reader waits: enough
     /// to keep every task busy while the writer writes.
@@ -67,7 +68,9 @@ struct PipelinedBatchVerification {
     ///
     /// Each chunk takes the reader's buffer with the lines collected from it, and gives the
     /// reader its own in exchange (``BatchChunk/take(_:from:)``): a line's bytes are read once
-    /// and never copied, but for the start of a line read across two chunks.
+    /// and not copied, but for the start of a line read across two chunks (and the lines left
+    /// over when a chunk fills up with ``chunkLines`` lines, which only lines shorter than about
+    /// 96 bytes do).
     private static func read(into queue: BatchChunkQueue, _ ring: BatchChunkRing) {
         var failure: CLIFailure?
         defer {
@@ -82,8 +85,8 @@ struct PipelinedBatchVerification {
             while true {
                 reader.collect(into: &lines, limit: chunkLines)
                 var readFailure: (any Error)?
-                // Up to about a chunk's bytes, but past that while no line is complete yet.
-                while lines.count < chunkLines, lines.isEmpty || reader.pendingBytes < chunkBytes,
+                // Up to a chunk's bytes, but past that while no line is complete yet.
+                while lines.count < chunkLines, lines.isEmpty || reader.bufferedBytes < chunkBytes,
                       reader.canReadMoreWithoutBlocking {
                     do {
                         try reader.readMore()

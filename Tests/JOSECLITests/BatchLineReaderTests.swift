@@ -45,7 +45,7 @@ import Testing
 
     @Test func linesStayInTheBufferGivenAwayAndALineSplitAcrossTheExchangeComesOutWhole() throws {
         let pipe = try Pipe()
-        let reader = BatchLineReader(descriptor: pipe.readEnd, maximumTokenBytes: 16, capacity: 4096)
+        let reader = BatchLineReader(descriptor: pipe.readEnd, maximumTokenBytes: 16)
         pipe.send("first\r\nsecond\n\nthi")
         try reader.readMore()
         var lines: [BatchLine] = []
@@ -72,9 +72,30 @@ import Testing
         #expect(more.map { text(of: $0, in: reader.bytes) } == ["third"])
     }
 
+    @Test func completeLinesLeftOverAtTheLineLimitAreCarriedIntoTheNewBuffer() throws {
+        let pipe = try Pipe()
+        let reader = BatchLineReader(descriptor: pipe.readEnd, maximumTokenBytes: 16)
+        pipe.send("a1\nb22\nc333\nd4444\ne5")
+        pipe.closeWriteEnd()
+        try reader.readMore()
+        var lines: [BatchLine] = []
+        reader.collect(into: &lines, limit: 2)
+        let fresh = UnsafeMutableRawBufferPointer.allocate(byteCount: reader.bufferBytes, alignment: 16)
+        let givenAway = reader.exchangeBuffer(fresh)
+        defer { givenAway.deallocate() }
+        #expect(lines.map { text(of: $0, in: givenAway.baseAddress!) } == ["a1", "b22"])
+
+        var more: [BatchLine] = []
+        try reader.readMore()
+        reader.collect(into: &more, limit: 100)
+        #expect(reader.atEnd)
+        #expect(more.map(\.number) == [3, 4, 5])
+        #expect(more.map { text(of: $0, in: reader.bytes) } == ["c333", "d4444", "e5"])
+    }
+
     @Test func aLineFoundTooLongBeforeTheExchangeIsStillReportedOverLongAfterIt() throws {
         let pipe = try Pipe()
-        let reader = BatchLineReader(descriptor: pipe.readEnd, maximumTokenBytes: 16, capacity: 4096)
+        let reader = BatchLineReader(descriptor: pipe.readEnd, maximumTokenBytes: 16)
         pipe.send("ok\n" + String(repeating: "x", count: 40))
         try reader.readMore()
         var lines: [BatchLine] = []

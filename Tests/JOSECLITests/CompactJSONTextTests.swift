@@ -30,6 +30,40 @@ import Testing
         #expect(result.fast == expected)
     }
 
+    /// Every length from 0 to 40 bytes, with each byte that matters put at every position of a
+    /// plain text and of one inside a string: the sixteen-byte blocks, the word left over and the
+    /// tail all meet each byte at each of their edges.
+    @Test func agreesWithTheExactRuleForEveryByteAtEveryPosition() {
+        let special: [UInt8] = [0x00, 0x1F, 0x20, 0x21, 0x22, 0x5C, 0x7E, 0x7F, 0x80, 0xFF]
+        var disagreements: [[UInt8]] = []
+        var flaggedCount = 0
+        for length in 0...40 {
+            // "aaaa...": no string; "\"aaa...\"": one string over the whole text.
+            let plain = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+            var quoted = plain
+            if length >= 2 {
+                quoted[0] = UInt8(ascii: "\"")
+                quoted[length - 1] = UInt8(ascii: "\"")
+            }
+            for base in [plain, quoted] {
+                for position in 0..<length {
+                    for byte in special {
+                        var text = base
+                        text[position] = byte
+                        let (fast, exact) = text.withUnsafeBytes {
+                            (CompactJSONText.isCopyable($0), CompactJSONText.isCopyableByteByByte($0))
+                        }
+                        if fast != exact { disagreements.append(text) }
+                        if !exact { flaggedCount += 1 }
+                    }
+                }
+            }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.prefix(5))")
+        // Many texts are refused, so the comparison means something either way.
+        #expect(flaggedCount > 1000)
+    }
+
     /// Random valid JSON objects of every length up to a few hundred bytes (so spaces and quotes
     /// land at every position of a word and in the tail), with and without whitespace between
     /// tokens, escapes and non-ASCII text.

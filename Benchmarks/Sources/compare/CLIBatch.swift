@@ -20,7 +20,8 @@ struct CLIBatch {
 
     /// Tokens verified per second by `jose verify --batch` with `threads` verifying threads, over
     /// `count` copies of `token`: end to end (the run's wall time), and sustained (the run's
-    /// time less `fixedSeconds`, the process's own cost with no token, from ``fixedSeconds(_:threads:)``).
+    /// time less `fixedSeconds`, the process's own cost with no token, from
+    /// ``fixedSeconds(_:threads:)``; the end-to-end rate if the run took no longer than that).
     ///
     /// - Throws: ``BenchSetupError`` when `jose` cannot be started or does not accept every token
     ///   (exit status other than 0).
@@ -28,7 +29,8 @@ struct CLIBatch {
         -> (endToEnd: Double, sustained: Double)
     {
         let seconds = try runSeconds(token, count: count, threads: threads)
-        return (Double(count) / seconds, Double(count) / max(seconds - fixedSeconds, .ulpOfOne))
+        let sustainedSeconds = seconds > fixedSeconds ? seconds - fixedSeconds : seconds
+        return (Double(count) / seconds, Double(count) / sustainedSeconds)
     }
 
     /// What a run costs with no token at all (start-up, key loading, threads, exit): the median
