@@ -6,8 +6,19 @@ import TokenFactory
 /// fed N copies of the token through a pipe, its JSON lines written to `/dev/null`, timed from
 /// launch to exit: process start, key loading, reading, verifying and writing all count.
 struct CLIBatch {
+    /// Where `jose` reads its tokens from.
+    enum Input: String {
+        /// A pipe that a thread of `compare` writes into while `jose` reads (`producer | jose`):
+        /// on a two-core machine that thread shares the cores with an N-thread `jose`.
+        case pipe
+        /// A file written before the run (`jose < tokens.txt`): no producer runs beside `jose`.
+        case file
+    }
+
     /// The `jose` executable.
     let executable: URL
+    /// Where `jose` reads its tokens from.
+    var input = Input.pipe
 
     /// The `jose` built beside this program, or `nil` when there is none.
     static func besideThisProgram() -> CLIBatch? {
@@ -67,26 +78,43 @@ struct CLIBatch {
             lines.append(contentsOf: token.token)
             lines.append(UInt8(ascii: "\n"))
         }
-        let input = lines
+        let tokens = lines
 
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        let pipe = Pipe()
-        process.standardInput = pipe
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        let start = monotonicSeconds()
-        try process.run()
-        let writer = Thread {
-            // jose may exit early (an unknown flag, say): then the write fails, and the exit
-            // status below says why.
-            try? pipe.fileHandleForWriting.write(contentsOf: input)
-            try? pipe.fileHandleForWriting.close()
+        switch input {
+        case .pipe:
+            let pipe = Pipe()
+            process.standardInput = pipe
+            let start = monotonicSeconds()
+            try process.run()
+            let writer = Thread {
+                // jose may exit early (an unknown flag, say): then the write fails, and the exit
+                // status below says why.
+                try? pipe.fileHandleForWriting.write(contentsOf: tokens)
+                try? pipe.fileHandleForWriting.close()
+            }
+            writer.start()
+            process.waitUntilExit()
+            return try finished(process, threads: threads, token: token, seconds: monotonicSeconds() - start)
+        case .file:
+            let file = directory.appendingPathComponent("tokens.txt")
+            try tokens.write(to: file)
+            let handle = try FileHandle(forReadingFrom: file)
+            defer { try? handle.close() }
+            process.standardInput = handle
+            let start = monotonicSeconds()
+            try process.run()
+            process.waitUntilExit()
+            return try finished(process, threads: threads, token: token, seconds: monotonicSeconds() - start)
         }
-        writer.start()
-        process.waitUntilExit()
-        let seconds = monotonicSeconds() - start
+    }
+
+    /// `seconds`, once `process` is known to have accepted every token (exit status 0).
+    private func finished(_ process: Process, threads: Int, token: BenchToken, seconds: Double) throws -> Double {
         guard process.terminationStatus == 0 else {
             throw BenchSetupError("jose verify --batch \(threads > 1 ? "--threads \(threads) " : "")"
                                   + "exited \(process.terminationStatus) on valid \(token.algorithm) tokens")

@@ -12,6 +12,8 @@ struct Options {
     var threads = 2
     /// Side-by-side runs of `jose verify --batch` per algorithm (their ratios' medians are shown).
     var cliRuns = 5
+    /// Where `jose verify --batch` reads its tokens from.
+    var cliInput = CLIBatch.Input.pipe
     /// Whether to count allocations per verify (in a child process with the malloc interposer
     /// preloaded, so that the timed runs here are not slowed by it).
     var countAllocations = true
@@ -19,12 +21,14 @@ struct Options {
     var allocationsOnly = false
 
     static let usage = """
-        usage: compare [--alg ALG]... [--seconds S] [--rounds N] [--threads N] [--cli-runs N] [--no-allocations]
+        usage: compare [--alg ALG]... [--seconds S] [--rounds N] [--threads N] [--cli-runs N] [--cli-input pipe|file]
+                       [--no-allocations]
           --alg ALG         HS256 RS256 PS256 ES256 ES384 ES512 EdDSA (repeatable; default all)
           --seconds S       seconds per timed loop (default 0.3)
           --rounds N        interleaved rounds per algorithm; medians are reported (default 5)
           --threads N       workers in the scaling run (default 2)
           --cli-runs N      side-by-side jose --batch runs per algorithm; medians are reported (default 5)
+          --cli-input I     jose reads a pipe that compare writes into (pipe, default) or a file (file)
           --no-allocations  skip allocation counting (and the child process with LD_PRELOAD it needs)
         """
 
@@ -58,6 +62,9 @@ struct Options {
             case "--cli-runs":
                 guard let n = Int(try value(for: argument)), n > 0 else { throw BenchSetupError(usage) }
                 options.cliRuns = n
+            case "--cli-input":
+                guard let input = CLIBatch.Input(rawValue: try value(for: argument)) else { throw BenchSetupError(usage) }
+                options.cliInput = input
             case "--no-allocations":
                 options.countAllocations = false
             case AllocationCounter.childFlag:

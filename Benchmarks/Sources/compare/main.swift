@@ -48,7 +48,11 @@ print("")
 
 // A `jose` that exits early must not take `compare` down with it while it is being fed.
 signal(SIGPIPE, SIG_IGN)
-let cliBatch = CLIBatch.besideThisProgram()
+let cliBatch = CLIBatch.besideThisProgram().map { found in
+    var batch = found
+    batch.input = options.cliInput
+    return batch
+}
 if cliBatch == nil {
     print("no jose beside compare: the cli columns show — (swift build -c release --package-path Benchmarks --product jose)")
 }
@@ -141,7 +145,7 @@ for algorithm in options.algorithms {
 print("""
 
     ops/s: single-thread medians. ours: sync verify, fixed key set. cache: async verify through a warm JWKSCache
-    (HS256: none, remote sets never hold secret keys). cli: `jose verify --batch` end to end, N tokens through a pipe.
+    (HS256: none, remote sets never hold secret keys). cli: `jose verify --batch` end to end, N tokens \(options.cliInput == .pipe ? "through a pipe" : "from a file").
     cli fixed: the same command over no token (start-up, keys, exit), the median of 5 runs.
     ratios: left / right (higher is better for the left). cli/ours and cli scaling take the CLI's sustained rate:
     N tokens over the run's time less its fixed time. cli/ours: the median of \(options.cliRuns) runs, each over the
