@@ -6,11 +6,10 @@ import Synchronization
 ///
 /// A reading thread reads runs of complete lines into ``BatchChunk``s (each chunk takes the
 /// buffer they were read into) and queues them (``BatchChunkQueue``); N tasks take chunks as
-/// they come and verify them; a writing thread
-/// writes each chunk's JSON lines in input order as soon as it is verified (``BatchChunkRing``
-/// carries the order and bounds the chunks in flight). No task waits for a block's slowest run;
-/// a chunk is written whether or not the reader is waiting for input, so a producer that writes
-/// a line and waits gets its answer.
+/// they come and verify them; a writing thread writes each chunk's JSON lines in input order as
+/// soon as it is verified (``BatchChunkRing`` carries the order and bounds the chunks in flight).
+/// No task waits for a block's slowest run; a chunk is written whether or not the reader is
+/// waiting for input, so a producer that writes a line and waits gets its answer.
 struct PipelinedBatchVerification {
     /// The most lines in one chunk: enough that a chunk of tokens of 96 bytes or more ends where
     /// its bytes do (see ``chunkBytes``), so that no complete line is left over to copy.
