@@ -1,9 +1,39 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// Where swift-crypto is the crypto backend by default: CryptoKit is there, OpenSSL is not.
+let applePlatforms: [Platform] = [.macOS, .macCatalyst, .iOS, .tvOS, .watchOS, .visionOS]
+/// Where OpenSSL 3 (the `COpenSSL` system library) is the crypto backend by default.
+let openSSLPlatforms: [Platform] = [.linux, .android, .windows, .openbsd, .wasi]
+
+/// `JOSE_CRYPTO=swift-crypto swift build` compiles the swift-crypto backend everywhere, so that it
+/// is built and tested on Linux too; unset (or `openssl`), each platform gets its default.
+let cryptoBackendChoice = Context.environment["JOSE_CRYPTO"] ?? "openssl"
+precondition(
+    ["openssl", "swift-crypto"].contains(cryptoBackendChoice),
+    "JOSE_CRYPTO must be openssl or swift-crypto, not \(cryptoBackendChoice)")
+let swiftCryptoEverywhere = cryptoBackendChoice == "swift-crypto"
+
+/// Exactly one backend per build: the `COpenSSL` system library or swift-crypto's products.
+let cryptoBackendDependencies: [Target.Dependency] = swiftCryptoEverywhere
+    ? [
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "CryptoExtras", package: "swift-crypto"),
+    ]
+    : [
+        .target(name: "COpenSSL", condition: .when(platforms: openSSLPlatforms)),
+        .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: applePlatforms)),
+        .product(name: "CryptoExtras", package: "swift-crypto", condition: .when(platforms: applePlatforms)),
+    ]
+/// `JOSE_SWIFT_CRYPTO` is defined wherever swift-crypto is the backend; the sources (and the
+/// tests that look at one backend's internals) choose their backend files by it.
+let cryptoBackendSettings: [SwiftSetting] = swiftCryptoEverywhere
+    ? [.define("JOSE_SWIFT_CRYPTO")]
+    : [.define("JOSE_SWIFT_CRYPTO", .when(platforms: applePlatforms))]
+
 let package = Package(
     name: "swift-jose",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "JOSE", targets: ["JOSE"]),
         // The URLSession key-set fetcher: Foundation's networking (libcurl) only for those who
@@ -14,6 +44,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         .systemLibrary(
@@ -23,10 +54,10 @@ let package = Package(
         ),
         .target(
             name: "JOSE",
-            dependencies: [
-                "COpenSSL",
+            dependencies: cryptoBackendDependencies + [
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: cryptoBackendSettings
         ),
         .target(
             name: "JOSEURLSession",
@@ -70,7 +101,8 @@ let package = Package(
                 "JOSEURLSession",
                 "JOSETestSupport",
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: cryptoBackendSettings
         ),
         .testTarget(
             name: "JOSECLITests",

@@ -1,6 +1,6 @@
 /// Makes DPoP proofs (RFC 9449 §4.2) for a client's requests, with one private key.
 ///
-/// Each proof has a fresh `jti` (128 bits from OpenSSL's CSPRNG), `iat` from the clock, `htm`
+/// Each proof has a fresh `jti` (128 bits from the crypto backend's CSPRNG), `iat` from the clock, `htm`
 /// and `htu` (the URI normalised, without query and fragment), and when asked `ath` (the
 /// access token's SHA-256 hash) and the server's `nonce`. The header carries `typ` `dpop+jwt`
 /// and the key's public half as `jwk` (only its RFC 7638 members: no `kid`, `use` or `alg`).
@@ -70,7 +70,7 @@ public struct DPoPProofSigner: Sendable {
     ///   - nonce: the server's latest `DPoP-Nonce`, when it gave one.
     /// - Returns: the compact proof, the value of the `DPoP` request header.
     /// - Throws: ``JOSEError`` `invalid_input` for an unusable method, URL or clock;
-    ///   `invalid_key` if OpenSSL fails to sign.
+    ///   `invalid_key` if the crypto backend fails to sign.
     public func proof(method: String, url: String, accessToken: String? = nil, nonce: String? = nil) throws -> String {
         guard !method.isEmpty, method.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             throw JOSEError.invalidInput("the HTTP method \(JOSEError.quoted(method)) is not a method token")

@@ -24,7 +24,7 @@
 ///
 /// A verifier keeps the keys of recent proofs, loaded and with their thumbprints, by the exact
 /// text of their header `jwk` (up to 1024): a client signs every proof with the same key, so it
-/// is loaded into OpenSSL once, and a proof check costs about what a token check does. Every
+/// is loaded into the crypto backend once, and a proof check costs about what a token check does. Every
 /// rule above still runs for every proof.
 ///
 /// Failures are ``JOSEError``s: `invalid_dpop_proof` for anything wrong with the proof (the

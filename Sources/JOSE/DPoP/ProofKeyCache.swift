@@ -3,7 +3,7 @@ import Synchronization
 /// The proof keys a ``DPoPProofVerifier`` loaded recently, by the exact JSON text of their
 /// header `jwk`, with their RFC 7638 thumbprints.
 ///
-/// A client signs every proof with the same key, so loading it into OpenSSL (and checking its
+/// A client signs every proof with the same key, so loading it into the crypto backend (and checking its
 /// point on the curve) and hashing its thumbprint once per client rather than once per request
 /// halves the cost of a proof check. Only public keys that passed every check are stored; the
 /// same text always loads the same key, so a hit is exactly what a load would give. Bounded:

@@ -44,7 +44,7 @@ public struct JWSSigner: Sendable {
     ///   - headerMembers: further protected-header members, written after `alg`, `kid` and `typ`
     ///     in the order given (for example a DPoP proof's public `jwk`).
     /// - Throws: ``JOSEError`` `invalid_input` when `headerMembers` names `alg`, `kid` or `typ`
-    ///   (the signer's own fields) or one name twice; `invalid_key` if OpenSSL fails to sign.
+    ///   (the signer's own fields) or one name twice; `invalid_key` if the crypto backend fails to sign.
     public func sign(
         _ payload: some Sequence<UInt8>,
         type: String? = "JWT",
@@ -77,8 +77,8 @@ public struct JWSSigner: Sendable {
                 throw JOSEError(.algorithmNotAllowed, "\(algorithm) is not an HMAC algorithm")
             }
             return try secret.authenticationCode(hash, message: signingInput)
-        case .asymmetric(let evpKey):
-            return try OpenSSLSignature.sign(algorithm, key: evpKey, message: signingInput)
+        case .asymmetric(let asymmetricKey):
+            return try asymmetricKey.signature(algorithm, message: signingInput)
         }
     }
 }

@@ -13,7 +13,7 @@ extension JWK {
     ///
     /// - Parameter includingPrivateMembers: also write `d` (and the RSA CRT members) or the
     ///   `oct` secret `k`. Off by default, so that exporting never leaks a secret by accident.
-    /// - Throws: ``JOSEError`` `invalid_key` if OpenSSL cannot export the material.
+    /// - Throws: ``JOSEError`` `invalid_key` if the crypto backend cannot export the material.
     public func jsonString(includingPrivateMembers: Bool = false) throws -> String {
         var members: [(String, JSONOutput)] = [("kty", .string(keyType.rawValue))]
         if let keyID { members.append(("kid", .string(keyID))) }
@@ -27,7 +27,7 @@ extension JWK {
     /// The RFC 7638 thumbprint: the base64url hash of the required members in lexicographic order.
     ///
     /// - Parameter hash: the hash function; SHA-256 unless a protocol says otherwise.
-    /// - Throws: ``JOSEError`` `invalid_key` if OpenSSL cannot export the material.
+    /// - Throws: ``JOSEError`` `invalid_key` if the crypto backend cannot export the material.
     public func thumbprint(using hash: HashAlgorithm = .sha256) throws -> String {
         let required = try keyMembers(includingPrivate: keyType == .octetSequence)
             .filter { ["crv", "e", "k", "n", "x", "y"].contains($0.0) }

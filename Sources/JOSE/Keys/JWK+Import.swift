@@ -10,7 +10,7 @@ extension JWK {
     /// - Throws: ``JOSEError`` `invalid_key` when the text is not a supported, acceptable key.
     public init(pem: String, keyID: String? = nil, algorithm: JWSAlgorithm? = nil, policy: KeyPolicy = .default) throws {
         try self.init(
-            material: .asymmetric(EVPKey.importPEM(pem, policy: RSAKeyPolicy(policy))),
+            material: .asymmetric(AsymmetricKey.importPEM(pem, policy: RSAKeyPolicy(policy))),
             keyID: keyID, use: nil, keyOperations: nil, algorithm: algorithm)
     }
 
@@ -19,7 +19,7 @@ extension JWK {
     /// - Throws: ``JOSEError`` `invalid_key` when the bytes are not a supported, acceptable key.
     public init(der: [UInt8], keyID: String? = nil, algorithm: JWSAlgorithm? = nil, policy: KeyPolicy = .default) throws {
         try self.init(
-            material: .asymmetric(EVPKey.importDER(der, policy: RSAKeyPolicy(policy))),
+            material: .asymmetric(AsymmetricKey.importDER(der, policy: RSAKeyPolicy(policy))),
             keyID: keyID, use: nil, keyOperations: nil, algorithm: algorithm)
     }
 
@@ -56,18 +56,18 @@ extension JWK {
     /// Generates a new private key suited to `algorithm`: RSA-2048 for RS*/PS*, the algorithm's
     /// curve for ES* and EdDSA (Ed25519 for `EdDSA`), a secret as long as the hash for HS*.
     ///
-    /// - Throws: ``JOSEError`` `invalid_key` if OpenSSL cannot generate the key.
+    /// - Throws: ``JOSEError`` `invalid_key` if the crypto backend cannot generate the key.
     public static func generate(for algorithm: JWSAlgorithm, keyID: String? = nil) throws -> JWK {
         let material: Material
         switch algorithm.family {
         case .hmac:
             material = try .symmetric(HMACKey(secret: SecureRandom.bytes(count: algorithm.hash?.byteCount ?? 32)))
         case .rsaPKCS1, .rsaPSS:
-            material = try .asymmetric(EVPKey.generate(rsaBits: 2048))
+            material = try .asymmetric(AsymmetricKey.generate(rsaBits: 2048))
         case .ecdsa(let curve):
-            material = try .asymmetric(EVPKey.generate(curve: curve))
+            material = try .asymmetric(AsymmetricKey.generate(curve: curve))
         case .eddsa(let curve):
-            material = try .asymmetric(EVPKey.generate(edwards: curve ?? .ed25519))
+            material = try .asymmetric(AsymmetricKey.generate(edwards: curve ?? .ed25519))
         }
         return try JWK(material: material, keyID: keyID, use: nil, keyOperations: nil, algorithm: algorithm)
     }
@@ -79,12 +79,12 @@ extension JWK {
         if text.hasPrefix("-----BEGIN") { return "PEM text" }
         if text.hasPrefix("ssh-") || text.hasPrefix("ecdsa-sha2-") { return "an SSH public key" }
         if text.hasPrefix("{"), (try? JWK(json: bytes)) != nil { return "a JWK" }
-        if (try? EVPKey.importDER(bytes, policy: RSAKeyPolicy(minimumModulusBits: 512))) != nil { return "a DER key" }
+        if (try? AsymmetricKey.importDER(bytes, policy: RSAKeyPolicy(minimumModulusBits: 512))) != nil { return "a DER key" }
         return nil
     }
 }
 
 extension RSAKeyPolicy {
-    /// The OpenSSL-layer policy for a public key policy.
+    /// The crypto layer's RSA policy for a public key policy.
     init(_ policy: KeyPolicy) { self.init(minimumModulusBits: policy.minimumRSAModulusBits) }
 }

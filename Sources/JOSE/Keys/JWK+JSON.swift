@@ -41,7 +41,7 @@ extension JWK {
             guard let curve = EllipticCurve(rawValue: crv) else {
                 throw JOSEError.invalidKey("EC curve \(JOSEError.quoted(crv)) is not supported (P-256, P-384, P-521, secp256k1)")
             }
-            material = try .asymmetric(EVPKey.ec(
+            material = try .asymmetric(AsymmetricKey.ec(
                 curve: curve, x: members.requiredBytes("x"), y: members.requiredBytes("y"),
                 d: members.optionalBytes("d")))
         case "OKP":
@@ -49,7 +49,7 @@ extension JWK {
             guard let curve = EdwardsCurve(rawValue: crv) else {
                 throw JOSEError.invalidKey("OKP curve \(JOSEError.quoted(crv)) cannot sign (Ed25519, Ed448 can)")
             }
-            material = try .asymmetric(EVPKey.okp(
+            material = try .asymmetric(AsymmetricKey.okp(
                 curve: curve, x: members.requiredBytes("x"), d: members.optionalBytes("d")))
         case "oct":
             let secret = try members.requiredBytes("k")
@@ -67,15 +67,15 @@ extension JWK {
             policy: policy)
     }
 
-    private static func rsaKey(_ members: JWKMembers, policy: KeyPolicy) throws -> EVPKey {
+    private static func rsaKey(_ members: JWKMembers, policy: KeyPolicy) throws -> AsymmetricKey {
         if members.object["oth"] != nil {
             throw JOSEError.invalidKey("multi-prime RSA keys (\"oth\") are not supported")
         }
-        let primes: EVPKey.RSAPrimes?
+        let primes: RSAPrimes?
         switch try (members.optionalBytes("p"), members.optionalBytes("q"), members.optionalBytes("dp"),
                     members.optionalBytes("dq"), members.optionalBytes("qi")) {
         case let (p?, q?, dp?, dq?, qi?):
-            primes = EVPKey.RSAPrimes(p: p, q: q, dp: dp, dq: dq, qi: qi)
+            primes = RSAPrimes(p: p, q: q, dp: dp, dq: dq, qi: qi)
         case (nil, nil, nil, nil, nil):
             primes = nil
         default:
@@ -85,7 +85,7 @@ extension JWK {
         if d == nil, primes != nil {
             throw JOSEError.invalidKey("RSA CRT members are present without \"d\"")
         }
-        return try EVPKey.rsa(
+        return try AsymmetricKey.rsa(
             modulus: members.requiredBytes("n"), exponent: members.requiredBytes("e"),
             privateExponent: d, primes: primes, policy: RSAKeyPolicy(policy))
     }

@@ -15,7 +15,7 @@ extension JWK {
         certificate: [UInt8], keyID: String? = nil, algorithm: JWSAlgorithm? = nil, policy: KeyPolicy = .default
     ) throws {
         try self.init(
-            material: .asymmetric(EVPKey.importCertificate(certificate, policy: RSAKeyPolicy(policy))),
+            material: .asymmetric(AsymmetricKey.importCertificate(certificate, policy: RSAKeyPolicy(policy))),
             keyID: keyID, use: nil, keyOperations: nil, algorithm: algorithm, policy: policy)
     }
 
@@ -25,7 +25,7 @@ extension JWK {
     /// - Parameter includingPrivateKey: write the private key. Off by default, so that exporting
     ///   never leaks a secret by accident.
     /// - Throws: ``JOSEError`` `invalid_input` for an `oct` secret (PEM has no form for it) or
-    ///   when OpenSSL cannot encode the key.
+    ///   when the crypto backend cannot encode the key.
     public func pemString(includingPrivateKey: Bool = false) throws -> String {
         guard case .asymmetric(let key) = material else {
             throw JOSEError.invalidInput("an oct (HMAC) secret has no PEM form")

@@ -1,5 +1,5 @@
 extension JWK {
-    /// The bare OpenSSL check of `signature` over `signingInput` with this key: no parsing, no
+    /// The bare crypto-backend check of `signature` over `signingInput` with this key: no parsing, no
     /// key selection, no allow-list. Only for the primitive timer beside `jose bench` (the
     /// `JOSEPrimitiveTimer` target), which measures it against the full verify.
     package func primitiveVerify(

@@ -1,4 +1,4 @@
-/// A JSON Web Key (RFC 7517) whose material has been validated and loaded into OpenSSL once.
+/// A JSON Web Key (RFC 7517) whose material has been validated and loaded into the crypto backend once.
 ///
 /// A `JWK` is immutable and `Sendable`: load it once and share it. The key decides which
 /// algorithms it verifies: an RSA key only RS*/PS*, an EC key only the ES* of its curve, an OKP
@@ -25,7 +25,7 @@ public struct JWK: Sendable {
 
     /// The loaded material.
     enum Material: Sendable {
-        case asymmetric(EVPKey)
+        case asymmetric(AsymmetricKey)
         case symmetric(HMACKey)
     }
 
@@ -86,7 +86,7 @@ public struct JWK: Sendable {
                 }
             case .asymmetric(let key):
                 return key._withUnsafeGuaranteedRef {
-                    OpenSSLSignature.verify(algorithm, key: $0, message: signingInput, signature: signature)
+                    $0.verifies(algorithm, message: signingInput, signature: signature)
                 }
             }
         }
@@ -95,7 +95,7 @@ public struct JWK: Sendable {
     /// ``Material`` without ownership.
     private enum UnretainedMaterial {
         case symmetric(Unmanaged<HMACKey>)
-        case asymmetric(Unmanaged<EVPKey>)
+        case asymmetric(Unmanaged<AsymmetricKey>)
     }
 
     private let storage: Storage
@@ -113,7 +113,7 @@ public struct JWK: Sendable {
     /// Whether private material (or, for `oct`, the secret) is present.
     public var isPrivate: Bool { storage.isPrivate }
 
-    /// The OpenSSL key or HMAC secret.
+    /// The backend's asymmetric key or HMAC secret.
     var material: Material { storage.material }
     /// The algorithms the material supports, narrowed by `alg`.
     var supportedAlgorithms: AlgorithmSet { storage.supportedAlgorithms }
@@ -204,7 +204,7 @@ public struct JWK: Sendable {
         switch material {
         case .symmetric(let secret):
             return AlgorithmSet([JWSAlgorithm.hs256, .hs384, .hs512].filter {
-                secret.secretByteCount >= policy.minimumHMACSecretBytes(for: $0)
+                secret.secret.count >= policy.minimumHMACSecretBytes(for: $0)
             })
         case .asymmetric(let key):
             switch key.kind {
@@ -221,7 +221,7 @@ public struct JWK: Sendable {
     /// A short description of the material for messages, e.g. `RSA-2048` or `EC P-256`.
     static func describe(_ material: Material) -> String {
         switch material {
-        case .symmetric(let secret): "oct (\(secret.secretByteCount * 8)-bit)"
+        case .symmetric(let secret): "oct (\(secret.secret.count * 8)-bit)"
         case .asymmetric(let key):
             switch key.kind {
             case .rsa(let bits): "RSA-\(bits)"

@@ -164,7 +164,7 @@ public struct JWKSet: Sendable {
 
     /// The set as a public JWK Set document: private members are never written.
     ///
-    /// - Throws: ``JOSEError`` `invalid_key` if OpenSSL cannot export a key.
+    /// - Throws: ``JOSEError`` `invalid_key` if the crypto backend cannot export a key.
     public func publicJSONString() throws -> String {
         try "{\"keys\":[" + keys.compactMap { try $0.publicKey?.jsonString() }.joined(separator: ",") + "]}"
     }

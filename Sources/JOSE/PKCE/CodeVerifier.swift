@@ -41,7 +41,7 @@ public struct CodeVerifier: Sendable, Hashable, CustomStringConvertible {
         self.value = value
     }
 
-    /// Generates a verifier from OpenSSL's CSPRNG: 6 bits of entropy per character (at least 258 bits).
+    /// Generates a verifier from the crypto backend's CSPRNG: 6 bits of entropy per character (at least 258 bits).
     ///
     /// - Parameter length: 43...128 characters; 64 by default.
     /// - Throws: ``JOSEError`` `invalid_input` for a length outside 43...128.

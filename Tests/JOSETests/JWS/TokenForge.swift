@@ -30,7 +30,7 @@ enum TokenForge {
             case .symmetric(let secret):
                 return try! secret.authenticationCode(alg.hash ?? .sha256, message: bytes)
             case .asymmetric(let evp):
-                return (try? OpenSSLSignature.sign(alg, key: evp, message: bytes)) ?? []
+                return (try? evp.signature(alg, message: bytes)) ?? []
             }
         }
     }
@@ -63,8 +63,7 @@ func errorCode<T>(_ body: () throws -> T) -> JOSEError.Code? {
         return nil
     } catch let error as JOSEError {
         // Every failing call leaves this thread's OpenSSL error queue empty.
-        #expect(OpenSSLErrorQueue.isEmpty, "OpenSSL error queue not empty after \(error)")
-        OpenSSLErrorQueue.clear()
+        #expect(backendErrorQueueIsEmpty(), "OpenSSL error queue not empty after \(error)")
         return error.code
     } catch {
         return nil

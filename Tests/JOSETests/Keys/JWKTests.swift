@@ -43,7 +43,7 @@ struct JWKTests {
     }
 
     @Test func weakRSAIsRefusedUnlessAskedForByName() throws {
-        let weak = try EVPKey.importPEM(PEMFixtures.rsa1024SPKI, policy: RSAKeyPolicy(minimumModulusBits: 1024))
+        let weak = try AsymmetricKey.importPEM(PEMFixtures.rsa1024SPKI, policy: RSAKeyPolicy(minimumModulusBits: 1024))
         let components = try weak.rsaComponents()
         let json = #"{"kty":"RSA","n":"\#(Base64URL.encode(components.modulus))","e":"\#(Base64URL.encode(components.exponent))"}"#
         #expect(errorCode { try JWK(json: json) } == .invalidKey)

@@ -124,7 +124,7 @@ enum VectorSupport {
             case .symmetric(let secret):
                 return try! secret.authenticationCode(alg.hash ?? .sha256, message: input)
             case .asymmetric(let evpKey):
-                return try OpenSSLSignature.sign(alg, key: evpKey, message: input)
+                return try evpKey.signature(alg, message: input)
             }
         }
     }
@@ -136,8 +136,7 @@ enum VectorSupport {
             return nil
         } catch let error as JOSEError {
             // Every failing call leaves this thread's OpenSSL error queue empty.
-            #expect(OpenSSLErrorQueue.isEmpty, "OpenSSL error queue not empty after \(error)")
-            OpenSSLErrorQueue.clear()
+            #expect(backendErrorQueueIsEmpty(), "OpenSSL error queue not empty after \(error)")
             return error.code
         } catch {
             return JOSEError.Code(rawValue: "non-JOSE error: \(error)")

@@ -1,3 +1,4 @@
+#if !JOSE_SWIFT_CRYPTO
 internal import COpenSSL
 
 /// Conversion between the JWS ECDSA signature format (fixed-width R‖S, as in IEEE P1363) and
@@ -86,3 +87,4 @@ enum ECDSASignatureEncoding {
         return rBytes + sBytes
     }
 }
+#endif

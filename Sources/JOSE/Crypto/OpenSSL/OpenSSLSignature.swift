@@ -1,3 +1,4 @@
+#if !JOSE_SWIFT_CRYPTO
 internal import COpenSSL
 
 /// JWS signature primitives (RS*, PS*, ES*, EdDSA) over ``EVPKey``.
@@ -191,7 +192,7 @@ enum OpenSSLSignature {
             guard let digestStart = digest.baseAddress, let signatureStart = signature.baseAddress,
                   let pair = key.verifyContexts.take(tag: tag) ?? preparedVerification(hash, padding: padding, key: key)
             else { return false }
-            let ok = Digest.digest(hash, message, into: digest, using: PreparedVerification.digestContext(pair))
+            let ok = OpenSSLPrimitives.digest(hash, message, into: digest, using: PreparedVerification.digestContext(pair))
                 && EVP_PKEY_verify(
                     PreparedVerification.verifyContext(pair), signatureStart.assumingMemoryBound(to: UInt8.self),
                     signature.count, digestStart.assumingMemoryBound(to: UInt8.self), hash.byteCount) == 1
@@ -213,7 +214,7 @@ enum OpenSSLSignature {
         let signature = withUnsafeTemporaryAllocation(byteCount: 64, alignment: 8) { digest -> [UInt8] in
             [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
                 count = 0
-                guard Digest.digest(hash, message, into: digest), let digestStart = digest.baseAddress,
+                guard OpenSSLPrimitives.digest(hash, message, into: digest), let digestStart = digest.baseAddress,
                       let context = EVP_PKEY_CTX_new_from_pkey(nil, key.pointer, nil)
                 else { failed = true; return }
                 defer { EVP_PKEY_CTX_free(context) }
@@ -281,14 +282,17 @@ enum OpenSSLSignature {
     }
 }
 
-extension EVPKey.Kind {
-    /// A short name for messages: "RSA", "EC P-256", "Ed25519".
-    var name: String {
-        switch self {
-        case .rsa(let bits): "RSA-\(bits)"
-        case .ec(let curve): "EC \(curve.rawValue)"
-        case .okp(let curve): curve.rawValue
-        }
+extension EVPKey {
+    /// Whether `signature` is a valid `algorithm` signature of `message` (see
+    /// ``OpenSSLSignature/verify(_:key:message:signature:)``).
+    @inline(__always)
+    func verifies(_ algorithm: JWSAlgorithm, message: UnsafeRawBufferPointer, signature: UnsafeRawBufferPointer) -> Bool {
+        OpenSSLSignature.verify(algorithm, key: self, message: message, signature: signature)
+    }
+
+    /// Signs `message` with `algorithm` (see ``OpenSSLSignature/sign(_:key:message:)``).
+    func signature(_ algorithm: JWSAlgorithm, message: UnsafeRawBufferPointer) throws -> [UInt8] {
+        try OpenSSLSignature.sign(algorithm, key: self, message: message)
     }
 }
 
@@ -299,3 +303,4 @@ extension StaticString {
         UnsafeMutablePointer(mutating: cString)
     }
 }
+#endif

@@ -8,7 +8,7 @@ import Testing
 /// tcId 8 of the RSA PKCS#1 files (DigestInfo without the NULL parameter); see
 /// `Vectors/wycheproof/README.md` for what we do with them.
 @Suite("Wycheproof vectors")
-struct OpenSSLWycheproofTests {
+struct PrimitiveWycheproofTests {
     /// Outcome counts for one file.
     struct Tally: CustomStringConvertible {
         /// Cases run.
@@ -54,11 +54,11 @@ struct OpenSSLWycheproofTests {
     }
 
     /// Runs `test` with its message and signature as raw buffers.
-    static func verify(_ alg: JWSAlgorithm, _ key: EVPKey, _ test: Wycheproof.SignatureTest) -> Bool {
+    static func verify(_ alg: JWSAlgorithm, _ key: AsymmetricKey, _ test: Wycheproof.SignatureTest) -> Bool {
         let message = hexBytes(test.msg)
         let signature = hexBytes(test.sig)
         return message.withUnsafeBytes { m in
-            signature.withUnsafeBytes { s in OpenSSLSignature.verify(alg, key: key, message: m, signature: s) }
+            signature.withUnsafeBytes { s in key.verifies(alg, message: m, signature: s) }
         }
     }
 
@@ -78,7 +78,7 @@ struct OpenSSLWycheproofTests {
         var tally = Tally()
         for group in vectors.testGroups {
             let width = curve.coordinateByteCount
-            let key = try EVPKey.ec(
+            let key = try AsymmetricKey.ec(
                 curve: curve, x: fixedWidth(hexBytes(group.publicKey.wx), width),
                 y: fixedWidth(hexBytes(group.publicKey.wy), width))
             for test in group.tests {
@@ -97,7 +97,7 @@ struct OpenSSLWycheproofTests {
         let other: JWSAlgorithm = curve == .ed25519 ? .ed448 : .ed25519
         var tally = Tally()
         for group in vectors.testGroups {
-            let key = try EVPKey.okp(curve: curve, x: hexBytes(group.publicKey.pk))
+            let key = try AsymmetricKey.okp(curve: curve, x: hexBytes(group.publicKey.pk))
             for test in group.tests {
                 let verified = Self.verify(.eddsa, key, test)
                 #expect(Self.verify(specific, key, test) == verified)
@@ -129,7 +129,7 @@ struct OpenSSLWycheproofTests {
         let vectors = try Wycheproof.load(file, as: Wycheproof.RSAGroup.self)
         var tally = Tally()
         for group in vectors.testGroups {
-            let key = try EVPKey.rsa(
+            let key = try AsymmetricKey.rsa(
                 modulus: hexBytes(group.publicKey.modulus), exponent: hexBytes(group.publicKey.publicExponent),
                 policy: RSAKeyPolicy(minimumModulusBits: group.keySize))
             for test in group.tests {
@@ -160,7 +160,7 @@ struct OpenSSLWycheproofTests {
             let jwsGroup = fullTag && group.keySize >= hash.byteCount * 8
             for test in group.tests {
                 let key = try HMACKey(secret: hexBytes(test.key))
-                #expect(key.secretByteCount == group.keySize / 8)
+                #expect(key.secret.count == group.keySize / 8)
                 let message = hexBytes(test.msg)
                 let tag = hexBytes(test.tag)
                 let full = message.withUnsafeBytes { try! key.authenticationCode(hash, message: $0) }

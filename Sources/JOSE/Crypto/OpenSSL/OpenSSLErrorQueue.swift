@@ -1,3 +1,4 @@
+#if !JOSE_SWIFT_CRYPTO
 internal import COpenSSL
 
 /// Access to OpenSSL's per-thread error queue.
@@ -48,3 +49,4 @@ enum OpenSSLErrorQueue {
         return JOSEError(code, detail.isEmpty ? message : "\(message) (\(detail))")
     }
 }
+#endif

@@ -1,36 +1,7 @@
+#if !JOSE_SWIFT_CRYPTO
 internal import COpenSSL
 
 extension EVPKey {
-    /// The components of an RSA key as minimal unsigned big-endian bytes (JWK form).
-    struct RSAComponents: Sendable {
-        /// The modulus `n`.
-        var modulus: [UInt8]
-        /// The public exponent `e`.
-        var exponent: [UInt8]
-        /// The private exponent `d`, for private keys.
-        var privateExponent: [UInt8]?
-        /// The primes and CRT values, for private keys that have them.
-        var primes: RSAPrimes?
-    }
-
-    /// The components of an EC key, each exactly `coordinateByteCount` bytes.
-    struct ECComponents: Sendable {
-        /// The affine x coordinate.
-        var x: [UInt8]
-        /// The affine y coordinate.
-        var y: [UInt8]
-        /// The private scalar, for private keys.
-        var d: [UInt8]?
-    }
-
-    /// The raw encodings of an Ed25519/Ed448 key.
-    struct OKPComponents: Sendable {
-        /// The public key.
-        var x: [UInt8]
-        /// The private key (seed), for private keys.
-        var d: [UInt8]?
-    }
-
     /// Exports an RSA key's components.
     /// - Throws: ``JOSEError/Code/invalidInput`` when the key is not RSA or cannot be read.
     func rsaComponents() throws -> RSAComponents {
@@ -159,3 +130,4 @@ extension EVPKey {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if !JOSE_SWIFT_CRYPTO
 import Foundation
 import Testing
 @testable import JOSE
@@ -120,3 +121,4 @@ struct ContextPoolTests {
         #expect(contexts.freed == contexts.made)
     }
 }
+#endif

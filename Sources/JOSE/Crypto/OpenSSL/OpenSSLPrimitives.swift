@@ -1,7 +1,9 @@
+#if !JOSE_SWIFT_CRYPTO
 internal import COpenSSL
 
-/// One-shot SHA-2 hashing with the process-wide fetched `EVP_MD` objects.
-enum Digest {
+/// The OpenSSL backend's hashing (with the process-wide fetched `EVP_MD` objects), randomness
+/// (OpenSSL's default DRBG) and constant-time comparison (`CRYPTO_memcmp`).
+enum OpenSSLPrimitives: BackendPrimitives {
     /// Returns the `hash` digest of `data`.
     ///
     /// Returns an empty array only if OpenSSL fails (for instance if the digest could not be
@@ -11,11 +13,6 @@ enum Digest {
             let raw = UnsafeMutableRawBufferPointer(buffer)
             count = digest(hash, data, into: raw) ? hash.byteCount : 0
         }
-    }
-
-    /// Returns the `hash` digest of the bytes of `data`.
-    static func hash(_ hash: HashAlgorithm, _ data: [UInt8]) -> [UInt8] {
-        data.withUnsafeBytes { self.hash(hash, $0) }
     }
 
     /// Idle `EVP_MD_CTX`s shared by the whole process (a context is out of the pool while one
@@ -58,19 +55,11 @@ enum Digest {
         }
         return true
     }
-}
 
-/// Cryptographically secure random bytes from OpenSSL's default DRBG.
-enum SecureRandom {
-    /// Returns `count` random bytes.
+    /// Returns `count` (1 ... `Int32.max`) bytes from OpenSSL's default DRBG.
     ///
-    /// - Throws: ``JOSEError/Code/invalidInput`` for a negative count, or when the generator
-    ///   fails (it is not seeded).
-    static func bytes(count: Int) throws -> [UInt8] {
-        guard count >= 0, count <= Int(Int32.max) else {
-            throw JOSEError(.invalidInput, "random byte count \(count) is out of range")
-        }
-        if count == 0 { return [] }
+    /// - Throws: ``JOSEError/Code/invalidInput`` when the generator fails (it is not seeded).
+    static func randomBytes(count: Int) throws -> [UInt8] {
         var failed = false
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             if let base = buffer.baseAddress, RAND_bytes(base, Int32(count)) == 1 {
@@ -85,18 +74,14 @@ enum SecureRandom {
         }
         return bytes
     }
-}
 
-/// Compares two byte buffers in time that depends only on their lengths, never on their
-/// contents. Buffers of different lengths are unequal.
-func constantTimeEquals(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
-    guard lhs.count == rhs.count else { return false }
-    guard lhs.count > 0, let left = lhs.baseAddress, let right = rhs.baseAddress else { return true }
-    return CRYPTO_memcmp(left, right, lhs.count) == 0
+    /// Compares two byte buffers with `CRYPTO_memcmp`, in time that depends only on their
+    /// lengths. Buffers of different lengths are unequal.
+    @inline(__always)
+    static func constantTimeEquals(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        guard lhs.count > 0, let left = lhs.baseAddress, let right = rhs.baseAddress else { return true }
+        return CRYPTO_memcmp(left, right, lhs.count) == 0
+    }
 }
-
-/// Compares two byte arrays in time that depends only on their lengths, never on their
-/// contents. Arrays of different lengths are unequal.
-func constantTimeEquals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
-    lhs.withUnsafeBytes { left in rhs.withUnsafeBytes { right in constantTimeEquals(left, right) } }
-}
+#endif

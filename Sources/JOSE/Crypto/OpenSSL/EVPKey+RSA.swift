@@ -1,21 +1,7 @@
+#if !JOSE_SWIFT_CRYPTO
 internal import COpenSSL
 
 extension EVPKey {
-    /// The private parts of an RSA key beyond `d`: the two primes and the CRT values, which
-    /// JWK carries as a group (`p`, `q`, `dp`, `dq`, `qi`).
-    struct RSAPrimes: Sendable {
-        /// The first prime factor `p`.
-        var p: [UInt8]
-        /// The second prime factor `q`.
-        var q: [UInt8]
-        /// `d mod (p - 1)`.
-        var dp: [UInt8]
-        /// `d mod (q - 1)`.
-        var dq: [UInt8]
-        /// `q^-1 mod p`.
-        var qi: [UInt8]
-    }
-
     /// Creates an RSA key from unsigned big-endian components (the JWK `n`, `e`, `d`, ...).
     ///
     /// - Parameters:
@@ -74,3 +60,4 @@ extension EVPKey {
         return pointer
     }
 }
+#endif

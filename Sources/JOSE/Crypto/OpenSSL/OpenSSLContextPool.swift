@@ -1,3 +1,4 @@
+#if !JOSE_SWIFT_CRYPTO
 import Synchronization
 
 /// Idle OpenSSL contexts (`EVP_PKEY_CTX`, `EVP_MD_CTX`, `EVP_MAC_CTX`), each tagged with the
@@ -96,3 +97,4 @@ final class OpenSSLContextPool: Sendable {
         free(context)
     }
 }
+#endif

@@ -19,9 +19,9 @@ private func multiply(_ value: [UInt8], by factor: UInt32) -> [UInt8] {
     return Array(result.drop { $0 == 0 })
 }
 
-/// Key construction, validation, import and export of ``EVPKey``.
-@Suite("OpenSSL keys")
-struct OpenSSLKeyTests {
+/// Key construction, validation, import and export of ``AsymmetricKey``.
+@Suite("Asymmetric keys")
+struct AsymmetricKeyTests {
     /// Expects `body` to throw a ``JOSEError`` with `code` whose message contains `text`.
     private func expectRejected(
         _ code: JOSEError.Code = .invalidKey, _ text: String = "", sourceLocation: SourceLocation = #_sourceLocation,
@@ -36,7 +36,7 @@ struct OpenSSLKeyTests {
         } catch {
             Issue.record("unexpected error \(error)", sourceLocation: sourceLocation)
         }
-        #expect(OpenSSLErrorQueue.drain().isEmpty, "error queue left non-empty", sourceLocation: sourceLocation)
+        #expect(backendErrorQueueIsEmpty(), "error queue left non-empty", sourceLocation: sourceLocation)
     }
 
     // MARK: RSA
@@ -45,24 +45,24 @@ struct OpenSSLKeyTests {
     @Test func rsaPolicy() throws {
         let key = try #require(TestKeys.rsa)
         let n = try key.rsaComponents().modulus
-        #expect(try EVPKey.rsa(modulus: n, exponent: [1, 0, 1]).kind == .rsa(modulusBits: 2048))
-        #expect(try EVPKey.rsa(modulus: [0, 0] + n, exponent: [0, 1, 0, 1]).kind == .rsa(modulusBits: 2048))
-        expectRejected(.invalidKey, "not an odd") { _ = try EVPKey.rsa(modulus: n, exponent: [1, 0, 0]) }
-        expectRejected(.invalidKey, "at least 3") { _ = try EVPKey.rsa(modulus: n, exponent: [1]) }
-        expectRejected(.invalidKey, "at least 3") { _ = try EVPKey.rsa(modulus: n, exponent: []) }
-        expectRejected(.invalidKey, "2^32") { _ = try EVPKey.rsa(modulus: n, exponent: [1, 0, 0, 0, 1]) }
+        #expect(try AsymmetricKey.rsa(modulus: n, exponent: [1, 0, 1]).kind == .rsa(modulusBits: 2048))
+        #expect(try AsymmetricKey.rsa(modulus: [0, 0] + n, exponent: [0, 1, 0, 1]).kind == .rsa(modulusBits: 2048))
+        expectRejected(.invalidKey, "not an odd") { _ = try AsymmetricKey.rsa(modulus: n, exponent: [1, 0, 0]) }
+        expectRejected(.invalidKey, "at least 3") { _ = try AsymmetricKey.rsa(modulus: n, exponent: [1]) }
+        expectRejected(.invalidKey, "at least 3") { _ = try AsymmetricKey.rsa(modulus: n, exponent: []) }
+        expectRejected(.invalidKey, "2^32") { _ = try AsymmetricKey.rsa(modulus: n, exponent: [1, 0, 0, 0, 1]) }
         var even = n
         even[even.count - 1] &= 0xfe
-        expectRejected(.invalidKey, "even") { _ = try EVPKey.rsa(modulus: even, exponent: [1, 0, 1]) }
-        expectRejected(.invalidKey, "zero") { _ = try EVPKey.rsa(modulus: [0, 0], exponent: [1, 0, 1]) }
+        expectRejected(.invalidKey, "even") { _ = try AsymmetricKey.rsa(modulus: even, exponent: [1, 0, 1]) }
+        expectRejected(.invalidKey, "zero") { _ = try AsymmetricKey.rsa(modulus: [0, 0], exponent: [1, 0, 1]) }
         expectRejected(.invalidKey, "at least 2048") {
-            _ = try EVPKey.rsa(modulus: Array(n.prefix(128)) + [0x01], exponent: [3])
+            _ = try AsymmetricKey.rsa(modulus: Array(n.prefix(128)) + [0x01], exponent: [3])
         }
         let huge = [UInt8](repeating: 0xff, count: 16384 / 8 + 1)
-        expectRejected(.invalidKey, "at most") { _ = try EVPKey.rsa(modulus: huge, exponent: [3]) }
+        expectRejected(.invalidKey, "at most") { _ = try AsymmetricKey.rsa(modulus: huge, exponent: [3]) }
         // A 1024-bit PEM key: rejected by default, accepted when the policy asks for it by name.
-        expectRejected(.invalidKey, "1024 bits") { _ = try EVPKey.importPEM(PEMFixtures.rsa1024SPKI) }
-        let weak = try EVPKey.importPEM(PEMFixtures.rsa1024SPKI, policy: RSAKeyPolicy(minimumModulusBits: 1024))
+        expectRejected(.invalidKey, "1024 bits") { _ = try AsymmetricKey.importPEM(PEMFixtures.rsa1024SPKI) }
+        let weak = try AsymmetricKey.importPEM(PEMFixtures.rsa1024SPKI, policy: RSAKeyPolicy(minimumModulusBits: 1024))
         #expect(weak.kind == .rsa(modulusBits: 1024))
     }
 
@@ -71,7 +71,7 @@ struct OpenSSLKeyTests {
         var roca: [UInt8] = [1]
         for _ in 0 ..< 130 { roca = multiply(roca, by: 65537) }  // 65537^130: odd, 2081 bits
         #expect(ROCAFingerprint.matches(modulus: roca))
-        expectRejected(.invalidKey, "ROCA") { _ = try EVPKey.rsa(modulus: roca, exponent: [1, 0, 1]) }
+        expectRejected(.invalidKey, "ROCA") { _ = try AsymmetricKey.rsa(modulus: roca, exponent: [1, 0, 1]) }
         // Shifting the residue modulo 3 breaks the fingerprint (65537 ≡ 2 mod 3 generates {1, 2},
         // so a multiple of 3 is outside it): 3 · 65537^130 is not fingerprinted.
         #expect(!ROCAFingerprint.matches(modulus: multiply(roca, by: 3)))
@@ -91,28 +91,28 @@ struct OpenSSLKeyTests {
         let primes = try #require(components.primes)
         #expect(components.exponent == [1, 0, 1])
         #expect(components.modulus.first != 0 && d.first != 0 && primes.p.first != 0)
-        let rebuilt = try EVPKey.rsa(
+        let rebuilt = try AsymmetricKey.rsa(
             modulus: components.modulus, exponent: components.exponent, privateExponent: d, primes: primes)
         #expect(rebuilt.hasPrivateKey)
         let message: [UInt8] = Array("hello".utf8)
         #expect(verify(.rs256, key, message, try sign(.rs256, rebuilt, message)))
 
         // n, e, d without the primes: accepted after a sign/verify self-test.
-        let dOnly = try EVPKey.rsa(modulus: components.modulus, exponent: components.exponent, privateExponent: d)
+        let dOnly = try AsymmetricKey.rsa(modulus: components.modulus, exponent: components.exponent, privateExponent: d)
         #expect(verify(.ps256, key, message, try sign(.ps256, dOnly, message)))
         var wrongD = d
         wrongD[wrongD.count - 1] ^= 0x02
         expectRejected(.invalidKey, "does not match") {
-            _ = try EVPKey.rsa(modulus: components.modulus, exponent: components.exponent, privateExponent: wrongD)
+            _ = try AsymmetricKey.rsa(modulus: components.modulus, exponent: components.exponent, privateExponent: wrongD)
         }
         var badPrimes = primes
         badPrimes.dp[badPrimes.dp.count - 1] ^= 0x01
         expectRejected(.invalidKey, "inconsistent") {
-            _ = try EVPKey.rsa(
+            _ = try AsymmetricKey.rsa(
                 modulus: components.modulus, exponent: components.exponent, privateExponent: d, primes: badPrimes)
         }
         expectRejected(.invalidInput) {
-            _ = try EVPKey.rsa(modulus: components.modulus, exponent: components.exponent, primes: primes)
+            _ = try AsymmetricKey.rsa(modulus: components.modulus, exponent: components.exponent, primes: primes)
         }
         let publicOnly = try key.publicKey()
         #expect(!publicOnly.hasPrivateKey)
@@ -130,10 +130,10 @@ struct OpenSSLKeyTests {
         let c = try key.ecComponents()
         let width = curve.coordinateByteCount
         #expect(c.x.count == width && c.y.count == width && c.d?.count == width)
-        let rebuilt = try EVPKey.ec(curve: curve, x: c.x, y: c.y, d: c.d)
+        let rebuilt = try AsymmetricKey.ec(curve: curve, x: c.x, y: c.y, d: c.d)
         let again = try rebuilt.ecComponents()
         #expect(again.x == c.x && again.y == c.y && again.d == c.d)
-        let publicOnly = try EVPKey.ec(curve: curve, x: c.x, y: c.y)
+        let publicOnly = try AsymmetricKey.ec(curve: curve, x: c.x, y: c.y)
         #expect(!publicOnly.hasPrivateKey)
         #expect(try publicOnly.ecComponents().d == nil)
         #expect(try key.publicKey().ecComponents().d == nil)
@@ -146,25 +146,25 @@ struct OpenSSLKeyTests {
         let d = try #require(c.d)
         var offCurve = c.y
         offCurve[31] ^= 0x01
-        expectRejected(.invalidKey) { _ = try EVPKey.ec(curve: .p256, x: c.x, y: offCurve) }
-        expectRejected(.invalidKey) { _ = try EVPKey.ec(curve: .p256, x: c.x, y: offCurve, d: d) }
-        expectRejected(.invalidKey, "exactly 32") { _ = try EVPKey.ec(curve: .p256, x: Array(c.x.dropFirst()), y: c.y) }
-        expectRejected(.invalidKey, "exactly 32") { _ = try EVPKey.ec(curve: .p256, x: [0] + c.x, y: c.y) }
-        expectRejected(.invalidKey, "exactly 32") { _ = try EVPKey.ec(curve: .p256, x: c.x, y: c.y, d: Array(d.dropFirst())) }
-        expectRejected(.invalidKey) { _ = try EVPKey.ec(curve: .p384, x: c.x, y: c.y) }
-        expectRejected(.invalidKey) { _ = try EVPKey.ec(curve: .secp256k1, x: c.x, y: c.y) }
+        expectRejected(.invalidKey) { _ = try AsymmetricKey.ec(curve: .p256, x: c.x, y: offCurve) }
+        expectRejected(.invalidKey) { _ = try AsymmetricKey.ec(curve: .p256, x: c.x, y: offCurve, d: d) }
+        expectRejected(.invalidKey, "exactly 32") { _ = try AsymmetricKey.ec(curve: .p256, x: Array(c.x.dropFirst()), y: c.y) }
+        expectRejected(.invalidKey, "exactly 32") { _ = try AsymmetricKey.ec(curve: .p256, x: [0] + c.x, y: c.y) }
+        expectRejected(.invalidKey, "exactly 32") { _ = try AsymmetricKey.ec(curve: .p256, x: c.x, y: c.y, d: Array(d.dropFirst())) }
+        expectRejected(.invalidKey) { _ = try AsymmetricKey.ec(curve: .p384, x: c.x, y: c.y) }
+        expectRejected(.invalidKey) { _ = try AsymmetricKey.ec(curve: .secp256k1, x: c.x, y: c.y) }
         let other = try key.ecComponents()
-        let stranger = try EVPKey.generate(curve: .p256).ecComponents()
+        let stranger = try AsymmetricKey.generate(curve: .p256).ecComponents()
         #expect(other.x == c.x)
-        expectRejected(.invalidKey) { _ = try EVPKey.ec(curve: .p256, x: c.x, y: c.y, d: stranger.d) }
+        expectRejected(.invalidKey) { _ = try AsymmetricKey.ec(curve: .p256, x: c.x, y: c.y, d: stranger.d) }
         expectRejected(.invalidKey) {
-            _ = try EVPKey.ec(curve: .p256, x: c.x, y: c.y, d: [UInt8](repeating: 0, count: 32))
+            _ = try AsymmetricKey.ec(curve: .p256, x: c.x, y: c.y, d: [UInt8](repeating: 0, count: 32))
         }
         let order = hexBytes("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551")
-        expectRejected(.invalidKey) { _ = try EVPKey.ec(curve: .p256, x: c.x, y: c.y, d: order) }
+        expectRejected(.invalidKey) { _ = try AsymmetricKey.ec(curve: .p256, x: c.x, y: c.y, d: order) }
         // The point at infinity has no affine encoding; (0, 0) is not on P-256.
         let zero = [UInt8](repeating: 0, count: 32)
-        expectRejected(.invalidKey) { _ = try EVPKey.ec(curve: .p256, x: zero, y: zero) }
+        expectRejected(.invalidKey) { _ = try AsymmetricKey.ec(curve: .p256, x: zero, y: zero) }
     }
 
     // MARK: OKP
@@ -175,13 +175,13 @@ struct OpenSSLKeyTests {
         let key = try #require(TestKeys.okp[curve])
         let c = try key.okpComponents()
         #expect(c.x.count == curve.keyByteCount && c.d?.count == curve.keyByteCount)
-        let rebuilt = try EVPKey.okp(curve: curve, x: c.x, d: c.d)
+        let rebuilt = try AsymmetricKey.okp(curve: curve, x: c.x, d: c.d)
         #expect(try rebuilt.okpComponents().d == c.d)
-        #expect(try !EVPKey.okp(curve: curve, x: c.x).hasPrivateKey)
-        let stranger = try EVPKey.generate(edwards: curve).okpComponents()
-        expectRejected(.invalidKey, "does not match") { _ = try EVPKey.okp(curve: curve, x: c.x, d: stranger.d) }
-        expectRejected(.invalidKey, "exactly") { _ = try EVPKey.okp(curve: curve, x: Array(c.x.dropLast())) }
-        expectRejected(.invalidKey, "exactly") { _ = try EVPKey.okp(curve: curve, x: c.x, d: (c.d ?? []) + [0]) }
+        #expect(try !AsymmetricKey.okp(curve: curve, x: c.x).hasPrivateKey)
+        let stranger = try AsymmetricKey.generate(edwards: curve).okpComponents()
+        expectRejected(.invalidKey, "does not match") { _ = try AsymmetricKey.okp(curve: curve, x: c.x, d: stranger.d) }
+        expectRejected(.invalidKey, "exactly") { _ = try AsymmetricKey.okp(curve: curve, x: Array(c.x.dropLast())) }
+        expectRejected(.invalidKey, "exactly") { _ = try AsymmetricKey.okp(curve: curve, x: c.x, d: (c.d ?? []) + [0]) }
         expectRejected(.invalidInput) { _ = try key.ecComponents() }
         expectRejected(.invalidInput) { _ = try key.rsaComponents() }
     }
@@ -190,32 +190,32 @@ struct OpenSSLKeyTests {
 
     /// Every supported PEM structure imports, and the same key in different structures agrees.
     @Test func pemFormats() throws {
-        let rsa8 = try EVPKey.importPEM(PEMFixtures.rsaPKCS8)
-        let rsa1 = try EVPKey.importPEM(PEMFixtures.rsaPKCS1Private)
-        let rsaPublic = try EVPKey.importPEM(PEMFixtures.rsaPKCS1Public)
+        let rsa8 = try AsymmetricKey.importPEM(PEMFixtures.rsaPKCS8)
+        let rsa1 = try AsymmetricKey.importPEM(PEMFixtures.rsaPKCS1Private)
+        let rsaPublic = try AsymmetricKey.importPEM(PEMFixtures.rsaPKCS1Public)
         #expect(rsa8.hasPrivateKey && rsa1.hasPrivateKey && !rsaPublic.hasPrivateKey)
         #expect(rsa8.kind == .rsa(modulusBits: 2048))
         #expect(try rsa8.rsaComponents().modulus == rsaPublic.rsaComponents().modulus)
         #expect(try rsa1.rsaComponents().privateExponent == rsa8.rsaComponents().privateExponent)
         #expect(try rsa1.rsaComponents().primes?.qi == rsa8.rsaComponents().primes?.qi)
 
-        let ec8 = try EVPKey.importPEM(PEMFixtures.ecPKCS8)
-        let sec1 = try EVPKey.importPEM(PEMFixtures.ecSEC1)
-        let spki = try EVPKey.importPEM(PEMFixtures.ecSPKI)
+        let ec8 = try AsymmetricKey.importPEM(PEMFixtures.ecPKCS8)
+        let sec1 = try AsymmetricKey.importPEM(PEMFixtures.ecSEC1)
+        let spki = try AsymmetricKey.importPEM(PEMFixtures.ecSPKI)
         #expect(ec8.kind == .ec(.p256) && sec1.hasPrivateKey && !spki.hasPrivateKey)
         #expect(try ec8.ecComponents().d == sec1.ecComponents().d)
         #expect(try ec8.ecComponents().x == spki.ecComponents().x)
         #expect(try sec1.subjectPublicKeyInfoPEM() == PEMFixtures.ecSPKI + "\n")
 
-        #expect(try EVPKey.importPEM(PEMFixtures.p384PKCS8).kind == .ec(.p384))
-        #expect(try EVPKey.importPEM(PEMFixtures.p521PKCS8).kind == .ec(.p521))
-        #expect(try EVPKey.importPEM(PEMFixtures.secp256k1PKCS8).kind == .ec(.secp256k1))
-        let ed = try EVPKey.importPEM(PEMFixtures.ed25519PKCS8)
+        #expect(try AsymmetricKey.importPEM(PEMFixtures.p384PKCS8).kind == .ec(.p384))
+        #expect(try AsymmetricKey.importPEM(PEMFixtures.p521PKCS8).kind == .ec(.p521))
+        #expect(try AsymmetricKey.importPEM(PEMFixtures.secp256k1PKCS8).kind == .ec(.secp256k1))
+        let ed = try AsymmetricKey.importPEM(PEMFixtures.ed25519PKCS8)
         #expect(ed.kind == .okp(.ed25519) && ed.hasPrivateKey)
-        #expect(try EVPKey.importPEM(PEMFixtures.ed448PKCS8).kind == .okp(.ed448))
+        #expect(try AsymmetricKey.importPEM(PEMFixtures.ed448PKCS8).kind == .okp(.ed448))
 
         // Text around the block is tolerated, as with the openssl CLI.
-        #expect(try EVPKey.importPEM("comment\n" + PEMFixtures.ecSPKI + "\ntrailer\n").kind == .ec(.p256))
+        #expect(try AsymmetricKey.importPEM("comment\n" + PEMFixtures.ecSPKI + "\ntrailer\n").kind == .ec(.p256))
         let message = Array("pem".utf8)
         #expect(verify(.es256, spki, message, try sign(.es256, sec1, message)))
         #expect(verify(.rs512, rsaPublic, message, try sign(.rs512, rsa1, message)))
@@ -225,33 +225,33 @@ struct OpenSSLKeyTests {
     @Test func derFormats() throws {
         for key in [TestKeys.rsa, TestKeys.ec[.p521], TestKeys.okp[.ed448]].compactMap({ $0 }) {
             let der = try key.subjectPublicKeyInfoDER()
-            let imported = try EVPKey.importDER(der)
+            let imported = try AsymmetricKey.importDER(der)
             #expect(imported.kind == key.kind && !imported.hasPrivateKey)
-            expectRejected(.invalidKey, "trailing") { _ = try EVPKey.importDER(der + [0]) }
-            expectRejected(.invalidKey) { _ = try EVPKey.importDER(Array(der.dropLast())) }
+            expectRejected(.invalidKey, "trailing") { _ = try AsymmetricKey.importDER(der + [0]) }
+            expectRejected(.invalidKey) { _ = try AsymmetricKey.importDER(Array(der.dropLast())) }
         }
     }
 
     /// Encrypted keys, unsupported key types and curves, and garbage are refused without
     /// prompting.
     @Test func importRejections() {
-        expectRejected(.invalidKey) { _ = try EVPKey.importPEM(PEMFixtures.ecEncryptedPKCS8) }
-        expectRejected(.invalidKey) { _ = try EVPKey.importPEM(PEMFixtures.ecEncryptedSEC1) }
-        expectRejected(.invalidKey, "unsupported key type") { _ = try EVPKey.importPEM(PEMFixtures.x25519SPKI) }
-        expectRejected(.invalidKey, "P-256") { _ = try EVPKey.importPEM(PEMFixtures.brainpoolSPKI) }
-        expectRejected(.invalidKey) { _ = try EVPKey.importPEM("") }
-        expectRejected(.invalidKey) { _ = try EVPKey.importPEM("hello") }
+        expectRejected(.invalidKey) { _ = try AsymmetricKey.importPEM(PEMFixtures.ecEncryptedPKCS8) }
+        expectRejected(.invalidKey) { _ = try AsymmetricKey.importPEM(PEMFixtures.ecEncryptedSEC1) }
+        expectRejected(.invalidKey, "unsupported key type") { _ = try AsymmetricKey.importPEM(PEMFixtures.x25519SPKI) }
+        expectRejected(.invalidKey, "P-256") { _ = try AsymmetricKey.importPEM(PEMFixtures.brainpoolSPKI) }
+        expectRejected(.invalidKey) { _ = try AsymmetricKey.importPEM("") }
+        expectRejected(.invalidKey) { _ = try AsymmetricKey.importPEM("hello") }
         expectRejected(.invalidKey) {
-            _ = try EVPKey.importPEM("-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n")
+            _ = try AsymmetricKey.importPEM("-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n")
         }
         expectRejected(.invalidKey) {
-            _ = try EVPKey.importPEM("-----BEGIN PUBLIC KEY-----\n!!!!\n-----END PUBLIC KEY-----\n")
+            _ = try AsymmetricKey.importPEM("-----BEGIN PUBLIC KEY-----\n!!!!\n-----END PUBLIC KEY-----\n")
         }
-        expectRejected(.invalidKey) { _ = try EVPKey.importDER([]) }
-        expectRejected(.invalidKey) { _ = try EVPKey.importDER([0x30, 0x03, 0x02, 0x01, 0x00]) }
-        expectRejected(.invalidKey) { _ = try EVPKey.importDER([0x30, 0x84, 0xff, 0xff, 0xff, 0xff]) }
-        expectRejected(.invalidKey) { _ = try EVPKey.importDER([UInt8](repeating: 0x30, count: 100)) }
-        expectRejected(.invalidKey, "larger") { _ = try EVPKey.importDER([UInt8](repeating: 0, count: 70_000)) }
+        expectRejected(.invalidKey) { _ = try AsymmetricKey.importDER([]) }
+        expectRejected(.invalidKey) { _ = try AsymmetricKey.importDER([0x30, 0x03, 0x02, 0x01, 0x00]) }
+        expectRejected(.invalidKey) { _ = try AsymmetricKey.importDER([0x30, 0x84, 0xff, 0xff, 0xff, 0xff]) }
+        expectRejected(.invalidKey) { _ = try AsymmetricKey.importDER([UInt8](repeating: 0x30, count: 100)) }
+        expectRejected(.invalidKey, "larger") { _ = try AsymmetricKey.importDER([UInt8](repeating: 0, count: 70_000)) }
     }
 
     /// Deterministic pseudo-random garbage never crashes the decoders.
@@ -263,10 +263,10 @@ struct OpenSSLKeyTests {
             var mutated = base
             let index = Int(state >> 33) % mutated.count
             mutated[index] ^= UInt8(truncatingIfNeeded: state >> 17) | 1
-            if let key = try? EVPKey.importDER(mutated) {
+            if let key = try? AsymmetricKey.importDER(mutated) {
                 #expect(key.kind == .ec(.p256))
             }
-            #expect(OpenSSLErrorQueue.drain().isEmpty)
+            #expect(backendErrorQueueIsEmpty())
         }
     }
 }

@@ -1,3 +1,4 @@
+#if !JOSE_SWIFT_CRYPTO
 internal import COpenSSL
 
 /// A provider algorithm object (`EVP_MD`, `EVP_MAC`) fetched once and kept for the life of the
@@ -63,3 +64,4 @@ extension StaticString {
         UnsafeRawPointer(utf8Start).assumingMemoryBound(to: CChar.self)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if !JOSE_SWIFT_CRYPTO
 internal import COpenSSL
 
 /// An OpenSSL key (`EVP_PKEY`) of one of the types JOSE signs with: RSA, EC on the four JOSE
@@ -11,21 +12,11 @@ internal import COpenSSL
 /// pools, and each context takes a reference on the key), and OpenSSL allows an immutable
 /// `EVP_PKEY` to be shared by many threads at once. That is why the class is
 /// `@unchecked Sendable`.
-final class EVPKey: @unchecked Sendable {
-    /// The key type and its size or curve.
-    enum Kind: Sendable, Hashable {
-        /// An RSA key with a modulus of this many bits.
-        case rsa(modulusBits: Int)
-        /// An ECDSA key on a short-Weierstrass curve.
-        case ec(EllipticCurve)
-        /// An EdDSA key (`OKP` in JWK terms).
-        case okp(EdwardsCurve)
-    }
-
+final class EVPKey: BackendAsymmetricKey, @unchecked Sendable {
     /// The owned OpenSSL key, freed in `deinit`.
     let pointer: OpaquePointer
     /// The key type and its size or curve.
-    let kind: Kind
+    let kind: AsymmetricKeyKind
     /// Whether the key holds private material and can sign.
     let hasPrivateKey: Bool
     /// Idle ``PreparedVerification`` pairs over this key (RSA, ECDSA), tagged by hash and
@@ -35,7 +26,7 @@ final class EVPKey: @unchecked Sendable {
     let digestVerifyContexts = OpenSSLContextPool(free: { EVP_MD_CTX_free($0) })
 
     /// Takes ownership of `pointer`; use ``adopt(_:policy:)`` to classify and validate a key.
-    private init(owning pointer: OpaquePointer, kind: Kind, hasPrivateKey: Bool) {
+    private init(owning pointer: OpaquePointer, kind: AsymmetricKeyKind, hasPrivateKey: Bool) {
         self.pointer = pointer
         self.kind = kind
         self.hasPrivateKey = hasPrivateKey
@@ -52,14 +43,14 @@ final class EVPKey: @unchecked Sendable {
         return 0
     }
 
-    /// Takes ownership of `pointer` (freeing it when this throws), works out its ``Kind``,
+    /// Takes ownership of `pointer` (freeing it when this throws), works out its ``AsymmetricKeyKind``,
     /// applies `policy` to RSA keys and runs OpenSSL's consistency checks.
     ///
     /// - Throws: ``JOSEError/Code/invalidKey`` for an unsupported key type or curve, a key the
     ///   policy rejects, a point off the curve, or private material that does not match.
     static func adopt(_ pointer: OpaquePointer, policy: RSAKeyPolicy) throws -> EVPKey {
         // From here on the key is owned by `key` or freed by it on a throw.
-        let (kind, isPrivate): (Kind, Bool)
+        let (kind, isPrivate): (AsymmetricKeyKind, Bool)
         do {
             (kind, isPrivate) = try classify(pointer, policy: policy)
         } catch {
@@ -72,7 +63,7 @@ final class EVPKey: @unchecked Sendable {
     }
 
     /// Works out the kind of a key and whether it is private, applying the RSA policy.
-    private static func classify(_ pointer: OpaquePointer, policy: RSAKeyPolicy) throws -> (Kind, Bool) {
+    private static func classify(_ pointer: OpaquePointer, policy: RSAKeyPolicy) throws -> (AsymmetricKeyKind, Bool) {
         if EVP_PKEY_is_a(pointer, "RSA") == 1 {
             guard let modulus = bigNumberParameter(pointer, "n"),
                   let exponent = bigNumberParameter(pointer, "e")
@@ -134,10 +125,10 @@ final class EVPKey: @unchecked Sendable {
     private func rsaSelfTest() throws {
         let message: [UInt8] = Array("swift-jose RSA key self-test".utf8)
         let ok: Bool = message.withUnsafeBytes { bytes in
-            guard let signature = try? OpenSSLSignature.sign(.rs256, key: self, message: bytes) else {
+            guard let signature = try? signature(.rs256, message: bytes) else {
                 return false
             }
-            return signature.withUnsafeBytes { OpenSSLSignature.verify(.rs256, key: self, message: bytes, signature: $0) }
+            return signature.withUnsafeBytes { verifies(.rs256, message: bytes, signature: $0) }
         }
         guard ok else {
             throw OpenSSLErrorQueue.error(.invalidKey, "RSA private exponent does not match the public key")
@@ -220,3 +211,4 @@ extension EdwardsCurve {
         }
     }
 }
+#endif

@@ -1,10 +1,7 @@
+#if !JOSE_SWIFT_CRYPTO
 internal import COpenSSL
 
 extension EVPKey {
-    /// The largest PEM or DER input accepted, in bytes (a 16384-bit RSA private key is ~13 KiB
-    /// of PEM).
-    static let maximumEncodedKeyByteCount = 64 * 1024
-
     /// Imports a PEM key: `PUBLIC KEY` (SPKI), `RSA PUBLIC KEY` (PKCS#1), `PRIVATE KEY`
     /// (PKCS#8), `EC PRIVATE KEY` (SEC1) or `RSA PRIVATE KEY` (PKCS#1).
     ///
@@ -34,8 +31,8 @@ extension EVPKey {
     /// and validates the key.
     private static func decode(_ bytes: [UInt8], inputType: StaticString, policy: RSAKeyPolicy) throws -> EVPKey {
         guard !bytes.isEmpty else { throw JOSEError(.invalidKey, "the \(inputType) key is empty") }
-        guard bytes.count <= maximumEncodedKeyByteCount else {
-            throw JOSEError(.invalidKey, "the \(inputType) key is larger than \(maximumEncodedKeyByteCount) bytes")
+        guard bytes.count <= EncodedKeyLimits.maximumKeyByteCount else {
+            throw JOSEError(.invalidKey, "the \(inputType) key is larger than \(EncodedKeyLimits.maximumKeyByteCount) bytes")
         }
         OpenSSLErrorQueue.clear()
         var pointer: OpaquePointer? = nil
@@ -68,3 +65,4 @@ extension EVPKey {
         return try adopt(pointer, policy: policy)
     }
 }
+#endif

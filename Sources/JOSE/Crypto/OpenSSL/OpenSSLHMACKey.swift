@@ -1,6 +1,7 @@
+#if !JOSE_SWIFT_CRYPTO
 internal import COpenSSL
 
-/// An HMAC secret with one keyed `EVP_MAC_CTX` template per SHA-2 hash.
+/// The OpenSSL backend's HMAC secret, with one keyed `EVP_MAC_CTX` template per SHA-2 hash.
 ///
 /// The templates are built once, at creation (keying HMAC hashes the padded key, so doing it
 /// per call would double the cost of a short message). An operation takes a context from a
@@ -12,13 +13,11 @@ internal import COpenSSL
 /// Thread safety: the templates are never updated or finalized after `init`, and a pooled
 /// context is used by one thread at a time (it is out of the pool while in use); hence
 /// `@unchecked Sendable`.
-final class HMACKey: @unchecked Sendable {
+final class OpenSSLHMACKey: BackendHMACKey, @unchecked Sendable {
     /// Keyed templates for SHA-256, SHA-384 and SHA-512 (in `HashAlgorithm.allCases` order).
     private let templates: [OpaquePointer]
     /// Idle keyed contexts ready for reuse, tagged with their hash's index in `templates`.
     private let pool = OpenSSLContextPool(free: { EVP_MAC_CTX_free($0) })
-    /// The length of the secret in bytes.
-    var secretByteCount: Int { secret.count }
     /// The secret itself, kept for JWK export.
     let secret: [UInt8]
 
@@ -142,3 +141,4 @@ final class HMACKey: @unchecked Sendable {
         }
     }
 }
+#endif

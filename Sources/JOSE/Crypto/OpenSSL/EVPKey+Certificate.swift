@@ -1,9 +1,7 @@
+#if !JOSE_SWIFT_CRYPTO
 internal import COpenSSL
 
 extension EVPKey {
-    /// The largest certificate accepted, PEM or DER, in bytes.
-    static let maximumCertificateByteCount = 64 * 1024
-
     /// The subject public key of an X.509 certificate, PEM (`-----BEGIN CERTIFICATE-----`) or
     /// DER. Only the key is read: the certificate's signature, validity and chain are not checked.
     ///
@@ -14,8 +12,8 @@ extension EVPKey {
     ///   supported, acceptable key.
     static func importCertificate(_ bytes: [UInt8], policy: RSAKeyPolicy = .default) throws -> EVPKey {
         guard !bytes.isEmpty else { throw JOSEError(.invalidKey, "the certificate is empty") }
-        guard bytes.count <= maximumCertificateByteCount else {
-            throw JOSEError(.invalidKey, "the certificate is larger than \(maximumCertificateByteCount) bytes")
+        guard bytes.count <= EncodedKeyLimits.maximumCertificateByteCount else {
+            throw JOSEError(.invalidKey, "the certificate is larger than \(EncodedKeyLimits.maximumCertificateByteCount) bytes")
         }
         OpenSSLErrorQueue.clear()
         let leading = bytes.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
@@ -67,3 +65,4 @@ extension EVPKey {
         return String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if !JOSE_SWIFT_CRYPTO
 internal import COpenSSL
 
 /// An `EVP_PKEY_CTX` initialised to verify with one key, hash and padding, paired with an
@@ -37,3 +38,4 @@ enum PreparedVerification {
         UnsafeMutableRawPointer(pair).deallocate()
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if !JOSE_SWIFT_CRYPTO
 internal import COpenSSL
 
 extension EVPKey {
@@ -42,3 +43,4 @@ extension EVPKey {
         return try adopt(pointer, policy: policy)
     }
 }
+#endif

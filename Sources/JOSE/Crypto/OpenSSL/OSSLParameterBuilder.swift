@@ -1,3 +1,4 @@
+#if !JOSE_SWIFT_CRYPTO
 internal import COpenSSL
 
 /// A scoped `OSSL_PARAM_BLD` that keeps everything it was given alive until the parameters are
@@ -85,3 +86,4 @@ final class OSSLParameterBuilder {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if !JOSE_SWIFT_CRYPTO
 internal import COpenSSL
 
 extension EVPKey {
@@ -70,3 +71,4 @@ extension EVPKey {
         return key
     }
 }
+#endif

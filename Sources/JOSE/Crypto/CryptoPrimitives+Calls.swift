@@ -1,0 +1,42 @@
+/// One-shot SHA-2 hashing with the compiled backend.
+enum Digest {
+    /// Returns the `hash` digest of `data`; empty only if the backend fails, which callers
+    /// comparing digests treat as a mismatch.
+    @inline(__always)
+    static func hash(_ hash: HashAlgorithm, _ data: UnsafeRawBufferPointer) -> [UInt8] {
+        CryptoPrimitives.hash(hash, data)
+    }
+
+    /// Returns the `hash` digest of the bytes of `data`.
+    static func hash(_ hash: HashAlgorithm, _ data: [UInt8]) -> [UInt8] {
+        data.withUnsafeBytes { CryptoPrimitives.hash(hash, $0) }
+    }
+}
+
+/// Cryptographically secure random bytes from the compiled backend.
+enum SecureRandom {
+    /// Returns `count` random bytes.
+    ///
+    /// - Throws: ``JOSEError/Code/invalidInput`` for a count outside `0 ... Int32.max`, or when
+    ///   the generator fails.
+    static func bytes(count: Int) throws -> [UInt8] {
+        guard count >= 0, count <= Int(Int32.max) else {
+            throw JOSEError(.invalidInput, "random byte count \(count) is out of range")
+        }
+        if count == 0 { return [] }
+        return try CryptoPrimitives.randomBytes(count: count)
+    }
+}
+
+/// Compares two byte buffers in time that depends only on their lengths, never on their
+/// contents. Buffers of different lengths are unequal.
+@inline(__always)
+func constantTimeEquals(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
+    CryptoPrimitives.constantTimeEquals(lhs, rhs)
+}
+
+/// Compares two byte arrays in time that depends only on their lengths, never on their
+/// contents. Arrays of different lengths are unequal.
+func constantTimeEquals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+    lhs.withUnsafeBytes { left in rhs.withUnsafeBytes { right in CryptoPrimitives.constantTimeEquals(left, right) } }
+}

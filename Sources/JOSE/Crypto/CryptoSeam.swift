@@ -1,0 +1,112 @@
+/// The one boundary between the JOSE layers and the cryptography beneath them.
+///
+/// Everything above `Crypto/` (keys, JWS, JWT, the JWKS cache, the login flow) reaches
+/// cryptography only through the three names at the bottom of this file: ``AsymmetricKey``,
+/// ``HMACKey`` and ``CryptoPrimitives``. Each backend supplies a concrete type for each, and
+/// exactly one backend is compiled into a build:
+///
+/// - `Crypto/OpenSSL/`: OpenSSL 3 through the `COpenSSL` system library (the default on Linux);
+/// - `Crypto/SwiftCrypto/`: swift-crypto's `Crypto` and `_CryptoExtras` (CryptoKit on Apple
+///   platforms, BoringSSL elsewhere), compiled when the manifest defines `JOSE_SWIFT_CRYPTO`.
+///
+/// The protocols below state the contract and let the compiler check each backend against it;
+/// no caller ever uses them as types, so every call is a direct call on a final class or an
+/// enum, with no existential or dynamic dispatch on the verify path.
+///
+/// The rules each backend keeps (tested on both by the same suites):
+/// - Key material is parsed and validated once, at import: RSA keys pass ``RSAKeyPolicy``, EC
+///   points lie on their curve, private parts match public ones. Failures throw `invalid_key`;
+///   a key type or curve the backend lacks throws `unsupported_algorithm`, naming the backend.
+/// - Verification never throws and never traps: a signature of the wrong length (RSA: the
+///   modulus length; ECDSA: exactly two coordinates, R‖S; EdDSA: the curve's length), an
+///   algorithm that does not fit the key, or a bad signature is `false`.
+/// - RSASSA-PSS uses MGF1 with the signature's hash and a salt exactly as long as the digest.
+protocol BackendAsymmetricKey: AnyObject, Sendable {
+    /// The key type and its size or curve.
+    var kind: AsymmetricKeyKind { get }
+    /// Whether the key holds private material and can sign.
+    var hasPrivateKey: Bool { get }
+
+    /// An RSA key from unsigned big-endian components (the JWK `n`, `e`, `d`, ...).
+    static func rsa(
+        modulus: [UInt8], exponent: [UInt8], privateExponent: [UInt8]?, primes: RSAPrimes?, policy: RSAKeyPolicy
+    ) throws -> Self
+    /// An EC key from fixed-width big-endian coordinates (the JWK `x`, `y`, `d`).
+    static func ec(curve: EllipticCurve, x: [UInt8], y: [UInt8], d: [UInt8]?) throws -> Self
+    /// An Ed25519/Ed448 key from its raw encodings (the JWK `x`, `d`).
+    static func okp(curve: EdwardsCurve, x: [UInt8], d: [UInt8]?) throws -> Self
+    /// A PEM key: SPKI, PKCS#1 (public or private), PKCS#8 or SEC1; never an encrypted one.
+    static func importPEM(_ text: String, policy: RSAKeyPolicy) throws -> Self
+    /// A DER key in any of the structures ``importPEM(_:policy:)`` accepts, with no trailing bytes.
+    static func importDER(_ bytes: [UInt8], policy: RSAKeyPolicy) throws -> Self
+    /// The subject public key of one X.509 certificate, PEM or DER (nothing else is checked).
+    static func importCertificate(_ bytes: [UInt8], policy: RSAKeyPolicy) throws -> Self
+    /// A new RSA key pair with exponent 65537 (2048 to ``RSAKeyPolicy/maximumModulusBits`` bits).
+    static func generate(rsaBits: Int) throws -> Self
+    /// A new EC key pair.
+    static func generate(curve: EllipticCurve) throws -> Self
+    /// A new Ed25519/Ed448 key pair.
+    static func generate(edwards curve: EdwardsCurve) throws -> Self
+
+    /// The RSA components as minimal big-endian bytes.
+    func rsaComponents() throws -> RSAComponents
+    /// The EC coordinates (and scalar), each exactly the curve's width.
+    func ecComponents() throws -> ECComponents
+    /// The raw Ed25519/Ed448 public (and private) key.
+    func okpComponents() throws -> OKPComponents
+    /// The public part as DER SubjectPublicKeyInfo.
+    func subjectPublicKeyInfoDER() throws -> [UInt8]
+    /// The public part as PEM SubjectPublicKeyInfo.
+    func subjectPublicKeyInfoPEM() throws -> String
+    /// The private key as unencrypted PEM PKCS#8.
+    func privateKeyPKCS8PEM() throws -> String
+    /// A key with only the public part (itself when it is already public).
+    func publicKey() throws -> Self
+
+    /// Whether `signature` (JWS form) is a valid `algorithm` signature of `message`.
+    func verifies(_ algorithm: JWSAlgorithm, message: UnsafeRawBufferPointer, signature: UnsafeRawBufferPointer) -> Bool
+    /// Signs `message` with `algorithm`; the result is in JWS form (ECDSA as fixed-width R‖S).
+    ///
+    /// - Throws: `algorithm_not_allowed` when `algorithm` does not fit the key, `invalid_input`
+    ///   for a public key or when the backend fails.
+    func signature(_ algorithm: JWSAlgorithm, message: UnsafeRawBufferPointer) throws -> [UInt8]
+}
+
+/// An HMAC secret, keyed once for SHA-256, SHA-384 and SHA-512.
+protocol BackendHMACKey: AnyObject, Sendable {
+    /// Keys HMAC with `secret` (any length: the JWS layer enforces minimums).
+    init(secret: [UInt8]) throws
+    /// The secret itself, kept for JWK export.
+    var secret: [UInt8] { get }
+    /// The HMAC of `message` (`hash.byteCount` bytes).
+    func authenticationCode(_ hash: HashAlgorithm, message: UnsafeRawBufferPointer) throws -> [UInt8]
+    /// Whether `tag` is the full-length HMAC of `message`, compared in constant time.
+    func isValidAuthenticationCode(_ tag: UnsafeRawBufferPointer, hash: HashAlgorithm, message: UnsafeRawBufferPointer) -> Bool
+}
+
+/// Hashing, randomness and comparison.
+protocol BackendPrimitives {
+    /// The `hash` digest of `data`; empty only if the backend fails (callers comparing digests
+    /// then see a mismatch).
+    static func hash(_ hash: HashAlgorithm, _ data: UnsafeRawBufferPointer) -> [UInt8]
+    /// `count` bytes from a cryptographically secure generator.
+    static func randomBytes(count: Int) throws -> [UInt8]
+    /// Whether two buffers are equal, in time that depends only on their lengths.
+    static func constantTimeEquals(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool
+}
+
+#if JOSE_SWIFT_CRYPTO
+/// The asymmetric key type of the compiled backend.
+typealias AsymmetricKey = SwiftCryptoKey
+/// The HMAC key type of the compiled backend.
+typealias HMACKey = SwiftCryptoHMACKey
+/// The hashing, randomness and comparison of the compiled backend.
+typealias CryptoPrimitives = SwiftCryptoPrimitives
+#else
+/// The asymmetric key type of the compiled backend.
+typealias AsymmetricKey = EVPKey
+/// The HMAC key type of the compiled backend.
+typealias HMACKey = OpenSSLHMACKey
+/// The hashing, randomness and comparison of the compiled backend.
+typealias CryptoPrimitives = OpenSSLPrimitives
+#endif

@@ -1,0 +1,72 @@
+/// The type of an asymmetric key and its size or curve.
+enum AsymmetricKeyKind: Sendable, Hashable {
+    /// An RSA key with a modulus of this many bits.
+    case rsa(modulusBits: Int)
+    /// An ECDSA key on a short-Weierstrass curve.
+    case ec(EllipticCurve)
+    /// An EdDSA key (`OKP` in JWK terms).
+    case okp(EdwardsCurve)
+
+    /// A short name for messages: "RSA-2048", "EC P-256", "Ed25519".
+    var name: String {
+        switch self {
+        case .rsa(let bits): "RSA-\(bits)"
+        case .ec(let curve): "EC \(curve.rawValue)"
+        case .okp(let curve): curve.rawValue
+        }
+    }
+}
+
+/// The private parts of an RSA key beyond `d`: the two primes and the CRT values, which JWK
+/// carries as a group (`p`, `q`, `dp`, `dq`, `qi`).
+struct RSAPrimes: Sendable, Equatable {
+    /// The first prime factor `p`.
+    var p: [UInt8]
+    /// The second prime factor `q`.
+    var q: [UInt8]
+    /// `d mod (p - 1)`.
+    var dp: [UInt8]
+    /// `d mod (q - 1)`.
+    var dq: [UInt8]
+    /// `q^-1 mod p`.
+    var qi: [UInt8]
+}
+
+/// The components of an RSA key as minimal unsigned big-endian bytes (JWK form).
+struct RSAComponents: Sendable, Equatable {
+    /// The modulus `n`.
+    var modulus: [UInt8]
+    /// The public exponent `e`.
+    var exponent: [UInt8]
+    /// The private exponent `d`, for private keys.
+    var privateExponent: [UInt8]?
+    /// The primes and CRT values, for private keys that have them.
+    var primes: RSAPrimes?
+}
+
+/// The components of an EC key, each exactly the curve's coordinate width.
+struct ECComponents: Sendable, Equatable {
+    /// The affine x coordinate.
+    var x: [UInt8]
+    /// The affine y coordinate.
+    var y: [UInt8]
+    /// The private scalar, for private keys.
+    var d: [UInt8]?
+}
+
+/// The raw encodings of an Ed25519/Ed448 key.
+struct OKPComponents: Sendable, Equatable {
+    /// The public key.
+    var x: [UInt8]
+    /// The private key (seed), for private keys.
+    var d: [UInt8]?
+}
+
+/// Limits on encoded key material, the same for every backend.
+enum EncodedKeyLimits {
+    /// The largest PEM or DER key accepted, in bytes (a 16384-bit RSA private key is ~13 KiB of
+    /// PEM).
+    static let maximumKeyByteCount = 64 * 1024
+    /// The largest certificate accepted, PEM or DER, in bytes.
+    static let maximumCertificateByteCount = 64 * 1024
+}
