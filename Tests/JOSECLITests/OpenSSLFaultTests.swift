@@ -1,11 +1,14 @@
 import Foundation
+import JOSE
 import Testing
 
 /// Issue #12, finding 7: what happens when OpenSSL itself fails. A small shared object
 /// (Tests/FaultInjection/openssl_mac_faults.c), preloaded into the built `jose`, makes libcrypto's
 /// HMAC calls fail on demand and ends the process (status 97) if a MAC computation starts its
 /// final step with an earlier failure still on the thread's OpenSSL error queue.
-@Suite("OpenSSL failures (fault injection)")
+@Suite(
+    "OpenSSL failures (fault injection)",
+    .enabled(if: CryptoBackend.current == .openSSL, "it injects faults into OpenSSL's libcrypto"))
 struct OpenSSLFaultTests {
     /// The fault library, compiled once per test process from the C source with the system's C
     /// compiler against the same OpenSSL headers the package builds with.

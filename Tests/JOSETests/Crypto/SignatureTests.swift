@@ -13,6 +13,7 @@ struct SignatureTests {
     /// Sign then verify with a generated key; tampering with the message or signature fails.
     @Test("round trip", arguments: asymmetric)
     func roundTrip(_ alg: JWSAlgorithm) throws {
+        try skipIfBackendLacks(alg)
         let key = try #require(TestKeys.signingKey(for: alg))
         let signature = try sign(alg, key, Self.message)
         switch key.kind {
@@ -45,7 +46,6 @@ struct SignatureTests {
         let rsa = try #require(TestKeys.rsa)
         let p256 = try #require(TestKeys.ec[.p256])
         let ed25519 = try #require(TestKeys.okp[.ed25519])
-        let ed448 = try #require(TestKeys.okp[.ed448])
         let es256 = try sign(.es256, p256, Self.message)
         #expect(!verify(.es384, p256, Self.message, es256))
         #expect(!verify(.es256k, p256, Self.message, es256))
@@ -59,7 +59,9 @@ struct SignatureTests {
         let ed = try sign(.eddsa, ed25519, Self.message)
         #expect(verify(.ed25519, ed25519, Self.message, ed))
         #expect(!verify(.ed448, ed25519, Self.message, ed))
-        #expect(try sign(.ed448, ed448, Self.message).count == 114)
+        if let ed448 = TestKeys.okp[.ed448] {
+            #expect(try sign(.ed448, ed448, Self.message).count == 114)
+        }
         #expect(throws: JOSEError.self) { try sign(.ed448, ed25519, Self.message) }
         #expect(throws: JOSEError.self) { try sign(.es256, rsa, Self.message) }
         #expect(throws: JOSEError.self) { try sign(.hs256, rsa, Self.message) }
@@ -96,6 +98,7 @@ struct SignatureTests {
     /// Signatures made by one key verify with the public key re-imported from its SPKI.
     @Test("SPKI interop", arguments: asymmetric)
     func spkiInterop(_ alg: JWSAlgorithm) throws {
+        try skipIfBackendLacks(alg)
         let key = try #require(TestKeys.signingKey(for: alg))
         let imported = try AsymmetricKey.importDER(key.subjectPublicKeyInfoDER())
         #expect(!imported.hasPrivateKey)

@@ -1,3 +1,4 @@
+import Testing
 @testable import JOSE
 
 /// Keys generated once per test process and shared by the crypto backend tests (RSA generation is
@@ -71,4 +72,23 @@ enum TestDER {
     private static func length(_ count: Int) -> [UInt8] {
         count < 0x80 ? [UInt8(count)] : [0x81, UInt8(count)]
     }
+}
+
+/// Where the compiled crypto backend lacks `algorithm` (swift-crypto has no ES256K or Ed448):
+/// checks that a key for it is refused with `unsupported_algorithm` naming the backend, then
+/// cancels the running test (or test case) with a comment that names the algorithm, so the skip
+/// shows by name in the test output. Does nothing where the backend has the algorithm.
+func skipIfBackendLacks(_ algorithm: JWSAlgorithm, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    guard !CryptoBackend.current.supports(algorithm) else { return }
+    do {
+        _ = try JWK.generate(for: algorithm)
+        Issue.record("\(CryptoBackend.current) made a key for \(algorithm), which it says it lacks", sourceLocation: sourceLocation)
+    } catch let error as JOSEError {
+        #expect(error.code == .unsupportedAlgorithm, "\(error)", sourceLocation: sourceLocation)
+        #expect(error.message.contains("\(CryptoBackend.current)"), "\(error)", sourceLocation: sourceLocation)
+    }
+    // A cancelled case of a parameterized test is reported as passed, so say it here too.
+    let reason = "skipped: the \(CryptoBackend.current) backend has no \(algorithm)"
+    print("\(Test.current?.name ?? "a test") [\(algorithm)] \(reason)")
+    try Test.cancel(Comment(rawValue: reason), sourceLocation: sourceLocation)
 }
