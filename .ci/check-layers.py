@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks that the library's layers only point down (DESIGN.md, issue #11).
 
-Sources/JOSE is layered: Encoding <- Algorithms <- OpenSSL <- Keys/PKCE <- JWS <- JWT <- JWKS/DPoP
+Sources/JOSE is layered: Support <- Encoding <- Algorithms <- Crypto (the seam and its backends) <- Keys/PKCE <- JWS <- JWT <- JWKS/DPoP
 <- OAuth (the login flow) / ResourceServer (issuers, access tokens, bearer headers)
 (JOSEError.swift at the root is below them all; Algorithms is the JWA vocabulary every layer
 above speaks). A file in a layer may name types of its own layer and lower
@@ -19,7 +19,7 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 LIBRARY = ROOT / "Sources" / "JOSE"
-LAYERS = {"": 0, "Encoding": 1, "Algorithms": 2, "OpenSSL": 3, "Keys": 4, "PKCE": 4, "JWS": 5, "JWT": 6, "JWKS": 7, "DPoP": 7,
+LAYERS = {"": 0, "Support": 0, "Encoding": 1, "Algorithms": 2, "Crypto": 3, "Keys": 4, "PKCE": 4, "JWS": 5, "JWT": 6, "JWKS": 7, "DPoP": 7,
           "OAuth": 8, "ResourceServer": 8}
 DECLARATION = re.compile(r"^(?:public |package |internal |fileprivate |private |final |indirect )*"
                          r"(?:struct|class|enum|protocol|actor|typealias)\s+([A-Z]\w*)", re.M)
