@@ -5,13 +5,14 @@
 # reproducer path and the command that replays it.
 #
 #   Tests/Fuzz/run.sh [SECONDS] [TARGET...]
+#   JOSE_CRYPTO=swift-crypto Tests/Fuzz/run.sh [SECONDS] [TARGET...]   (the swift-crypto backend)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 seconds="${1:-30}"
 shift || true
 # lld, not gold: gold stops with an internal error while linking the libFuzzer runtime here.
-build=(swift build --scratch-path .build-fuzz --product jose-fuzz
+build=(swift build --scratch-path ".build-fuzz${JOSE_CRYPTO:+-$JOSE_CRYPTO}" --product jose-fuzz
        -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -use-ld=lld)
 export JOSE_FUZZ=1
 "${build[@]}"
