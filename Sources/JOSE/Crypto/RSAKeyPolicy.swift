@@ -54,6 +54,21 @@ struct RSAKeyPolicy: Sendable, Hashable {
     }
 }
 
+extension RSAKeyPolicy {
+    /// Checks a private exponent against its modulus (both unsigned big-endian, leading zeros
+    /// allowed): it must be neither zero nor at least the modulus. This bounds what loading a
+    /// hostile private key costs before any backend works with it.
+    ///
+    /// - Throws: ``JOSEError/Code/invalidKey`` saying which rule `d` breaks.
+    static func checkPrivateExponent(_ privateExponent: [UInt8], modulus: [UInt8]) throws {
+        let d = privateExponent.drop { $0 == 0 }, n = modulus.drop { $0 == 0 }
+        guard !d.isEmpty else { throw JOSEError(.invalidKey, "RSA private exponent is zero") }
+        guard d.count < n.count || (d.count == n.count && d.lexicographicallyPrecedes(n)) else {
+            throw JOSEError(.invalidKey, "RSA private exponent is not below the modulus")
+        }
+    }
+}
+
 /// Detection of RSA moduli made by the vulnerable Infineon key generator (ROCA,
 /// CVE-2017-15361; Nemec et al., "The Return of Coppersmith's Attack", CCS 2017).
 ///

@@ -226,7 +226,7 @@ public struct DPoPProofVerifier: Sendable {
         if jwk["kty"]?.string == "oct" {
             throw JOSEError.invalidKey("the header \"jwk\" is a symmetric (oct) key; a proof needs a public key")
         }
-        for member in ["d", "p", "q", "dp", "dq", "qi", "oth", "k"] where jwk[member] != nil {
+        for member in JWK.asymmetricPrivateMemberNames + ["k"] where jwk[member] != nil {
             throw JOSEError.invalidKey("the header \"jwk\" carries the private member \"\(member)\"; it must be a public key")
         }
         // base64url of the modulus: 4 characters per 3 bytes, unpadded.

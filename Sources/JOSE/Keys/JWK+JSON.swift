@@ -24,6 +24,9 @@ extension JWK {
         try self.init(json: Array(json.utf8), policy: policy)
     }
 
+    /// The members that make an RSA, EC or OKP JWK private (RFC 7518 §6.2.2, §6.3.2; RFC 8037).
+    static let asymmetricPrivateMemberNames = ["d", "p", "q", "dp", "dq", "qi", "oth"]
+
     /// Limits for key documents: a JWK Set of 100 RSA-4096 keys fits well inside.
     static let jsonLimits = JSONLimits(maxBytes: 1 << 20, maxDepth: 8)
 

@@ -131,12 +131,14 @@ public struct JWKSet: Sendable {
         for (index, element) in elements.enumerated() {
             let kid = element["kid"]?.string
             do {
+                // Checked before any material is loaded: a public set never pays for private keys.
+                if !allowPrivateKeys, element["kty"]?.string != "oct",
+                   JWK.asymmetricPrivateMemberNames.contains(where: { element[$0] != nil }) {
+                    throw JOSEError.invalidKey("the key carries private members, which a public key set must not contain")
+                }
                 let key = try JWK(jsonObject: element, policy: policy)
                 if key.keyType == .octetSequence, !(allowSecretKeys || allowPrivateKeys) {
                     throw JOSEError.invalidKey("secret (oct) keys are not accepted in a public key set")
-                }
-                if key.isPrivate, key.keyType != .octetSequence, !allowPrivateKeys {
-                    throw JOSEError.invalidKey("the key carries private members, which a public key set must not contain")
                 }
                 if let use = key.use, use != "sig" {
                     throw JOSEError.invalidKey("the key is for use \(JOSEError.quoted(use)), not \"sig\"")

@@ -21,8 +21,8 @@ extension EVPKey {
         if primes != nil, privateExponent == nil {
             throw JOSEError(.invalidInput, "RSA primes were given without the private exponent")
         }
-        if let d = privateExponent, d.allSatisfy({ $0 == 0 }) {
-            throw JOSEError(.invalidKey, "RSA private exponent is zero")
+        if let d = privateExponent {
+            try RSAKeyPolicy.checkPrivateExponent(d, modulus: modulus)
         }
         let builder = try OSSLParameterBuilder()
         try builder.pushInteger("n", modulus)

@@ -103,8 +103,12 @@ enum DERTag {
     static let contextConstructed0: UInt8 = 0xA0
     /// `[1]`, constructed (EXPLICIT): SEC1's public key.
     static let contextConstructed1: UInt8 = 0xA1
-    /// `[1]`, primitive (IMPLICIT): PKCS#8 v2's public key.
+    /// `[1]`, primitive (IMPLICIT): PKCS#8 v2's public key, a certificate's issuerUniqueID.
     static let contextPrimitive1: UInt8 = 0x81
+    /// `[2]`, primitive (IMPLICIT): a certificate's subjectUniqueID.
+    static let contextPrimitive2: UInt8 = 0x82
+    /// `[3]`, constructed (EXPLICIT): a certificate's extensions.
+    static let contextConstructed3: UInt8 = 0xA3
 }
 
 /// DER encoding of the few structures the swift-crypto backend writes (SPKI, PKCS#1, PKCS#8,

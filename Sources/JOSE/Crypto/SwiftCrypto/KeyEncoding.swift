@@ -45,31 +45,69 @@ enum KeyAlgorithmIdentifier {
     }
 }
 
+/// The DER key structures an encoded key can be.
+enum KeyStructure: Equatable {
+    /// SubjectPublicKeyInfo (`PUBLIC KEY`).
+    case subjectPublicKeyInfo
+    /// PKCS#1 RSAPublicKey (`RSA PUBLIC KEY`).
+    case rsaPublicKey
+    /// PKCS#1 RSAPrivateKey (`RSA PRIVATE KEY`).
+    case rsaPrivateKey
+    /// PKCS#8 PrivateKeyInfo (`PRIVATE KEY`).
+    case privateKeyInfo
+    /// SEC1 ECPrivateKey (`EC PRIVATE KEY`).
+    case ecPrivateKey
+
+    /// The one structure a PEM label (RFC 7468, and OpenSSL's traditional labels) allows.
+    init?(pemLabel: String) {
+        switch pemLabel {
+        case "PUBLIC KEY": self = .subjectPublicKeyInfo
+        case "RSA PUBLIC KEY": self = .rsaPublicKey
+        case "RSA PRIVATE KEY": self = .rsaPrivateKey
+        case "PRIVATE KEY": self = .privateKeyInfo
+        case "EC PRIVATE KEY": self = .ecPrivateKey
+        default: return nil
+        }
+    }
+}
+
 /// Decoding of the key structures ``SwiftCryptoKey`` imports.
 enum KeyDecoder {
     /// The key in a DER SubjectPublicKeyInfo, PKCS#1 RSAPublicKey or RSAPrivateKey, PKCS#8
-    /// PrivateKeyInfo or SEC1 ECPrivateKey, told apart by their shapes.
-    static func decodeDER(_ bytes: ArraySlice<UInt8>) throws(DERReader.Failure) -> DecodedKey {
+    /// PrivateKeyInfo or SEC1 ECPrivateKey: the `expected` one (from a PEM label), or for bare
+    /// DER whichever the shape shows.
+    static func decodeDER(
+        _ bytes: ArraySlice<UInt8>, expecting expected: KeyStructure? = nil
+    ) throws(DERReader.Failure) -> DecodedKey {
         var outer = DERReader(bytes)
         var body = DERReader(try outer.read(DERTag.sequence))
         try outer.expectEnd()
-        if body.nextTag == DERTag.sequence {
-            return try subjectPublicKeyInfo(&body)
+        let structure = try shape(of: body)
+        if let expected, expected != structure {
+            throw DERReader.Failure(reason: "the PEM label names another structure than the one inside")
         }
+        switch structure {
+        case .subjectPublicKeyInfo: return try subjectPublicKeyInfo(&body)
+        case .rsaPublicKey: return .rsa(try rsaPublicKey(&body))
+        case .rsaPrivateKey: return .rsa(try rsaPrivateKey(&body))
+        case .privateKeyInfo: return try privateKeyInfo(&body)
+        case .ecPrivateKey: return try ecPrivateKey(&body, curve: nil)
+        }
+    }
+
+    /// Which structure a SEQUENCE's contents have, told by their first elements.
+    private static func shape(of body: DERReader) throws(DERReader.Failure) -> KeyStructure {
+        if body.nextTag == DERTag.sequence { return .subjectPublicKeyInfo }
         var probe = body
         _ = try probe.readUnsignedInteger()
         switch probe.nextTag {
         case DERTag.sequence?:
-            return try privateKeyInfo(&body)
+            return .privateKeyInfo
         case DERTag.octetString?:
-            return try ecPrivateKey(&body, curve: nil)
+            return .ecPrivateKey
         case DERTag.integer?:
-            var second = probe
-            _ = try second.readUnsignedInteger()
-            if second.isAtEnd {
-                return .rsa(try rsaPublicKey(&body))
-            }
-            return .rsa(try rsaPrivateKey(&body))
+            _ = try probe.readUnsignedInteger()
+            return probe.isAtEnd ? .rsaPublicKey : .rsaPrivateKey
         default:
             throw DERReader.Failure(reason: "not a key structure")
         }
@@ -81,6 +119,9 @@ enum KeyDecoder {
         var certificate = DERReader(try outer.read(DERTag.sequence))
         try outer.expectEnd()
         var tbs = DERReader(try certificate.read(DERTag.sequence))
+        _ = try certificate.read(DERTag.sequence)  // signatureAlgorithm
+        _ = try certificate.readBitString()  // signatureValue
+        try certificate.expectEnd()
         _ = try tbs.readIfPresent(DERTag.contextConstructed0)  // version
         _ = try tbs.read(DERTag.integer)  // serialNumber
         _ = try tbs.read(DERTag.sequence)  // signature
@@ -88,6 +129,10 @@ enum KeyDecoder {
         _ = try tbs.read(DERTag.sequence)  // validity
         _ = try tbs.read(DERTag.sequence)  // subject
         var spki = DERReader(try tbs.read(DERTag.sequence))
+        _ = try tbs.readIfPresent(DERTag.contextPrimitive1)  // issuerUniqueID
+        _ = try tbs.readIfPresent(DERTag.contextPrimitive2)  // subjectUniqueID
+        _ = try tbs.readIfPresent(DERTag.contextConstructed3)  // extensions
+        try tbs.expectEnd()
         return try subjectPublicKeyInfo(&spki)
     }
 
@@ -305,8 +350,8 @@ enum PEM {
     /// there is none, its base64 is not strict, or it carries RFC 1421 headers (legacy
     /// encryption).
     static func firstBlock(of text: String) -> (label: String, der: [UInt8])? {
-        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" })
-            .map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }
+        // "\r\n" is one Character, and a newline like "\n".
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         guard let begin = lines.firstIndex(where: { $0.hasPrefix("-----BEGIN ") && $0.hasSuffix("-----") }) else {
             return nil
         }

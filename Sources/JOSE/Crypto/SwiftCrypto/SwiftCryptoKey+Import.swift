@@ -5,12 +5,15 @@ import CryptoExtras
 extension SwiftCryptoKey {
     /// Creates an RSA key from unsigned big-endian components (the JWK `n`, `e`, `d`, ...).
     ///
-    /// A private key must sign a fixed message that its public key then verifies, which proves
-    /// that `d` (and the CRT values, when given) belong to `n` and `e`.
+    /// A private key needs its primes and CRT values: recovering them from `d` alone is work an
+    /// attacker's key could make unbounded (swift-crypto's factoring loop does not end for a
+    /// prime modulus), so such keys are refused here, where OpenSSL accepts them. A private key
+    /// must sign a fixed message that its public key then verifies, which proves that its parts
+    /// belong to `n` and `e`.
     ///
     /// - Throws: ``JOSEError/Code/invalidKey`` when the policy rejects the key, the private
-    ///   components do not match, or swift-crypto cannot build it; ``JOSEError/Code/invalidInput``
-    ///   for primes without a private exponent.
+    ///   components are missing or do not match, or swift-crypto cannot build it;
+    ///   ``JOSEError/Code/invalidInput`` for primes without a private exponent.
     static func rsa(
         modulus: [UInt8], exponent: [UInt8], privateExponent: [UInt8]? = nil, primes: RSAPrimes? = nil,
         policy: RSAKeyPolicy = .default
@@ -18,9 +21,6 @@ extension SwiftCryptoKey {
         let bits = try policy.check(modulus: modulus, exponent: exponent)
         if primes != nil, privateExponent == nil {
             throw JOSEError(.invalidInput, "RSA primes were given without the private exponent")
-        }
-        if let d = privateExponent, d.allSatisfy({ $0 == 0 }) {
-            throw JOSEError(.invalidKey, "RSA private exponent is zero")
         }
         var components = RSAComponents(modulus: minimal(modulus), exponent: minimal(exponent))
         let publicKey: _RSA.Signing.PublicKey
@@ -33,32 +33,24 @@ extension SwiftCryptoKey {
         guard let d = privateExponent else {
             return SwiftCryptoKey(kind: .rsa(modulusBits: bits), components: .rsa(components), material: .rsa(publicKey, nil))
         }
-        components.privateExponent = minimal(d)
-        let mismatch = primes == nil
-            ? "RSA private exponent does not match the public key" : "RSA private key components are inconsistent"
-        let privateKey: _RSA.Signing.PrivateKey
-        do {
-            if let primes {
-                components.primes = RSAPrimes(
-                    p: minimal(primes.p), q: minimal(primes.q), dp: minimal(primes.dp), dq: minimal(primes.dq),
-                    qi: minimal(primes.qi))
-                privateKey = try _RSA.Signing.PrivateKey(
-                    unsafeDERRepresentation: KeyEncoder.rsaPrivateKey(components) ?? [])
-            } else {
-                // Without the primes swift-crypto factors n from d (2048 bits and up); the
-                // primes it finds are kept, so the key can be written as PKCS#8.
-                privateKey = try _RSA.Signing.PrivateKey._createFromNumbers(
-                    n: components.modulus, e: components.exponent, d: components.privateExponent ?? [])
-                if case .rsa(let derived)? = try? KeyDecoder.decodeDER(Array(privateKey.derRepresentation)[...]) {
-                    components.primes = derived.primes
-                }
-            }
-        } catch {
-            throw JOSEError(.invalidKey, mismatch)
+        try RSAKeyPolicy.checkPrivateExponent(d, modulus: modulus)
+        guard let primes else {
+            throw JOSEError(
+                .invalidKey,
+                "an RSA private key without p, q, dp, dq and qi cannot be loaded on the swift-crypto backend; "
+                    + "export it with its CRT members")
         }
+        components.privateExponent = minimal(d)
+        components.primes = RSAPrimes(
+            p: minimal(primes.p), q: minimal(primes.q), dp: minimal(primes.dp), dq: minimal(primes.dq),
+            qi: minimal(primes.qi))
+        let inconsistent = JOSEError(.invalidKey, "RSA private key components are inconsistent")
+        guard let pkcs1 = KeyEncoder.rsaPrivateKey(components),
+              let privateKey = try? _RSA.Signing.PrivateKey(unsafeDERRepresentation: pkcs1)
+        else { throw inconsistent }
         let key = SwiftCryptoKey(
             kind: .rsa(modulusBits: bits), components: .rsa(components), material: .rsa(publicKey, privateKey))
-        guard key.signsAndVerifies(.rs256) else { throw JOSEError(.invalidKey, mismatch) }
+        guard key.signsAndVerifies(.rs256) else { throw inconsistent }
         return key
     }
 
@@ -192,11 +184,10 @@ extension SwiftCryptoKey {
         guard text.utf8.count <= EncodedKeyLimits.maximumKeyByteCount else {
             throw JOSEError(.invalidKey, "the PEM key is larger than \(EncodedKeyLimits.maximumKeyByteCount) bytes")
         }
-        let keyLabels: Set = ["PUBLIC KEY", "RSA PUBLIC KEY", "PRIVATE KEY", "EC PRIVATE KEY", "RSA PRIVATE KEY"]
-        guard let block = PEM.firstBlock(of: text), keyLabels.contains(block.label) else {
+        guard let block = PEM.firstBlock(of: text), let structure = KeyStructure(pemLabel: block.label) else {
             throw JOSEError(.invalidKey, "not a supported unencrypted PEM key (SPKI, PKCS#1, PKCS#8 or SEC1)")
         }
-        return try importDecoded(block.der, inputType: "PEM", policy: policy)
+        return try importDecoded(block.der, structure: structure, inputType: "PEM", policy: policy)
     }
 
     /// Imports a DER key in any of the structures ``importPEM(_:policy:)`` accepts.
@@ -207,14 +198,17 @@ extension SwiftCryptoKey {
         guard bytes.count <= EncodedKeyLimits.maximumKeyByteCount else {
             throw JOSEError(.invalidKey, "the DER key is larger than \(EncodedKeyLimits.maximumKeyByteCount) bytes")
         }
-        return try importDecoded(bytes, inputType: "DER", policy: policy)
+        return try importDecoded(bytes, structure: nil, inputType: "DER", policy: policy)
     }
 
-    /// Decodes a DER key structure and builds the key from its components.
-    private static func importDecoded(_ der: [UInt8], inputType: String, policy: RSAKeyPolicy) throws -> SwiftCryptoKey {
+    /// Decodes a DER key structure (`structure`, or any for `nil`) and builds the key from its
+    /// components.
+    private static func importDecoded(
+        _ der: [UInt8], structure: KeyStructure?, inputType: String, policy: RSAKeyPolicy
+    ) throws -> SwiftCryptoKey {
         let decoded: DecodedKey
         do {
-            decoded = try KeyDecoder.decodeDER(der[...])
+            decoded = try KeyDecoder.decodeDER(der[...], expecting: structure)
         } catch {
             throw JOSEError(
                 .invalidKey, "not a supported unencrypted \(inputType) key (SPKI, PKCS#1, PKCS#8 or SEC1): \(error.reason)")

@@ -13,9 +13,16 @@ enum SwiftCryptoPrimitives: BackendPrimitives {
         }
     }
 
-    /// Returns `count` (1 ... `Int32.max`) random bytes.
+    /// Returns `count` (1 ... `Int32.max`) random bytes, drawn at most 4096 at a time (so a bit
+    /// count never overflows a 32-bit `Int`).
     static func randomBytes(count: Int) throws -> [UInt8] {
-        SymmetricKey(size: SymmetricKeySize(bitCount: count * 8)).withUnsafeBytes { Array($0) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count)
+        while bytes.count < count {
+            let chunk = min(4096, count - bytes.count)
+            SymmetricKey(size: SymmetricKeySize(bitCount: chunk * 8)).withUnsafeBytes { bytes.append(contentsOf: $0) }
+        }
+        return bytes
     }
 
     /// Compares two byte buffers in time that depends only on their lengths: every byte pair is
