@@ -3,15 +3,18 @@
 
 Sources/JOSE is layered: Support <- Encoding <- Algorithms <- Crypto (the seam and its backends) <- Keys/PKCE <- JWS <- JWT <- JWKS/DPoP
 <- OAuth (the login flow) / ResourceServer (issuers, access tokens, bearer headers)
-(JOSEError.swift at the root is below them all; Algorithms is the JWA vocabulary every layer
-above speaks). A file in a layer may name types of its own layer and lower
-ones only: this finds every top-level type declared in a higher layer and fails if a lower
-layer's file names it in code or in a DocC symbol link (``Name``); prose that mentions a format
-("the JWK `x`") is not a name. The layers and their order are LAYERS below.
+(JOSEError.swift at the root and Support, the package's locks, atomics and thread stripes, are
+below them all; Algorithms is the JWA vocabulary every layer above speaks). A file in a layer
+may name types of its own layer and lower ones only: this finds every top-level type declared
+in a higher layer and fails if a lower layer's file names it in code or in a DocC symbol link
+(``Name``); prose that mentions a format ("the JWK `x`") is not a name. The layers and their
+order are LAYERS below.
 
-The CLI (Sources/JOSECLI) must use only public API. The library's one `package` entry is the
+The CLI (Sources/JOSECLI) must use only public API. The library's `package` entries are the
 bare signature check for the primitive timer target beside `jose bench` (its names start with
-`primitive`); the CLI names none of them, and does not import the library with @testable.
+`primitive`), which the CLI names none of, and the locks and atomics of Sources/JOSE/Support,
+which every target of the package shares (they are no JOSE API); the CLI does not import the
+library with @testable.
 """
 import pathlib
 import re
@@ -59,13 +62,16 @@ for path in files:
                             f"declared in a higher layer ({owner.relative_to(ROOT)})")
 
 PACKAGE = re.compile(r"(?:^|\s)package\s+(?:static\s+|final\s+)*(?:func|var|let|init|struct|enum|class|subscript)\s*(\w*)")
+SHARED = LIBRARY / "Support"  # the package's locks and atomics, shared with every target
 package_names = set()
 for path in files:
+    if path.parent == SHARED:
+        continue
     for number, line in enumerate(named_text(path.read_text()).splitlines(), 1):
         for name in PACKAGE.findall(line):
             if not name.startswith("primitive"):
                 problems.append(f"{path.relative_to(ROOT)}:{number} declares `package` API `{name}` "
-                                "(only the primitive timer's `primitive...` entry may be package)")
+                                "(only the primitive timer's `primitive...` entry, and Support/, may be package)")
             package_names.add(name)
 for path in sorted((ROOT / "Sources" / "JOSECLI").rglob("*.swift")):
     text = named_text(path.read_text())
@@ -80,4 +86,5 @@ if problems:
     print("\n".join("  " + p for p in problems))
     sys.exit(1)
 print(f"check-layers: {len(files)} library files, {len(declared)} types: every layer points down; "
-      f"package API: {sorted(package_names)}, unused by the CLI, which uses public API only")
+      f"package API: {sorted(package_names)}, unused by the CLI, which uses public API only "
+      f"(and the shared locks of {SHARED.relative_to(ROOT)})")
