@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A bounded, thread-safe ``ReplayCache`` in memory: identifiers are kept until they expire,
 /// and at most ``maximumEntries`` at once.
@@ -20,7 +19,7 @@ public final class InMemoryReplayCache: ReplayCache {
     public let maximumEntries: Int
     /// Where the current time comes from (entries past their expiry are forgotten).
     public let clock: JOSEClock
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     /// The entries, and the order they were recorded in.
     private struct State: ~Copyable {
@@ -47,7 +46,7 @@ public final class InMemoryReplayCache: ReplayCache {
         }
         self.maximumEntries = maximumEntries
         self.clock = clock
-        self.state = Mutex(State())
+        self.state = Lock(State())
     }
 
     /// How many identifiers are held (expired ones not yet swept included).

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// The proof keys a ``DPoPProofVerifier`` loaded recently, by the exact JSON text of their
 /// header `jwk`, with their RFC 7638 thumbprints.
@@ -17,7 +16,7 @@ final class ProofKeyCache: Sendable {
 
     /// The most keys held.
     let capacity: Int
-    private let entries = Mutex<[[UInt8]: Entry]>([:])
+    private let entries = Lock<[[UInt8]: Entry]>([:])
 
     /// Creates an empty cache holding at most `capacity` keys.
     init(capacity: Int) {

@@ -4,7 +4,6 @@ import FoundationEssentials
 import Foundation
 #endif
 import Logging
-import Synchronization
 
 /// A remote JWK Set (one `jwks_uri`), fetched when needed and kept as HTTP caching, key rotation
 /// and outages allow: the key source for verifiers of tokens from an OAuth 2.0 / OpenID Connect
@@ -54,7 +53,7 @@ public final class JWKSCache: JWKSetSource, Sendable {
     /// The settings this cache was created with.
     public let configuration: Configuration
     /// Everything that changes, behind a lock that is never held across a suspension.
-    private let state = Mutex(State())
+    private let state = Lock(State())
     /// What the hit path reads: the set while it needs no refresh, one copy per thread stripe.
     private let hits = HitStripes()
 

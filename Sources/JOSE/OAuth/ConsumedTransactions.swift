@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A bounded record of the transactions that have finished a login, shared by the copies of one
 /// ``OpenIDClient``: a transaction's `state` is remembered from the moment its callback passed
@@ -13,7 +12,7 @@ final class ConsumedTransactions: Sendable {
     static let capacity = 4096
 
     /// The states with their transactions' creation times, oldest first.
-    private let entries = Mutex<(order: [(state: String, createdAt: Double)], states: Set<String>)>(([], []))
+    private let entries = Lock<(order: [(state: String, createdAt: Double)], states: Set<String>)>(([], []))
 
     /// Records `transaction` as finished.
     ///

@@ -1,4 +1,3 @@
-import Synchronization
 
 extension IssuerRegistry {
     /// How an ``IssuerRegistry`` fetches and how many tenants it keeps.
@@ -54,7 +53,7 @@ extension IssuerRegistry {
     /// The registry's counters, shared with its entries.
     final class Counters: Sendable {
         /// The counts.
-        private let statistics = Mutex(Statistics())
+        private let statistics = Lock(Statistics())
 
         /// A copy of the counts.
         var current: Statistics { statistics.withLock { $0 } }

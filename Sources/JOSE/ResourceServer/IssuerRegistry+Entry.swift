@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 
 extension IssuerRegistry {
     /// One issuer the registry trusts (a configured issuer, or one tenant of a template): its
@@ -11,8 +10,9 @@ extension IssuerRegistry {
     /// issuer.
     ///
     /// The cache is published once through an atomic pointer, which the hit path reads without
-    /// a lock and without a reference count (the entry owns the cache and outlives every read
-    /// made through it). Creating the cache (discovery, when configured) happens once: every
+    /// a lock (a lock of this entry's own where ``AtomicValue`` is a ``LockedAtomic``) and
+    /// without a reference count (the entry owns the cache and outlives every read made
+    /// through it). Creating the cache (discovery, when configured) happens once: every
     /// caller that needs it meanwhile waits for the same task, and a failure is remembered for
     /// the cache configuration's ``JWKSCache/Configuration/failureRetryInterval`` so that tokens
     /// naming a broken issuer do not each cause a fetch.
@@ -37,14 +37,14 @@ extension IssuerRegistry {
         /// The registry's counters.
         private let counters: Counters
         /// The cache, once created: retained here, released in `deinit`, never replaced.
-        private let publishedCache = Atomic<Unmanaged<JWKSCache>?>(nil)
+        private let publishedCache = AtomicValue<Unmanaged<JWKSCache>?>(nil)
         /// The cache's creation: the task in flight, or the latest failure.
-        private let creation = Mutex<Creation>(Creation())
+        private let creation = Lock<Creation>(Creation())
         /// Whether a token has verified with this entry (for a tenant: it leaves probation).
-        private let hasVerified = Atomic<Bool>(false)
+        private let hasVerified = AtomicValue<Bool>(false)
         /// The recency stamp (see ``TenantHits``) of a tenant's latest use, for forgetting the
         /// least recently used; unused for a plain issuer.
-        private let latestUse = Atomic<UInt64>(0)
+        private let latestUse = AtomicValue<UInt64>(0)
 
         /// How creating the cache is going.
         private struct Creation {

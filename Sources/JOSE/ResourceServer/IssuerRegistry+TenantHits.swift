@@ -1,4 +1,3 @@
-import Synchronization
 
 extension IssuerRegistry {
     /// The verified tenants as the hit path finds them: the tenant table's verified entries by
@@ -11,11 +10,14 @@ extension IssuerRegistry {
     /// tenant write no common cache line once the stamp is set. A change stamps the entry it
     /// adds with the epoch and then advances it, so every use after a change is more recent
     /// than every stamp before it; tenants used since the same change are equally recent.
+    ///
+    /// Where ``AtomicValue`` is a ``LockedAtomic`` (Apple systems), reading the epoch takes its
+    /// lock, which every tenant's token shares.
     final class TenantHits: Sendable {
         /// The verified tenants by issuer; every stripe holds the same (immutable) index.
         private let index = ThreadStripes<IssuerIndex>(IssuerIndex([:]))
         /// The changes to the tenant table so far.
-        private let epoch = Atomic<UInt64>(0)
+        private let epoch = AtomicValue<UInt64>(0)
 
         /// The verified tenant kept for `issuer` (a token's `iss`, UTF-8), stamped as used now;
         /// `nil` when there is none.

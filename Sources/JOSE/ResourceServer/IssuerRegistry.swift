@@ -3,7 +3,6 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Synchronization
 
 /// Verifies JWTs from several issuers, each with its own keys and rules: an API that accepts
 /// tokens from more than one identity provider, or from every tenant of a multi-tenant one.
@@ -49,7 +48,9 @@ import Synchronization
 /// bytes compared with the configured issuers', no allocation) and an atomic load; for a
 /// verified tenant of a template, also a hashed lookup of its `iss` among the verified tenants,
 /// under one of eight locks picked by thread (no lock common to all threads), a recency stamp
-/// (written only once per change to the tenant table) and the `tid` comparison.
+/// (written only once per change to the tenant table) and the `tid` comparison. (On Apple
+/// systems, where the `Synchronization` atomics need iOS 18 / macOS 15, each atomic is a short
+/// lock of its own, and a tenant's token also takes the registry's recency lock.)
 /// Immutable and
 /// `Sendable`: make one and share it across tasks and threads.
 public final class IssuerRegistry: JWTVerifying {
@@ -65,7 +66,7 @@ public final class IssuerRegistry: JWTVerifying {
     /// The tenant templates, in configured order.
     let templates: [(template: TenantTemplate, issuer: Issuer)]
     /// The tenants kept, behind a lock never held across a suspension.
-    let tenants: Mutex<TenantTable>
+    let tenants: Lock<TenantTable>
     /// The verified tenants, as their tokens find them without that lock.
     let tenantHits = TenantHits()
     /// The limits tokens are parsed with before their issuer is known.
@@ -96,7 +97,7 @@ public final class IssuerRegistry: JWTVerifying {
         self.fetcher = fetcher
         self.configuration = configuration
         self.parsing = SignatureRules(algorithms: nil, limits: configuration.limits, understoodCriticalParameters: [])
-        self.tenants = Mutex(TenantTable(capacity: configuration.maximumTenantCount, hits: tenantHits))
+        self.tenants = Lock(TenantTable(capacity: configuration.maximumTenantCount, hits: tenantHits))
 
         var plainIssuers: [Entry] = []
         var templates: [(template: TenantTemplate, issuer: Issuer)] = []

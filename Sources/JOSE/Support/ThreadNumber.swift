@@ -3,13 +3,12 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// A small number for each thread, given in the order threads first ask for one: what spreads
 /// threads over the stripes of a context pool and over a key set's per-thread key handles.
 enum ThreadNumber {
     /// The next number to give.
-    private static let next = Atomic<Int>(0)
+    private static let next = AtomicValue<Int>(0)
     /// Where each thread keeps its number (plus one, so that "unset" reads as zero).
     private static let key: pthread_key_t = {
         var key = pthread_key_t()

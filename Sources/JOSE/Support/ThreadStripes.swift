@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A value that changes rarely and is read on every token, kept in one copy per stripe, the
 /// calling thread's stripe chosen by ``ThreadNumber``.
@@ -11,13 +10,13 @@ final class ThreadStripes<Value: Sendable>: Sendable {
     /// One stripe, padded so that two stripes never share a cache line.
     private final class Stripe: Sendable {
         /// The stripe's copy of the value.
-        let value: Mutex<Value>
+        let value: Lock<Value>
         /// Keeps the next stripe's memory off this one's cache lines.
         private let padding: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) =
             (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
         init(_ value: Value) {
-            self.value = Mutex(value)
+            self.value = Lock(value)
         }
     }
 
