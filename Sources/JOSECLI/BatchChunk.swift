@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import JOSE
 
 /// A run of `--batch --threads` lines: the reader's buffer they were read into, so that the
 /// reader can go on reading (into another buffer) while they are verified, and the JSON lines
@@ -73,7 +73,7 @@ final class BatchChunkQueue: Sendable {
     }
 
     /// The state.
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// Hands `chunk` to a waiting task, or queues it.
     func push(_ chunk: BatchChunk) {

@@ -3,7 +3,6 @@ import Dispatch
 import Foundation
 import JOSE
 import JOSEPrimitiveTimer
-import Synchronization
 
 /// `jose bench`: verify throughput per algorithm beside the raw OpenSSL primitive.
 struct BenchCommand: ParsableCommand {
@@ -89,7 +88,7 @@ struct BenchCommand: ParsableCommand {
 
     /// Operations per second of `operation` run by `threads` threads for `seconds`.
     static func rate(seconds: Double, threads: Int, _ operation: @escaping @Sendable () -> Bool) -> Double {
-        let total = Mutex<(operations: Int, failures: Int)>((0, 0))
+        let total = Lock<(operations: Int, failures: Int)>((0, 0))
         let clock = ContinuousClock()
         let start = clock.now
         let deadline = start + .milliseconds(Int64(seconds * 1000))

@@ -1,6 +1,5 @@
 import Foundation
 import JOSE
-import Synchronization
 
 /// `verify --batch --threads N` (N ≥ 2): reading, verifying and writing overlap.
 ///
@@ -151,7 +150,7 @@ final class BatchChunkRing: Sendable {
     }
 
     /// The lists.
-    private let state = Mutex(State())
+    private let state = Lock(State())
     /// Counts the chunks that may still be put in flight.
     private let room: DispatchSemaphore
     /// Counts the chunks (and the end) the writer has not taken yet.

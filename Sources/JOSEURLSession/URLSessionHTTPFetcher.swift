@@ -1,6 +1,5 @@
 import Foundation
 import JOSE
-import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -146,7 +145,7 @@ private final class FetchExchange: NSObject, URLSessionDataDelegate, Sendable {
     /// The body limit in bytes.
     private let maximumBodyBytes: Int
     /// The mutable state, behind a lock (delegate callbacks arrive on the session's queue).
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// Creates the exchange for one fetch.
     init(url: URL, maximumBodyBytes: Int, timeout: Duration) {
