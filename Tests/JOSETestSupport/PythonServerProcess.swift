@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -7,12 +6,17 @@ import FoundationNetworking
 /// A Python test server (a script next to this file) run with `python3` from `PATH` as a child
 /// process: it prints its port on its first line of output and exits when its stdin closes, so
 /// it never outlives the test process. Stopped by ``stop()`` or when released.
-package final class PythonServerProcess: Sendable {
+///
+/// Thread safety: ``stop()`` may be called from any thread; the running process is reached only
+/// under an `NSLock` (this target does not see the library's lock, and the tests need no speed).
+package final class PythonServerProcess: @unchecked Sendable {
     /// The TCP port the server listens on (on 127.0.0.1).
     package let port: Int
 
-    /// The child process and the pipe whose closing tells it to exit.
-    private let running: Mutex<(process: Process, stdin: FileHandle)?>
+    /// Guards ``running``.
+    private let lock = NSLock()
+    /// The child process and the pipe whose closing tells it to exit; `nil` once stopped.
+    private var running: (process: Process, stdin: FileHandle)?
 
     /// Starts `script` (a file in Tests/JOSETestSupport) and waits until it reports its port.
     ///
@@ -48,7 +52,7 @@ package final class PythonServerProcess: Sendable {
             throw TestHTTPServer.Failure(description: "\(script) did not report a port (got \(String(reflecting: text)))")
         }
         self.port = port
-        running = Mutex((process, input.fileHandleForWriting))
+        running = (process, input.fileHandleForWriting)
     }
 
     deinit {
@@ -72,10 +76,11 @@ package final class PythonServerProcess: Sendable {
 
     /// Stops the server and waits for the process to exit; later calls do nothing.
     package func stop() {
-        guard let stopping = running.withLock({ value -> (process: Process, stdin: FileHandle)? in
-            defer { value = nil }
-            return value
-        }) else { return }
+        lock.lock()
+        let stopping = running
+        running = nil
+        lock.unlock()
+        guard let stopping else { return }
         try? stopping.stdin.close()
         if stopping.process.isRunning { stopping.process.terminate() }
         stopping.process.waitUntilExit()

@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import Synchronization
 import Testing
 @testable import JOSE
 import JOSETestSupport
@@ -16,7 +15,7 @@ final class CapturingLogHandler: LogHandler, Sendable {
     }
 
     /// The messages so far.
-    private let captured = Mutex<[Entry]>([])
+    private let captured = Lock<[Entry]>([])
 
     /// The messages logged so far.
     var entries: [Entry] { captured.withLock { $0 } }

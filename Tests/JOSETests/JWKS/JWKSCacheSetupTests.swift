@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import JOSE
 import JOSEURLSession
@@ -8,7 +7,7 @@ import JOSETestSupport
 /// A fetcher double that answers from a closure and records every request.
 final class ScriptedFetcher: HTTPFetcher {
     /// The requests seen, in order.
-    private let seen = Mutex<[HTTPFetchRequest]>([])
+    private let seen = Lock<[HTTPFetchRequest]>([])
     /// Produces the answer to the n-th request (0-based).
     private let answer: @Sendable (Int) throws -> HTTPFetchResponse
 

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import JOSE
 import JOSEURLSession
@@ -8,10 +7,10 @@ import JOSETestSupport
 /// A clock the test moves by hand, so expiry, staleness and cooldowns are tested without sleeping.
 final class ManualClock: Sendable {
     /// The current reading, in seconds since 1970.
-    private let seconds: Mutex<Double>
+    private let seconds: Lock<Double>
 
     /// Creates a clock reading `start`.
-    init(_ start: Double = 1_700_000_000) { seconds = Mutex(start) }
+    init(_ start: Double = 1_700_000_000) { seconds = Lock(start) }
 
     /// The current reading.
     var now: Double { seconds.withLock { $0 } }

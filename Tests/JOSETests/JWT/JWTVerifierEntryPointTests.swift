@@ -1,12 +1,11 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import JOSE
 
 /// A key source of the caller's own: answers with a fixed set, counting the lookups.
 private final class CountingSource: JWKSetSource, Sendable {
     let keySet: JWKSet
-    let lookups = Atomic<Int>(0)
+    let lookups = AtomicValue<Int>(0)
 
     init(_ keySet: JWKSet) { self.keySet = keySet }
 
@@ -19,8 +18,8 @@ private final class CountingSource: JWKSetSource, Sendable {
 /// A key source that has its keys at hand: answers without suspending, counting both roads.
 private final class AtHandSource: JWKSetSource, Sendable {
     let keySet: JWKSet
-    let lookupsAtHand = Atomic<Int>(0)
-    let awaitedLookups = Atomic<Int>(0)
+    let lookupsAtHand = AtomicValue<Int>(0)
+    let awaitedLookups = AtomicValue<Int>(0)
 
     init(_ keySet: JWKSet) { self.keySet = keySet }
 
