@@ -96,7 +96,7 @@ public enum FormURLEncoding {
                 output.append(byte)
             }
         }
-        guard let text = String(validating: output, as: UTF8.self) else {
+        guard let text = String(validatingUTF8Bytes: output) else {
             throw JOSEError.malformed("a form parameter is not valid UTF-8")
         }
         return text

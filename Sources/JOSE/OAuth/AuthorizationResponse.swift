@@ -77,7 +77,7 @@ public struct AuthorizationResponse: Sendable {
             throw JOSEError.malformed("a form_post callback URL carries no query or fragment")
         }
         try Self.checkRedirect(receivedAt, transaction: transaction)
-        guard let body = String(validating: formPostBody, as: UTF8.self) else {
+        guard let body = String(validatingUTF8Bytes: formPostBody) else {
             throw JOSEError.malformed("the form_post body is not UTF-8")
         }
         try self.init(parameters: FormURLEncoding.decode(body), transaction: transaction)
