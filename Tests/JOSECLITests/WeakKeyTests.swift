@@ -1,4 +1,5 @@
 import Foundation
+import JOSETestSupport
 import Testing
 
 /// `--allow-weak-keys` on verify and sign: refused by default, accepted with a loud warning.
@@ -9,12 +10,11 @@ struct WeakKeyTests {
 
     /// A token PyJWT signs with `secret` (HS256), as an independent implementation.
     static func pyJWTToken(secret: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", """
+        try PythonPeers.requireInstalled()
+        let process = PythonPeers.process(["-c", """
             import sys, jwt
             sys.stdout.write(jwt.encode({"sub": "1234567890", "name": "John Doe", "iat": 1516239022}, sys.argv[1], algorithm="HS256"))
-            """, secret]
+            """, secret])
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()

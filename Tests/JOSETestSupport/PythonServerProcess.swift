@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A Python test server (a script next to this file) run with `python3` from `PATH` as a child
+/// A Python test server (a script next to this file) run with ``PythonPeers``' Python as a child
 /// process: it prints its port on its first line of output and exits when its stdin closes, so
 /// it never outlives the test process. Stopped by ``stop()`` or when released.
 ///
@@ -23,12 +23,12 @@ package final class PythonServerProcess: @unchecked Sendable {
     /// - Parameters:
     ///   - script: the script's file name.
     ///   - arguments: its command-line arguments.
-    /// - Throws: ``TestHTTPServer/Failure`` when `python3` cannot be run or no port is printed.
+    /// - Throws: ``TestHTTPServer/Failure`` when the Python peers are missing, Python cannot be
+    ///   run, or no port is printed.
     package init(script: String, arguments: [String] = []) throws {
+        try PythonPeers.requireInstalled()
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(script).path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", path] + arguments
+        let process = PythonPeers.process([path] + arguments)
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input

@@ -1,4 +1,5 @@
 import Foundation
+import JOSETestSupport
 import Testing
 @testable import JOSE
 
@@ -36,9 +37,8 @@ enum DPoPFixtures {
     /// Runs a Python script (PyJWT / jwcrypto, an independent implementation) and returns its
     /// standard output parsed as a JSON object of strings.
     static func python(_ script: String) throws -> [String: String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script]
+        try PythonPeers.requireInstalled()
+        let process = PythonPeers.process(["-c", script])
         let output = Pipe()
         process.standardOutput = output
         try process.run()

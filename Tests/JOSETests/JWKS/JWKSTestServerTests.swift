@@ -57,9 +57,7 @@ import JOSETestSupport
 
     /// The server's end is awaited, not timed: the time limit only stops a hang.
     @Test(.timeLimit(.minutes(1))) func serverExitsWhenItsStdinCloses() async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", TestHTTPServer.scriptPath]
+        let process = PythonPeers.process([TestHTTPServer.scriptPath])
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input

@@ -1,0 +1,53 @@
+import Foundation
+
+/// The Python that runs the independent implementations the tests compare against (PyJWT,
+/// jwcrypto, pyca/cryptography, listed in `Tests/requirements.txt`) and the test servers.
+///
+/// The README's test command installs them into a virtual environment at `.venv` in the package
+/// root (`python3 -m venv .venv && .venv/bin/pip install -r Tests/requirements.txt`), which works
+/// with a system Python that refuses `pip install` (PEP 668). That environment's `python3` is used
+/// when it exists; otherwise `python3` from `PATH`.
+package enum PythonPeers {
+    /// The package root (two folders above this file).
+    private static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// `.venv/bin/python3` in the package root, when it exists.
+    private static let environmentPython: String? = {
+        let path = packageRoot.appendingPathComponent(".venv/bin/python3").path
+        return FileManager.default.isExecutableFile(atPath: path) ? path : nil
+    }()
+
+    /// The one line every test that needs a missing peer fails with.
+    package static let missingPeersMessage =
+        "the Python peers in Tests/requirements.txt are not installed: run "
+        + "`python3 -m venv .venv && .venv/bin/pip install -r Tests/requirements.txt` in the package root"
+
+    /// A process that runs Python with `arguments` (a script path or `-c`, then its arguments).
+    package static func process(_ arguments: [String]) -> Process {
+        let process = Process()
+        if let environmentPython {
+            process.executableURL = URL(fileURLWithPath: environmentPython)
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3"] + arguments
+        }
+        return process
+    }
+
+    /// Whether the peers import, checked once per test process.
+    private static let installed: Bool = {
+        let probe = process(["-c", "import jwt, jwcrypto, cryptography"])
+        probe.standardOutput = FileHandle.nullDevice
+        probe.standardError = FileHandle.nullDevice
+        guard (try? probe.run()) != nil else { return false }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0
+    }()
+
+    /// Throws ``TestHTTPServer/Failure`` with ``missingPeersMessage`` unless the peers import.
+    package static func requireInstalled() throws {
+        guard installed else { throw TestHTTPServer.Failure(description: missingPeersMessage) }
+    }
+}
