@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""Plants one violation per hole the first layer check had (issue #23) in a small tree and shows
+that .ci/check-layers.py fails on each, and passes on the same tree without it.
+
+    python3 .ci/test_check_layers.py
+"""
+import pathlib
+import subprocess
+import sys
+import tempfile
+import unittest
+
+CHECK = pathlib.Path(__file__).resolve().parent / "check-layers.py"
+
+# A clean tree: a type in Keys, one in OAuth that uses it, one in each same-rank folder.
+CLEAN = {
+    "Keys/Key.swift": "struct Key {}\n",
+    "JWKS/Cache.swift": "struct Cache { let key: Key }\n",
+    "DPoP/Proof.swift": "struct Proof { let key: Key }\n",
+    "OAuth/Client.swift": 'struct Client { let cache: Cache; let url = "https://issuer.example" }\n',
+    "ResourceServer/Resource.swift": "struct Resource { let cache: Cache }\n",
+}
+
+
+def run(files: dict[str, str]) -> subprocess.CompletedProcess:
+    with tempfile.TemporaryDirectory() as directory:
+        library = pathlib.Path(directory) / "JOSE"
+        cli = pathlib.Path(directory) / "JOSECLI"
+        cli.mkdir(parents=True)
+        for name, text in files.items():
+            path = library / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text)
+        return subprocess.run([sys.executable, str(CHECK), str(library), str(cli)], capture_output=True, text=True)
+
+
+class PlantedViolations(unittest.TestCase):
+    def assertFails(self, planted: dict[str, str], expected: str):
+        result = run(CLEAN | planted)
+        self.assertEqual(result.returncode, 1, result.stdout + result.stderr)
+        self.assertIn(expected, result.stdout)
+
+    def test_clean_tree_passes(self):
+        result = run(CLEAN)
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+
+    def test_extension_method_of_a_higher_layer(self):
+        self.assertFails({
+            "OAuth/Key+Login.swift": "extension Key {\n    func loginHint() -> String { \"\" }\n}\n",
+            "Keys/Use.swift": "func describe(_ key: Key) -> String { key.loginHint() }\n",
+        }, "names loginHint, declared in a higher layer")
+
+    def test_free_function_of_a_higher_layer(self):
+        self.assertFails({
+            "OAuth/Compare.swift": "func compareStates(_ a: String, _ b: String) -> Bool { a == b }\n",
+            "Keys/Use.swift": "let same = compareStates(\"a\", \"b\")\n",
+        }, "names compareStates, declared in a higher layer")
+
+    def test_folders_of_the_same_rank(self):
+        self.assertFails({"DPoP/Use.swift": "struct UsesCache { let cache: Cache }\n"},
+                         "names Cache, declared in another folder of the same layer")
+        self.assertFails({"OAuth/Use.swift": "struct UsesResource { let resource: Resource }\n"},
+                         "names Resource, declared in another folder of the same layer")
+
+    def test_code_after_a_double_slash_inside_a_string(self):
+        self.assertFails({"Keys/Use.swift": 'let endpoint = "https://issuer.example"; let client = Client?.none\n'},
+                         "names Client, declared in a higher layer")
+
+    def test_nested_type_of_a_higher_layer(self):
+        self.assertFails({
+            "OAuth/Outer.swift": "struct Outer {\n    struct LoginState {}\n}\n",
+            "Keys/Use.swift": "typealias Borrowed = LoginState\n",
+        }, "names LoginState, declared in a higher layer")
+
+    def test_names_in_comments_and_string_text_do_not_count(self):
+        result = run(CLEAN | {"Keys/Note.swift": '// Client\nlet text = "Client Resource"\n/* Cache */\n'})
+        self.assertEqual(result.returncode, 0, result.stdout)
+
+    def test_docc_links_and_interpolations_count(self):
+        self.assertFails({"Keys/Doc.swift": "/// See ``Client``.\nstruct Documented {}\n"}, "names Client")
+        self.assertFails({"Keys/Text.swift": 'let text = "\\(Client.self)"\n'}, "names Client")
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
