@@ -1,0 +1,38 @@
+import Testing
+@testable import JOSE
+
+/// An actor of the caller's own, awaiting the library from its own isolation.
+private actor Caller {
+    func callEveryEntryPoint(_ fixture: EntryPointFixture) async throws -> [EntryPointOutcome] {
+        try await JOSETests.callEveryEntryPoint(fixture)
+    }
+}
+
+/// Every `async` entry point awaited from the main actor, from an actor, from a task of no actor
+/// and from a detached task: it compiles without warnings in the Swift 6 language mode from each,
+/// and gives the same result from each.
+@Suite struct EntryPointIsolationTests {
+    /// Checks that `outcomes` name every entry point once, each with its expected result.
+    static func expectEveryResult(_ outcomes: [EntryPointOutcome], sourceLocation: SourceLocation = #_sourceLocation) {
+        let results = Dictionary(outcomes.map { ($0.name, $0.result) }, uniquingKeysWith: { first, _ in first })
+        #expect(outcomes.count == everyEntryPointsResult.count, sourceLocation: sourceLocation)
+        #expect(results == everyEntryPointsResult, sourceLocation: sourceLocation)
+    }
+
+    @MainActor @Test func fromTheMainActor() async throws {
+        let fixture = try await EntryPointFixture()
+        Self.expectEveryResult(try await callEveryEntryPoint(fixture))
+    }
+
+    @Test func fromAnActor() async throws {
+        let fixture = try await EntryPointFixture()
+        Self.expectEveryResult(try await Caller().callEveryEntryPoint(fixture))
+    }
+
+    @Test func fromATaskAndADetachedTask() async throws {
+        let fixture = try await EntryPointFixture()
+        Self.expectEveryResult(try await Task { try await callEveryEntryPoint(fixture) }.value)
+        Self.expectEveryResult(try await Task.detached { try await callEveryEntryPoint(fixture) }.value)
+        Self.expectEveryResult(try await Task { @MainActor in try await callEveryEntryPoint(fixture) }.value)
+    }
+}
