@@ -127,8 +127,9 @@ func callEveryEntryPoint(
     note("InMemoryReplayCache.recordFirstUse", "\(first) then \(again)")
     let url = InProcessProvider.resource + "/orders"
     let proof = try fixture.proofSigner.proof(method: "GET", url: url, accessToken: fixture.accessToken)
-    let verifiedProof = try await fixture.dpop.verify(proof, for: DPoPRequest(method: "GET", url: url, accessToken: fixture.accessToken))
-    note("DPoPProofVerifier.verify", verifiedProof.keyThumbprint == fixture.proofSigner.keyThumbprint ? "the signer's key" : "another key")
+    let proofRequest = DPoPRequest(method: "GET", url: url, accessToken: fixture.accessToken)
+    let proofKey = try await fixture.dpop.verify(proof, for: proofRequest).keyThumbprint
+    note("DPoPProofVerifier.verify", proofKey == fixture.proofSigner.keyThumbprint ? "the signer's key" : "another key")
     let request = ProtectedResourceRequest(method: "GET", url: url, authorization: ["Bearer " + fixture.accessToken])
     note("ProtectedResource.authenticate", try await fixture.resource.authenticate(request).token.subject)
 

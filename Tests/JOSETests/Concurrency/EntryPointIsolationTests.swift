@@ -1,11 +1,30 @@
 import Testing
 @testable import JOSE
+import JOSEURLSession
 
 /// An actor of the caller's own, awaiting the library from its own isolation.
 private actor Caller {
     func callEveryEntryPoint(_ fixture: EntryPointFixture) async throws -> [EntryPointOutcome] {
         try await JOSETests.callEveryEntryPoint(fixture)
     }
+
+    func callTheURLSessionEntryPoints(_ issuer: LoopbackIssuer) async throws -> [String] {
+        try await JOSETests.callTheURLSessionEntryPoints(issuer)
+    }
+}
+
+/// Awaits the entry points of `JOSEURLSession` against a loopback issuer, isolated to the
+/// caller's actor as ``callEveryEntryPoint(_:isolation:)``: the key set's status and first `kid`,
+/// and the subject of a token verified through the discovered cache.
+private func callTheURLSessionEntryPoints(
+    _ issuer: LoopbackIssuer, isolation: isolated (any Actor)? = #isolation
+) async throws -> [String] {
+    let response = try await URLSessionHTTPFetcher().fetch(HTTPFetchRequest(url: issuer.server.url(issuer.jwksPath)))
+    let cache = try await JWKSCache.discover(issuer: issuer.issuer)
+    let rules = JWTClaimRules(issuer: issuer.issuer, audiences: [RegistryFixture.audience], clock: .fixed(RegistryFixture.now))
+    let verifier = JWTVerifier(keySource: cache, rules: rules)
+    return ["\(response.statusCode)", try await cache.refresh().keys.first?.keyID ?? "",
+            try await verifier.verify(issuer.token()).claims.subject ?? ""]
 }
 
 /// Every `async` entry point awaited from the main actor, from an actor, from a task of no actor
@@ -34,5 +53,11 @@ private actor Caller {
         Self.expectEveryResult(try await Task { try await callEveryEntryPoint(fixture) }.value)
         Self.expectEveryResult(try await Task.detached { try await callEveryEntryPoint(fixture) }.value)
         Self.expectEveryResult(try await Task { @MainActor in try await callEveryEntryPoint(fixture) }.value)
+    }
+
+    @MainActor @Test func urlSessionFromTheMainActorAndAnActor() async throws {
+        let issuer = try await LoopbackIssuer.start()
+        #expect(try await callTheURLSessionEntryPoints(issuer) == ["200", "k1", "alice"])
+        #expect(try await Caller().callTheURLSessionEntryPoints(issuer) == ["200", "k1", "alice"])
     }
 }

@@ -79,7 +79,8 @@ final class InProcessProvider: HTTPFetcher {
         case (.post, Self.issuer + "/token"):
             let refreshing = String(decoding: request.body, as: UTF8.self).contains("grant_type=refresh_token")
             let idToken = try self.idToken(nonce: refreshing ? nil : nonce.withLock { $0 })
-            let body = #"{"access_token":"at-1","token_type":"Bearer","expires_in":600,"refresh_token":"rt-1","id_token":"\#(idToken)"}"#
+            let body = #"{"access_token":"at-1","token_type":"Bearer","expires_in":600,"refresh_token":"rt-1","#
+                + #""id_token":"\#(idToken)"}"#
             return HTTPFetchResponse(statusCode: 200, headers: json, body: Array(body.utf8))
         case (.post, Self.issuer + "/par"):
             let body = #"{"request_uri":"urn:ietf:params:oauth:request_uri:r-1","expires_in":60}"#
