@@ -31,6 +31,12 @@ let cryptoBackendSettings: [SwiftSetting] = swiftCryptoEverywhere
     ? [.define("JOSE_SWIFT_CRYPTO")]
     : [.define("JOSE_SWIFT_CRYPTO", .when(platforms: applePlatforms))]
 
+/// The library's `async` functions run on the caller's executor (SE-0461, Swift 6.2): awaited
+/// from the main actor or another actor, a call that needs no suspension never leaves it.
+/// Compilers before 6.2 ignore the unknown feature and build the library as before, each call
+/// hopping to the global executor and back.
+let asyncOnCallersExecutor: [SwiftSetting] = [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
+
 let package = Package(
     name: "swift-jose",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
@@ -57,11 +63,12 @@ let package = Package(
             dependencies: cryptoBackendDependencies + [
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: cryptoBackendSettings
+            swiftSettings: cryptoBackendSettings + asyncOnCallersExecutor
         ),
         .target(
             name: "JOSEURLSession",
-            dependencies: ["JOSE"]
+            dependencies: ["JOSE"],
+            swiftSettings: asyncOnCallersExecutor
         ),
         // The bare OpenSSL check `jose bench` measures the full verify against.
         .target(

@@ -14,10 +14,14 @@
 // 6.3 binaries.)
 //
 //   swift build -c release --package-path Benchmarks --product road-overhead
-//   Benchmarks/.build/release/road-overhead ALG [VERIFIES] [same|fixed|cache|async|sync|tenant|twin]...
+//   Benchmarks/.build/release/road-overhead ALG [VERIFIES] [same|fixed|cache|async|sync|tenant|twin|main-fixed|main-cache]...
 //   (modes in the order given; all of them, in this order, when none is)
 //
-// Modes (first road, second road; the token passed as the String a server holds):
+// Besides the differences, each mode prints the second road's rate as a fraction of the first's:
+// the ratio of the medians (first over second), and of the two roads' total times.
+//
+// Modes (first road, second road; the token passed as the String a server holds; every mode but
+// the main-* ones runs its loop nonisolated, on the global executor):
 //   same    fixed-sync against itself: what the method reads when there is no difference
 //   twin    cache-async, twin-cache-async: two identical roads whose caches each parsed their own
 //           copy of the key (as a single cache and a registry's issuer do): what the method reads
@@ -28,6 +32,10 @@
 //   async   cache-async, registry-async: what IssuerRegistry adds to one warm cache (issue #14)
 //   sync    cache-sync, registry-sync: the same without suspending
 //   tenant  cache-tenant-async, tenant-async: the same for a tenant of a tenant template
+//   main-fixed  fixed-sync, fixed-async, the loop on the main actor: what `try await` costs an
+//           app awaiting from `@MainActor` code on a fixed key set (issue #22)
+//   main-cache  fixed-sync, cache-async, the loop on the main actor: the same through a warm
+//           JWKSCache (issue #22)
 // Roads (with the keys at hand: a fixed set, or every verify a cache hit):
 //   fixed-sync      JWTVerifier(keySource: JWKSet).verifyWithoutSuspending(token)
 //   fixed-async     try await the same verifier's verify(token)
@@ -39,7 +47,8 @@
 //                   the token from an allowed tenant, with `tid`
 //   cache-tenant-async  that token through the single cache (rules requiring its issuer)
 //   twin-cache-async    cache-async through a second warm JWKSCache of its own
-// HS256 has only the fixed roads (a remote key set never holds secrets): modes same and fixed.
+// HS256 has only the fixed roads (a remote key set never holds secrets): modes same, fixed and
+// main-fixed.
 import Foundation
 import JOSE
 import OursVerifier
@@ -105,9 +114,10 @@ final class RemoteRoads: Sendable {
     }
 }
 
-/// One verify on `road`, timed: nanoseconds. Nonisolated, so the loop runs on one thread
-/// without hopping: with the keys at hand, no road suspends.
-func timedVerify(_ road: Road, text: String, fixed: JWTVerifier, remote: RemoteRoads?) async -> Int {
+/// One verify on `road`, timed: nanoseconds, from the call to the return to `isolation` (the
+/// main actor in the main-* modes; `nil`, the global executor, in the others).
+func timedVerify(_ road: Road, text: String, fixed: JWTVerifier, remote: RemoteRoads?,
+                 isolation: isolated (any Actor)?) async -> Int {
     let start = monotonicNanoseconds()
     let verified: VerifiedJWT?
     switch road {
@@ -128,11 +138,12 @@ func timedVerify(_ road: Road, text: String, fixed: JWTVerifier, remote: RemoteR
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let verifies = arguments.dropFirst().first.flatMap { Int($0) } ?? 200_000
-let allModes = ["same", "fixed", "cache", "async", "sync", "tenant", "twin"]
+let allModes = ["same", "fixed", "cache", "async", "sync", "tenant", "twin", "main-fixed", "main-cache"]
+let fixedKeyModes = ["same", "fixed", "main-fixed"]
 let modes = arguments.count > 2 ? Array(arguments[2...]) : allModes
 guard let name = arguments.first, let algorithm = BenchAlgorithm(name: name), verifies >= 100,
       modes.allSatisfy(allModes.contains) else {
-    FileHandle.standardError.write(Data("usage: road-overhead ALG [VERIFIES >= 100] [same|fixed|cache|async|sync|tenant|twin]...\n".utf8))
+    FileHandle.standardError.write(Data("usage: road-overhead ALG [VERIFIES >= 100] [\(allModes.joined(separator: "|"))]...\n".utf8))
     exit(2)
 }
 let token = try TokenFactory.make(algorithm)
@@ -157,17 +168,20 @@ if let cache = await OursVerifier.makeCache(for: token),
         twinVerifier: twinVerifier)
 }
 let remoteRoads = remote
-if remoteRoads == nil, modes.contains(where: { !["same", "fixed"].contains($0) }) {
-    FileHandle.standardError.write(Data("\(algorithm) has no remote-key road (HS256: no secret keys in a remote set); use mode same or fixed\n".utf8))
+if remoteRoads == nil, modes.contains(where: { !fixedKeyModes.contains($0) }) {
+    FileHandle.standardError.write(Data("\(algorithm) has no remote-key road (HS256: no secret keys in a remote set); use mode \(fixedKeyModes.joined(separator: ", "))\n".utf8))
     exit(2)
 }
 
 /// `verifies` timed verifies on each of `first` and `second`, interleaved in pairs whose order
-/// is drawn at random. Nonisolated, so the whole loop runs on one
-/// thread of the global executor, never hopping (a cache hit never suspends).
-func interleave(_ first: Road, _ second: Road, verifies: Int) async -> (first: [Int], second: [Int]) {
+/// is drawn at random, the whole loop isolated to `isolation`: `nil` runs it on one thread of the
+/// global executor, never hopping (a cache hit never suspends); the main actor runs it as an
+/// app's `@MainActor` code awaits, where an entry point that leaves the caller's executor pays
+/// two hops a verify.
+func interleave(_ first: Road, _ second: Road, verifies: Int,
+                isolation: isolated (any Actor)?) async -> (first: [Int], second: [Int]) {
     for road in [first, second] {  // warm-up
-        for _ in 0..<1000 { _ = await timedVerify(road, text: text, fixed: fixed, remote: remoteRoads) }
+        for _ in 0..<1000 { _ = await timedVerify(road, text: text, fixed: fixed, remote: remoteRoads, isolation: isolation) }
     }
     var times: (first: [Int], second: [Int]) = ([], [])
     times.first.reserveCapacity(verifies)
@@ -176,7 +190,8 @@ func interleave(_ first: Road, _ second: Road, verifies: Int) async -> (first: [
     for _ in 0..<verifies {
         let firstGoesFirst = Bool.random(using: &generator)
         for isFirst in [firstGoesFirst, !firstGoesFirst] {
-            let elapsed = await timedVerify(isFirst ? first : second, text: text, fixed: fixed, remote: remoteRoads)
+            let elapsed = await timedVerify(isFirst ? first : second, text: text, fixed: fixed, remote: remoteRoads,
+                                            isolation: isolation)
             if isFirst { times.first.append(elapsed) } else { times.second.append(elapsed) }
         }
     }
@@ -191,9 +206,13 @@ for mode in modes {
     case "async": (.cacheAsync, .registryAsync)
     case "sync": (.cacheSync, .registrySync)
     case "twin": (.cacheAsync, .twinCacheAsync)
+    case "main-fixed": (.fixedSync, .fixedAsync)
+    case "main-cache": (.fixedSync, .cacheAsync)
     default: (.cacheTenantAsync, .tenantAsync)
     }
-    let (cacheTimes, registryTimes) = await interleave(cacheRoad, registryRoad, verifies: verifies)
+    let onMainActor = mode.hasPrefix("main-")
+    let (cacheTimes, registryTimes) = await interleave(cacheRoad, registryRoad, verifies: verifies,
+                                                       isolation: onMainActor ? MainActor.shared : nil)
     let tenth = verifies / 10
     let perTenth = (0..<10).map { part in
         let range = (part * tenth)..<((part + 1) * tenth)
@@ -204,9 +223,15 @@ for mode in modes {
     let pairedPerTenth = (0..<10).map { part in
         Int(interquartileMean(pairDifferences[(part * tenth)..<((part + 1) * tenth)]))
     }
-    print("\(cacheRoad.rawValue) \(algorithm): median \(Int(median(cacheTimes))) ns per verify")
+    let place = onMainActor ? " (awaited from the main actor)" : ""
+    print("\(mode): \(cacheRoad.rawValue) \(algorithm): median \(Int(median(cacheTimes))) ns per verify\(place)")
     print("\(registryRoad.rawValue) - \(cacheRoad.rawValue): \(Int(difference)) ns per verify (difference of medians over \(verifies) verifies each;"
           + " by tenths in order: \(perTenth.map(String.init).joined(separator: " ")))")
     print("\(registryRoad.rawValue) - \(cacheRoad.rawValue), paired: \(Int(interquartileMean(pairDifferences))) ns per verify"
           + " (interquartile mean of the \(verifies) pairs' differences; by tenths in order: \(pairedPerTenth.map(String.init).joined(separator: " ")))")
+    let rateRatio = median(cacheTimes) / median(registryTimes)
+    let totalRatio = Double(cacheTimes.reduce(0, +)) / Double(registryTimes.reduce(0, +))
+    print("\(registryRoad.rawValue) rate / \(cacheRoad.rawValue) rate: \(String(format: "%.2f", rateRatio))\(place)"
+          + " (median per verify of \(cacheRoad.rawValue) over that of \(registryRoad.rawValue);"
+          + " over all \(verifies) verifies of each, interrupts included: \(String(format: "%.2f", totalRatio)))")
 }

@@ -6,6 +6,11 @@
 public protocol ReplayCache: Sendable {
     /// Records `identifier` until `expiresAt`, unless it is already recorded and unexpired.
     ///
+    /// Called on the verifier's caller's executor (`nonisolated(nonsending)`: see
+    /// <doc:Architecture#Where-the-work-runs>). Write your implementation
+    /// `nonisolated(nonsending)` too when it answers from memory; a plain `async` one works,
+    /// but moves each call off the caller's executor and back.
+    ///
     /// - Parameters:
     ///   - identifier: the proof's identity (the verifier passes its key thumbprint and `jti`).
     ///   - expiresAt: seconds since 1970 after which the proof could no longer be accepted anyway.

@@ -22,6 +22,9 @@ import Foundation
 public protocol HTTPFetcher: Sendable {
     /// Performs one HTTP request: ``HTTPFetchRequest/method`` with ``HTTPFetchRequest/body``.
     ///
+    /// Called on the library's caller's executor (`nonisolated(nonsending)`: see
+    /// <doc:Architecture#Where-the-work-runs>); a plain `async` implementation works too.
+    ///
     /// - Parameter request: The method, URL, extra request headers, body and limits.
     /// - Returns: The server's final response.
     /// - Throws: `JOSEError` (``JOSEError/Code/jwksUnavailable``) when no acceptable response

@@ -3,6 +3,11 @@
 public protocol JWKSetSource: Sendable {
     /// The key set to verify a token with this header, fetching or refreshing if needed.
     ///
+    /// Called on the verifier's caller's executor (`nonisolated(nonsending)`: see
+    /// <doc:Architecture#Where-the-work-runs>). Write your implementation
+    /// `nonisolated(nonsending)` too when it can answer without waiting; a plain `async` one
+    /// works, but moves each call off the caller's executor and back.
+    ///
     /// - Throws: ``JOSEError`` `jwks_unavailable` when no key set can be had.
     func keySet(for header: JWSHeader) async throws -> JWKSet
 
