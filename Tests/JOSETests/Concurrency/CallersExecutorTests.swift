@@ -3,7 +3,6 @@
 // them as before, hopping to the global executor, so these tests are for 6.2 and later only.
 #if compiler(>=6.2)
 import Foundation
-import Synchronization
 import Testing
 @testable import JOSE
 
@@ -11,7 +10,7 @@ import Testing
 /// caller's executor, noting the isolation and the thread it was called on.
 private final class IsolationNotingSource: JWKSetSource {
     let keys: JWKSet
-    private let calls = Mutex<[(isolation: (any Actor)?, thread: UInt)]>([])
+    private let calls = Lock<[(isolation: (any Actor)?, thread: UInt)]>([])
 
     init(_ keys: JWKSet) { self.keys = keys }
 
@@ -34,7 +33,7 @@ private final class IsolationNotingSource: JWKSetSource {
 /// A replay cache that answers on the caller's executor, noting the isolation it was called in.
 private final class IsolationNotingReplayCache: ReplayCache {
     private let inner: InMemoryReplayCache
-    private let isolations = Mutex<[(any Actor)?]>([])
+    private let isolations = Lock<[(any Actor)?]>([])
 
     init(clock: JOSEClock) throws { inner = try InMemoryReplayCache(clock: clock) }
 

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+@testable import JOSE
 
 /// A serial executor that runs its jobs on one thread of its own and no other: code that reads
 /// ``ThreadProbe/currentThread`` equal to ``thread`` runs on this executor, and code that reads
@@ -8,11 +8,11 @@ import Synchronization
 /// Linux its jobs run on whichever thread drains the main queue.)
 final class DedicatedThreadExecutor: SerialExecutor {
     /// The jobs waiting, in order; `nil` asks the thread to end.
-    private let queue = Mutex<[UnownedJob?]>([])
+    private let queue = Lock<[UnownedJob?]>([])
     /// Counts the entries of ``queue``.
     private let waiting = DispatchSemaphore(value: 0)
     /// The identity of the executor's thread, once it has started.
-    private let identity = Mutex<UInt>(0)
+    private let identity = Lock<UInt>(0)
 
     /// The identity of the executor's thread.
     var thread: UInt { identity.withLock { $0 } }

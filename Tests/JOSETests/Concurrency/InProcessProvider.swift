@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import JOSE
 
@@ -19,9 +18,9 @@ final class InProcessProvider: HTTPFetcher {
     /// The instant the tokens are issued at.
     let now: Double
     /// The nonce of the last login the provider answered, for the ID token it issues next.
-    private let nonce = Mutex<String?>(nil)
+    private let nonce = Lock<String?>(nil)
     /// The isolations ``fetch(_:)`` was called in (noted from Swift 6.2 on).
-    private let callerIsolations = Mutex<[(any Actor)?]>([])
+    private let callerIsolations = Lock<[(any Actor)?]>([])
 
     init(now: Double) throws {
         key = try JWK.generate(for: .es256, keyID: "op-1")
@@ -122,7 +121,7 @@ final class ThreadProbe: Sendable {
     /// What the clock reads.
     let now: Double
     /// The threads of the readings, in order.
-    private let readings = Mutex<[UInt]>([])
+    private let readings = Lock<[UInt]>([])
 
     init(now: Double) { self.now = now }
 
