@@ -54,6 +54,22 @@ struct ECComponents: Sendable, Equatable {
     var d: [UInt8]?
 }
 
+extension ECComponents {
+    /// Checks that each coordinate (and the scalar) is exactly the curve's width, as JWK
+    /// requires (RFC 7518 §6.2.1.2).
+    ///
+    /// - Throws: ``JOSEError/Code/invalidKey`` naming the member of the wrong length.
+    static func checkWidths(curve: EllipticCurve, x: [UInt8], y: [UInt8], d: [UInt8]?) throws {
+        let width = curve.coordinateByteCount
+        for (name, value) in [("x", x), ("y", y), ("d", d)] {
+            if let value, value.count != width {
+                throw JOSEError(
+                    .invalidKey, "EC \(curve.rawValue) \(name) is \(value.count) bytes; exactly \(width) are required")
+            }
+        }
+    }
+}
+
 /// The raw encodings of an Ed25519/Ed448 key.
 struct OKPComponents: Sendable, Equatable {
     /// The public key.

@@ -12,13 +12,7 @@ extension EVPKey {
     /// - Throws: ``JOSEError/Code/invalidKey`` for a wrong length, a point not on the curve, or
     ///   a private scalar out of range or not matching the point.
     static func ec(curve: EllipticCurve, x: [UInt8], y: [UInt8], d: [UInt8]? = nil) throws -> EVPKey {
-        let width = curve.coordinateByteCount
-        for (name, value) in [("x", x), ("y", y), ("d", d)] {
-            if let value, value.count != width {
-                throw JOSEError(
-                    .invalidKey, "EC \(curve.rawValue) \(name) is \(value.count) bytes; exactly \(width) are required")
-            }
-        }
+        try ECComponents.checkWidths(curve: curve, x: x, y: y, d: d)
         let builder = try OSSLParameterBuilder()
         try builder.pushString("group", curve.openSSLName)
         if let d {

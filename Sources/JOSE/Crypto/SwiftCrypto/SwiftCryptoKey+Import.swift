@@ -60,13 +60,7 @@ extension SwiftCryptoKey {
     ///   a private scalar out of range or not matching the point;
     ///   ``JOSEError/Code/unsupportedAlgorithm`` for secp256k1.
     static func ec(curve: EllipticCurve, x: [UInt8], y: [UInt8], d: [UInt8]? = nil) throws -> SwiftCryptoKey {
-        let width = curve.coordinateByteCount
-        for (name, value) in [("x", x), ("y", y), ("d", d)] {
-            if let value, value.count != width {
-                throw JOSEError(
-                    .invalidKey, "EC \(curve.rawValue) \(name) is \(value.count) bytes; exactly \(width) are required")
-            }
-        }
+        try ECComponents.checkWidths(curve: curve, x: x, y: y, d: d)
         return try ec(curve: curve, point: [0x04] + x + y, d: d)
     }
 
