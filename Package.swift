@@ -63,7 +63,7 @@ let package = Package(
             name: "JOSEURLSession",
             dependencies: ["JOSE"]
         ),
-        // The bare OpenSSL check `jose bench` measures the full verify against.
+        // The bare crypto-backend check `jose bench` measures the full verify against.
         .target(
             name: "JOSEPrimitiveTimer",
             dependencies: ["JOSE"]
