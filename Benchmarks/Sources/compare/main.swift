@@ -187,10 +187,9 @@ if options.backendTable {
         }
         print("""
 
-            ops/s: medians of \(options.rounds) rounds, each timing this build and then the other's (the order swapped \
-            every round). ours: sync verify on a fixed key set; cache: try await verify through a warm JWKSCache
-            (HS256: none). swift-crypto/OpenSSL: above 1 where swift-crypto is faster. n/a: the backend does \
-            not have the algorithm.
+            ops/s: medians of \(options.rounds) rounds; a round times this build, then the other's (the order swapped every round).
+            ours: sync verify on a fixed key set. cache: try await verify through a warm JWKSCache (HS256: none).
+            swift-crypto/OpenSSL: above 1 where swift-crypto is faster. n/a: the backend does not have the algorithm.
             """)
     } else {
         print("""
