@@ -154,15 +154,15 @@ for algorithm in mainAlgorithms {
 if !mainAlgorithms.isEmpty {
     print("""
 
-    ops/s: single-thread medians. ours: sync verify, fixed key set. cache: async verify through a warm JWKSCache
-    (HS256: none, remote sets never hold secret keys). cli: `jose verify --batch` end to end, N tokens \(options.cliInput == .pipe ? "through a pipe" : "from a file").
-    cli fixed: the same command over no token (start-up, keys, exit), the median of 5 runs.
-    ratios: left / right (higher is better for the left). cli/ours and cli scaling take the CLI's sustained rate:
-    N tokens over the run's time less its fixed time. cli/ours: the median of \(options.cliRuns) runs, each over the
-    mean of the library's rates measured just before and just after it; cli scaling: the median of
-    \(options.cliRuns) N-thread runs, each over the one-thread run beside it.
-    allocs: malloc calls per verify (ordo-one/malloc-interposer). scaling: \(options.threads)-thread ops / 1-thread ops.
-    """)
+        ops/s: single-thread medians. ours: sync verify, fixed key set. cache: async verify through a warm JWKSCache
+        (HS256: none, remote sets never hold secret keys). cli: `jose verify --batch` end to end, N tokens \(options.cliInput == .pipe ? "through a pipe" : "from a file").
+        cli fixed: the same command over no token (start-up, keys, exit), the median of 5 runs.
+        ratios: left / right (higher is better for the left). cli/ours and cli scaling take the CLI's sustained rate:
+        N tokens over the run's time less its fixed time. cli/ours: the median of \(options.cliRuns) runs, each over the
+        mean of the library's rates measured just before and just after it; cli scaling: the median of
+        \(options.cliRuns) N-thread runs, each over the one-thread run beside it.
+        allocs: malloc calls per verify (ordo-one/malloc-interposer). scaling: \(options.threads)-thread ops / 1-thread ops.
+        """)
 }
 if !cliRunLines.isEmpty {
     print("\nthe cli runs, in order:")
