@@ -70,7 +70,7 @@ let package = Package(
             dependencies: ["JOSE"],
             swiftSettings: asyncOnCallersExecutor
         ),
-        // The bare OpenSSL check `jose bench` measures the full verify against.
+        // The bare crypto-backend check `jose bench` measures the full verify against.
         .target(
             name: "JOSEPrimitiveTimer",
             dependencies: ["JOSE"]

@@ -54,12 +54,14 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
             ]
         ),
-        // `swift run -c release --package-path Benchmarks compare`
+        // `swift run -c release --package-path Benchmarks compare`; its per-backend table also runs
+        // the `compare` of a second build made with `JOSE_CRYPTO=swift-crypto` (see README.md).
         .executableTarget(
             name: "compare",
             dependencies: [
                 "VerifierKit",
                 "TokenFactory",
+                "OursVerifier",
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
             ]
         ),

@@ -4,17 +4,22 @@ import Foundation
 import JOSE
 import JOSEPrimitiveTimer
 
-/// `jose bench`: verify throughput per algorithm beside the raw OpenSSL primitive.
+/// `jose bench`: verify throughput per algorithm beside the raw primitive of the crypto backend
+/// compiled into this build (``CryptoBackend/current``: OpenSSL or swift-crypto).
 struct BenchCommand: ParsableCommand {
+    /// The compiled crypto backend's name, as the help and the table's column say it.
+    static let backend = CryptoBackend.current.description
+
     /// Help and name.
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Measure verify throughput per algorithm beside the raw OpenSSL primitive.",
+        abstract: "Measure verify throughput per algorithm beside the raw \(backend) primitive.",
         discussion: """
             For each algorithm: generate a key, sign a typical ID-token payload, then count \
             full verifications (parse, allow-list, key selection, signature) per second, and \
-            the bare OpenSSL signature check on the pre-decoded token in the same process. \
-            ratio = jose / OpenSSL (1.00 means no overhead). Build with -c release for real numbers.
+            the bare \(backend) signature check on the pre-decoded token in the same process \
+            (\(backend) is the crypto backend this jose was built with). \
+            ratio = jose / \(backend) (1.00 means no overhead). Build with -c release for real numbers.
 
             Examples:
               jose bench
@@ -56,7 +61,7 @@ struct BenchCommand: ParsableCommand {
         var seen = Set<JWSAlgorithm>()
         let chosen = (algorithms.isEmpty ? Self.defaultAlgorithms : algorithms.map(\.algorithm)).filter { seen.insert($0).inserted }
         Console.out("jose bench: \(threads) thread(s), \(seconds) s per measurement, \(Self.payload.count)-byte payload")
-        Console.out(row("alg", "jose verify/s", "OpenSSL/s", "ratio"))
+        Console.out(row("alg", "jose verify/s", "\(Self.backend)/s", "ratio"))
         for algorithm in chosen {
             let key = try withContext("cannot generate a \(algorithm) key") { try JWK.generate(for: algorithm, keyID: "bench") }
             let verifyKey = key.publicKey ?? key

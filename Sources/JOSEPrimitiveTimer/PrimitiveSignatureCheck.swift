@@ -1,11 +1,12 @@
 import JOSE
 
-/// The raw OpenSSL signature check of one token, for `jose bench` to measure beside the full
+/// The raw signature check of one token by the compiled crypto backend (OpenSSL or
+/// swift-crypto, ``JOSE/CryptoBackend/current``), for `jose bench` to measure beside the full
 /// verify path.
 ///
 /// The token is split and decoded once, at creation; ``verify()`` then runs only the primitive
 /// on the pre-decoded signing input and signature: no parsing, no key selection, no allow-list.
-/// The ratio of the two rates is the cost of everything the library adds around OpenSSL.
+/// The ratio of the two rates is the cost of everything the library adds around the backend.
 public struct PrimitiveSignatureCheck: Sendable {
     /// The algorithm checked.
     public let algorithm: JWSAlgorithm
@@ -34,7 +35,7 @@ public struct PrimitiveSignatureCheck: Sendable {
         self.signature = parts.signature
     }
 
-    /// Runs the OpenSSL primitive once; `true` when the signature verifies.
+    /// Runs the backend's primitive once; `true` when the signature verifies.
     public func verify() -> Bool {
         signingInput.withUnsafeBytes { message in
             signature.withUnsafeBytes { signature in

@@ -28,14 +28,25 @@ public enum OursVerifier {
     /// - Returns: a thread-safe verify closure, or `nil` if the key or algorithm is not accepted
     ///   (which `compare` reports as "not wired").
     public static func make(for token: BenchToken) -> TokenVerifier? {
-        guard let verifier = makeJWTVerifier(for: token) else { return nil }
+        make(algorithm: token.algorithm.rawValue, jwkJSON: token.jwkJSON)
+    }
+
+    /// ``make(for:)`` from the algorithm's name and the key's JWK JSON alone (for a
+    /// ``TokenRecord`` handed over by another process).
+    public static func make(algorithm: String, jwkJSON: String) -> TokenVerifier? {
+        guard let verifier = makeJWTVerifier(algorithm: algorithm, jwkJSON: jwkJSON) else { return nil }
         return { bytes in (try? verifier.verifyWithoutSuspending(bytes)) != nil }
     }
 
     /// The ``JWTVerifier`` behind ``make(for:)``, for benchmarks that need more than a `Bool`.
     public static func makeJWTVerifier(for token: BenchToken) -> JWTVerifier? {
-        guard let keys = makeKeySet(for: token), keys.keys.count == 1 else { return nil }
-        return makeJWTVerifier(for: token, keySource: keys)
+        makeJWTVerifier(algorithm: token.algorithm.rawValue, jwkJSON: token.jwkJSON)
+    }
+
+    /// The ``JWTVerifier`` behind ``make(algorithm:jwkJSON:)``.
+    static func makeJWTVerifier(algorithm: String, jwkJSON: String) -> JWTVerifier? {
+        guard let keys = makeKeySet(jwkJSON: jwkJSON), keys.keys.count == 1 else { return nil }
+        return makeJWTVerifier(algorithm: algorithm, keySource: keys)
     }
 
     /// A ``JWKSCache`` warmed once from an in-process fetcher serving the token's JWK Set (see
@@ -46,8 +57,13 @@ public enum OursVerifier {
     /// - Returns: the cache, or `nil` if the key is not accepted (HS256: a remote key set never
     ///   carries secret keys).
     public static func makeCache(for token: BenchToken) async -> JWKSCache? {
+        await makeCache(jwkJSON: token.jwkJSON)
+    }
+
+    /// ``makeCache(for:)`` from the key's JWK JSON alone.
+    public static func makeCache(jwkJSON: String) async -> JWKSCache? {
         guard let url = URL(string: "https://issuer.example/jwks") else { return nil }
-        let fetcher = FixedDocumentFetcher(body: Array("{\"keys\":[\(token.jwkJSON)]}".utf8))
+        let fetcher = FixedDocumentFetcher(body: Array("{\"keys\":[\(jwkJSON)]}".utf8))
         guard let cache = try? JWKSCache(url: url, fetcher: fetcher) else { return nil }
         let keys = try? await cache.refresh()
         return keys?.keys.count == 1 ? cache : nil
@@ -55,7 +71,13 @@ public enum OursVerifier {
 
     /// The benchmark's verifier over `keySource`: the token's algorithm only, issuer and audience.
     public static func makeJWTVerifier(for token: BenchToken, keySource: some JWKSetSource) -> JWTVerifier? {
-        guard let algorithm = JWSAlgorithm(rawValue: token.algorithm.rawValue) else { return nil }
+        makeJWTVerifier(algorithm: token.algorithm.rawValue, keySource: keySource)
+    }
+
+    /// ``makeJWTVerifier(for:keySource:)`` for the algorithm named `algorithm` (its registered
+    /// `alg` name); `nil` for a name swift-jose does not know.
+    public static func makeJWTVerifier(algorithm: String, keySource: some JWKSetSource) -> JWTVerifier? {
+        guard let algorithm = JWSAlgorithm(rawValue: algorithm) else { return nil }
         return JWTVerifier(
             keySource: keySource, algorithms: [algorithm],
             rules: JWTClaimRules(issuer: BenchClaims.issuer, audiences: [BenchClaims.audience]))
@@ -63,7 +85,12 @@ public enum OursVerifier {
 
     /// The token's key set, for benchmarks that build their own verifier (e.g. ID tokens).
     public static func makeKeySet(for token: BenchToken) -> JWKSet? {
-        try? JWKSet(json: "{\"keys\":[\(token.jwkJSON)]}", allowSecretKeys: true)
+        makeKeySet(jwkJSON: token.jwkJSON)
+    }
+
+    /// The key set holding the one key `jwkJSON` (secret keys allowed, for HS256).
+    static func makeKeySet(jwkJSON: String) -> JWKSet? {
+        try? JWKSet(json: "{\"keys\":[\(jwkJSON)]}", allowSecretKeys: true)
     }
 }
 

@@ -69,15 +69,43 @@ public struct Contender: Sendable {
         return contenders
     }
 
+    /// swift-jose's own roads, ours and ours-cache, for a token handed over as a record (the
+    /// per-backend comparison runs them in this build and in the other backend's). Empty when
+    /// this build's backend cannot load the key or does not know the algorithm.
+    public static func library(for record: TokenRecord) async -> [Contender] {
+        var contenders: [Contender] = []
+        if let ours = OursVerifier.make(algorithm: record.algorithm, jwkJSON: record.jwkJSON) {
+            contenders.append(Contender(kind: .ours) { .sync(ours) })
+        }
+        if let cache = await OursVerifier.makeCache(jwkJSON: record.jwkJSON),
+           let verifier = OursVerifier.makeJWTVerifier(algorithm: record.algorithm, keySource: cache) {
+            contenders.append(Contender(kind: .oursCache) {
+                .async { bytes in (try? await verifier.verify(bytes)) != nil }
+            })
+        }
+        return contenders
+    }
+
     /// Checks that this contender accepts `token.token` and rejects `token.tampered`.
     /// - Throws: ``BenchSetupError`` naming the failure; the run must then stop.
     public func checkCorrectness(on token: BenchToken) async throws {
+        try await checkCorrectness(valid: token.token, tampered: token.tampered, algorithm: token.algorithm.rawValue)
+    }
+
+    /// Checks that this contender accepts `record.token` and rejects `record.tampered`.
+    /// - Throws: ``BenchSetupError`` naming the failure; the run must then stop.
+    public func checkCorrectness(on record: TokenRecord) async throws {
+        try await checkCorrectness(valid: record.token, tampered: record.tampered, algorithm: record.algorithm)
+    }
+
+    /// Checks that this contender accepts `valid` and rejects `tampered`.
+    private func checkCorrectness(valid: [UInt8], tampered: [UInt8], algorithm: String) async throws {
         let verify = try makeThreadVerifier()
-        guard await verify(token.token) else {
-            throw BenchSetupError("\(kind.rawValue) rejects the valid \(token.algorithm) token")
+        guard await verify(valid) else {
+            throw BenchSetupError("\(kind.rawValue) rejects the valid \(algorithm) token")
         }
-        guard await !verify(token.tampered) else {
-            throw BenchSetupError("\(kind.rawValue) accepts a tampered \(token.algorithm) token")
+        guard await !verify(tampered) else {
+            throw BenchSetupError("\(kind.rawValue) accepts a tampered \(algorithm) token")
         }
     }
 }

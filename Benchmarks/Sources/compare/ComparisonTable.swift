@@ -40,7 +40,7 @@ struct ComparisonTable {
 
     /// Prints the header line and a rule.
     func printHeader() {
-        let cells = columns.map { pad($0.0, $0.1) }
+        let cells = columns.map { Cell.pad($0.0, $0.1) }
         print(cells.joined(separator: "  "))
         print(columns.map { String(repeating: "-", count: $0.1) }.joined(separator: "  "))
     }
@@ -58,49 +58,15 @@ struct ComparisonTable {
         let values = [
             row.algorithm.rawValue,
             String(row.tokenBytes),
-            rate(ours), rate(cache), rate(row.cliBatch),
+            Cell.rate(ours), Cell.rate(cache), Cell.rate(row.cliBatch),
             row.cliBatchFixedSeconds.map { String(format: "%.0f ms", $0 * 1000) } ?? "—",
-            rate(floor), rate(floorDigestVerify), rate(jwtKit),
-            ratio(cache, ours), row.cliBatchToOurs.map { String(format: "%.2fx", $0) } ?? "—",
-            ratio(ours, floor), ratio(ours, floorDigestVerify), ratio(ours, jwtKit),
-            kinds.map { count(row.allocations[$0]) }.joined(separator: " | "),
-            scalings.map(factor).joined(separator: " | "),
+            Cell.rate(floor), Cell.rate(floorDigestVerify), Cell.rate(jwtKit),
+            Cell.ratio(cache, ours), row.cliBatchToOurs.map { String(format: "%.2fx", $0) } ?? "—",
+            Cell.ratio(ours, floor), Cell.ratio(ours, floorDigestVerify), Cell.ratio(ours, jwtKit),
+            kinds.map { Cell.count(row.allocations[$0]) }.joined(separator: " | "),
+            scalings.map(Cell.factor).joined(separator: " | "),
         ]
-        print(zip(values, columns).map { pad($0, $1.1) }.joined(separator: "  "))
+        print(zip(values, columns).map { Cell.pad($0, $1.1) }.joined(separator: "  "))
         fflush(nil)
-    }
-
-    /// Right-aligns `text` in `width` columns.
-    private func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text : String(repeating: " ", count: width - text.count) + text
-    }
-
-    /// Ops/s as a short figure: `47.1k`, `1.06M`; `—` when missing.
-    private func rate(_ value: Double?) -> String {
-        guard let value else { return "—" }
-        switch value {
-        case 1e6...: return String(format: "%.2fM", value / 1e6)
-        case 1e5...: return String(format: "%.0fk", value / 1e3)
-        case 1e3...: return String(format: "%.1fk", value / 1e3)
-        default: return String(format: "%.0f", value)
-        }
-    }
-
-    /// `a / b` as `0.85x`; `—` when either is missing.
-    private func ratio(_ a: Double?, _ b: Double?) -> String {
-        guard let a, let b, b > 0 else { return "—" }
-        return String(format: "%.2fx", a / b)
-    }
-
-    /// Allocations per verify with one decimal; `—`/`n/a` when missing.
-    private func count(_ value: Double?) -> String {
-        guard let value else { return "—" }
-        return String(format: "%.1f", value)
-    }
-
-    /// A scaling factor as `1.93`; `—` when missing.
-    private func factor(_ value: Double?) -> String {
-        guard let value else { return "—" }
-        return String(format: "%.2f", value)
     }
 }

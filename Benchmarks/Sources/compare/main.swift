@@ -1,6 +1,8 @@
 // `compare`: swift-jose ("ours"), the raw OpenSSL floor (two forms) and vapor/jwt-kit, interleaved in one
-// process on the same tokens. See Benchmarks/README.md.
+// process on the same tokens; then swift-jose on each crypto backend (this build's and, run as a
+// child, the other backend's build). See Benchmarks/README.md.
 import Foundation
+import OursVerifier
 import TokenFactory
 import VerifierKit
 
@@ -33,15 +35,22 @@ if options.allocationsOnly {
     }
     exit(0)
 }
-let allocationCounts = options.countAllocations ? AllocationCounter.countInChild(options.algorithms) : [:]
+if let recordPath = options.backendChildRecord {
+    await BackendChild.run(recordPath: recordPath, seconds: options.seconds)
+}
+/// The main table's algorithms: none with `--backends-only`.
+let mainAlgorithms = options.mainTable ? options.algorithms : []
+let allocationCounts = options.countAllocations && !mainAlgorithms.isEmpty
+    ? AllocationCounter.countInChild(mainAlgorithms) : [:]
 let countingAllocations = !allocationCounts.isEmpty
 
 print("""
-    swift-jose verify comparison: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(linkedOpenSSLVersion)
+    swift-jose verify comparison: \(ProcessInfo.processInfo.activeProcessorCount) cores, \(linkedOpenSSLVersion); \
+    this build's swift-jose runs on \(OursVerifier.backendName)
     \(options.rounds) interleaved rounds x \(options.seconds) s per verifier, medians; \
     scaling run with \(options.threads) threads
     """)
-if options.countAllocations && !countingAllocations {
+if !mainAlgorithms.isEmpty && options.countAllocations && !countingAllocations {
     print("allocation counting unavailable (no interposer library, or its child failed): columns show —")
 }
 print("")
@@ -53,16 +62,16 @@ let cliBatch = CLIBatch.besideThisProgram().map { found in
     batch.input = options.cliInput
     return batch
 }
-if cliBatch == nil {
+if cliBatch == nil && !mainAlgorithms.isEmpty {
     print("no jose beside compare: the cli columns show — (swift build -c release --package-path Benchmarks --product jose)")
 }
 
 var table = ComparisonTable(threads: options.threads)
-table.printHeader()
+if !mainAlgorithms.isEmpty { table.printHeader() }
 /// Each algorithm's side-by-side CLI ratios, run by run, printed after the table.
 var cliRunLines: [String] = []
 
-for algorithm in options.algorithms {
+for algorithm in mainAlgorithms {
     do {
         let token = try TokenFactory.make(algorithm)
         let contenders = try await Contender.all(for: token)
@@ -142,18 +151,52 @@ for algorithm in options.algorithms {
         fail("\(algorithm): \(error)")
     }
 }
-print("""
+if !mainAlgorithms.isEmpty {
+    print("""
 
-    ops/s: single-thread medians. ours: sync verify, fixed key set. cache: async verify through a warm JWKSCache
-    (HS256: none, remote sets never hold secret keys). cli: `jose verify --batch` end to end, N tokens \(options.cliInput == .pipe ? "through a pipe" : "from a file").
-    cli fixed: the same command over no token (start-up, keys, exit), the median of 5 runs.
-    ratios: left / right (higher is better for the left). cli/ours and cli scaling take the CLI's sustained rate:
-    N tokens over the run's time less its fixed time. cli/ours: the median of \(options.cliRuns) runs, each over the
-    mean of the library's rates measured just before and just after it; cli scaling: the median of
-    \(options.cliRuns) N-thread runs, each over the one-thread run beside it.
-    allocs: malloc calls per verify (ordo-one/malloc-interposer). scaling: \(options.threads)-thread ops / 1-thread ops.
-    """)
+        ops/s: single-thread medians. ours: sync verify, fixed key set. cache: async verify through a warm JWKSCache
+        (HS256: none, remote sets never hold secret keys). cli: `jose verify --batch` end to end, N tokens \(options.cliInput == .pipe ? "through a pipe" : "from a file").
+        cli fixed: the same command over no token (start-up, keys, exit), the median of 5 runs.
+        ratios: left / right (higher is better for the left). cli/ours and cli scaling take the CLI's sustained rate:
+        N tokens over the run's time less its fixed time. cli/ours: the median of \(options.cliRuns) runs, each over the
+        mean of the library's rates measured just before and just after it; cli scaling: the median of
+        \(options.cliRuns) N-thread runs, each over the one-thread run beside it.
+        allocs: malloc calls per verify (ordo-one/malloc-interposer). scaling: \(options.threads)-thread ops / 1-thread ops.
+        """)
+}
 if !cliRunLines.isEmpty {
     print("\nthe cli runs, in order:")
     for line in cliRunLines { print("  " + line) }
+}
+
+// swift-jose on each backend: this build's, and the other backend's build run as a child per round.
+if options.backendTable {
+    if !mainAlgorithms.isEmpty { print("") }
+    if let other = OtherBackendBuild.find(options.otherBuild) {
+        print("swift-jose per crypto backend: \(OursVerifier.backendName) in this process, the other backend in "
+              + "\(other.executable.path) (one child per round)")
+        let backendTable = BackendTable()
+        backendTable.printHeader()
+        for algorithm in options.backendAlgorithms {
+            do {
+                backendTable.printRow(try await BackendComparison.measure(
+                    algorithm, other: other, seconds: options.seconds, rounds: options.rounds))
+            } catch {
+                fail("\(algorithm): \(error)")
+            }
+        }
+        print("""
+
+            ops/s: medians of \(options.rounds) rounds; a round times this build, then the other's (the order swapped every round).
+            ours: sync verify on a fixed key set. cache: try await verify through a warm JWKSCache (HS256: none).
+            swift-crypto/OpenSSL: above 1 where swift-crypto is faster. n/a: the backend does not have the algorithm.
+            """)
+    } else {
+        print("""
+            no build with the other crypto backend at \(options.otherBuild ?? OtherBackendBuild.defaultPath): \
+            the per-backend table is skipped. Build it with
+              JOSE_CRYPTO=swift-crypto swift build -c release --package-path Benchmarks \
+            --scratch-path Benchmarks/.build-swift-crypto --product compare
+            """)
+    }
 }
