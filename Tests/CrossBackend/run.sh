@@ -6,13 +6,16 @@
 # reads back as the same key (same thumbprint) in the other. For the algorithms swift-crypto
 # lacks (ES256K, Ed448), its build must refuse the OpenSSL build's tokens.
 #
-#   bash Tests/CrossBackend/run.sh     (builds both; prints "N passed, N failed")
+#   bash Tests/CrossBackend/run.sh             (debug builds; prints "N passed, N failed")
+#   bash Tests/CrossBackend/run.sh release     (release builds, as they ship)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-swift build --product jose
-JOSE_CRYPTO=swift-crypto swift build --product jose --scratch-path .build-swift-crypto -Xswiftc -DJOSE_LOCK_FALLBACK
-declare -A jose=([openssl]="$PWD/.build/debug/jose" [swift-crypto]="$PWD/.build-swift-crypto/debug/jose")
+configuration="${1:-debug}"
+swift build -c "$configuration" --product jose
+JOSE_CRYPTO=swift-crypto swift build -c "$configuration" --product jose --scratch-path .build-swift-crypto \
+    -Xswiftc -DJOSE_LOCK_FALLBACK
+declare -A jose=([openssl]="$PWD/.build/$configuration/jose" [swift-crypto]="$PWD/.build-swift-crypto/$configuration/jose")
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
