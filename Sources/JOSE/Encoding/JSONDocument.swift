@@ -28,7 +28,7 @@ struct JSONToken: Sendable {
 ///
 /// Parsing validates the whole text once and records a flat index of tokens; values are read
 /// lazily through ``root`` by comparing bytes, so looking up a member or comparing a string
-/// allocates nothing. The document lives in one allocation (``JSONStorage``) holding the text
+/// allocates nothing. The document lives in one allocation (`JSONStorage`) holding the text
 /// and the token index: its own copy of the text, or a token's decoded bytes parsed in place
 /// (a compact JWS's header and claims share one storage).
 ///
@@ -44,7 +44,7 @@ struct JSONToken: Sendable {
 /// if document.root["alg"]?.isString(equalTo: "RS256") == true { ... }
 /// ```
 ///
-/// `@unchecked Sendable`: the document's text and tokens in its ``JSONStorage`` are never
+/// `@unchecked Sendable`: the document's text and tokens in its `JSONStorage` are never
 /// written after parsing (a later document parsed into the same storage writes only tokens
 /// after this one's).
 public struct JSONDocument: @unchecked Sendable {

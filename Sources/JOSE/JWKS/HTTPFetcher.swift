@@ -8,8 +8,9 @@ import Foundation
 /// `POST` of a form (token and pushed authorization requests), its status, headers and body.
 ///
 /// This is the only place the library meets HTTP. The default implementation is
-/// ``URLSessionHTTPFetcher``; provide your own conformance to route fetches through another
-/// client (a proxy-aware session, a test double, a client with custom trust).
+/// `URLSessionHTTPFetcher` (in `JOSEURLSession`); provide your own conformance to route
+/// fetches through another client (a proxy-aware session, a test double, a client with custom
+/// trust).
 ///
 /// A conforming type should:
 /// - refuse URLs that ``TransportPolicy/isAllowed(_:)`` refuses, before connecting;

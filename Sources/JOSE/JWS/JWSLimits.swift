@@ -26,8 +26,12 @@ public struct JWSLimits: Sendable, Hashable {
 
     /// Creates limits.
     ///
-    /// - Parameter maximumKeysTriedWithoutKeyID: see ``maximumKeysTriedWithoutKeyID``; clamped
-    ///   to 1...``keysTriedWithoutKeyIDCap``.
+    /// - Parameters:
+    ///   - maximumTokenBytes: see ``maximumTokenBytes``.
+    ///   - maximumHeaderBytes: see ``maximumHeaderBytes``.
+    ///   - maximumNestingDepth: see ``maximumNestingDepth``.
+    ///   - maximumKeysTriedWithoutKeyID: see ``maximumKeysTriedWithoutKeyID``; clamped to
+    ///     1...``keysTriedWithoutKeyIDCap``.
     public init(
         maximumTokenBytes: Int, maximumHeaderBytes: Int, maximumNestingDepth: Int, maximumKeysTriedWithoutKeyID: Int = 1
     ) {

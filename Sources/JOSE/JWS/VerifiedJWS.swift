@@ -1,6 +1,6 @@
 /// A JWS whose signature has been verified.
 ///
-/// `@unchecked Sendable`: the payload's bytes in ``storage`` are never written after the token
+/// `@unchecked Sendable`: the payload's bytes in `storage` are never written after the token
 /// was decoded into it.
 public struct VerifiedJWS: @unchecked Sendable {
     /// The validated protected header.
