@@ -17,7 +17,13 @@ struct JoseProcess {
 
         /// Standard output parsed as one JSON object.
         func jsonObject() throws -> [String: Any] {
-            try JoseProcess.object(stdout)
+            do {
+                return try JoseProcess.object(stdout)
+            } catch {
+                // Say how the run ended: an empty stdout alone does not tell a crash from an error.
+                throw Failure(description: "jose exited with status \(status) and no JSON object on stdout "
+                                + "(\(error)); stdout: \(String(reflecting: stdout)); stderr: \(String(reflecting: stderr))")
+            }
         }
 
         /// Standard output split into non-empty lines.
