@@ -110,3 +110,19 @@ typealias HMACKey = OpenSSLHMACKey
 /// The hashing, randomness and comparison of the compiled backend.
 typealias CryptoPrimitives = OpenSSLPrimitives
 #endif
+
+/// What reflection (`dump`, `Mirror`) shows of a key: its kind, never its material.
+extension AsymmetricKey: CustomReflectable {
+    /// The key's kind and whether it is private; no component of the key.
+    var customMirror: Mirror {
+        Mirror(self, children: ["kind": kind, "hasPrivateKey": hasPrivateKey], displayStyle: .class)
+    }
+}
+
+/// What reflection (`dump`, `Mirror`) shows of an HMAC secret: its length, never its bytes.
+extension HMACKey: CustomReflectable {
+    /// The secret's length in bytes.
+    var customMirror: Mirror {
+        Mirror(self, children: ["secretByteCount": secret.count], displayStyle: .class)
+    }
+}
