@@ -14,7 +14,7 @@ struct ClaimRuleOptions: ParsableArguments {
     var aud: [String] = []
 
     /// `--nonce`.
-    @Option(help: ArgumentHelp("Require exactly this nonce (the one sent in the authentication request).", valueName: "NONCE"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Require exactly this nonce (the one sent in the authentication request).", valueName: "NONCE"))
     var nonce: String?
 
     /// `--azp`.

@@ -31,7 +31,7 @@ struct DPoPCommand: ParsableCommand {
     var athToken: String?
 
     /// `--nonce`.
-    @Option(help: ArgumentHelp("The server's DPoP-Nonce, to put in the proof.", valueName: "NONCE"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The server's DPoP-Nonce, to put in the proof.", valueName: "NONCE"))
     var nonce: String?
 
     /// `--alg`.

@@ -81,7 +81,7 @@ struct JWKFromPEMCommand: ParsableCommand {
     var file: String
 
     /// `--kid`.
-    @Option(help: ArgumentHelp("The kid to give the key.", valueName: "KID"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The kid to give the key.", valueName: "KID"))
     var kid: String?
 
     /// `--alg`.

@@ -24,7 +24,7 @@ struct KeygenCommand: ParsableCommand {
     var alg: AlgorithmArgument
 
     /// `--kid`.
-    @Option(help: ArgumentHelp("The key id (kid) to give the key.", valueName: "KID"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The key id (kid) to give the key.", valueName: "KID"))
     var kid: String?
 
     /// `--jwks-out`.

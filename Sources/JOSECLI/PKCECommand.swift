@@ -19,7 +19,7 @@ struct PKCECommand: ParsableCommand {
             """)
 
     /// `--verifier`.
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Use this verifier instead of a new one (43-128 characters of A-Z a-z 0-9 - . _ ~).", valueName: "V"))
     var verifier: String?
 

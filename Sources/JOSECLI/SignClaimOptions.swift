@@ -34,7 +34,7 @@ struct SignClaimOptions: ParsableArguments {
     var noIat = false
 
     /// `--jti`.
-    @Option(help: ArgumentHelp("The token id (jti); without a value, a random one.", valueName: "JTI"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The token id (jti); without a value, a random one.", valueName: "JTI"))
     var jti: String?
 
     /// Set for a bare `--jti` (see ``SignCommand/expandingBareJTI(_:)``).

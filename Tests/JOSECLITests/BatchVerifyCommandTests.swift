@@ -1,4 +1,5 @@
 import Foundation
+import JOSETestSupport
 import Testing
 
 /// `jose verify --batch` at scale: input order with `--threads`, over-long and huge lines,
@@ -194,58 +195,35 @@ struct BatchVerifyCommandTests {
     ///
     /// - Returns: the exit status, stdout and stderr.
     private static func run(_ arguments: [String], stdinPath: String) async throws -> (Int32, String, String) {
-        guard let input = FileHandle(forReadingAtPath: stdinPath) else {
-            throw JoseProcess.Failure(description: "cannot open \(stdinPath)")
-        }
-        return try await launch(arguments, stdin: input) { process, output, errors in
-            let out = output.fileHandleForReading.readDataToEndOfFile()
-            let err = errors.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+        try await onDispatchThread {
+            let run = try ChildProcess.run(JoseProcess.binary.path, arguments, stdin: .file(stdinPath))
+            return (run.status, String(decoding: run.stdout, as: UTF8.self), String(decoding: run.stderr, as: UTF8.self))
         }
     }
 
     /// Runs `jose` on `stdin`, reads the first line of its output, then closes the read end
     /// of the output pipe so that its next writes fail.
     ///
-    /// - Returns: the exit status (a signal reads as its number, never 2) and stderr.
+    /// - Returns: the exit status (a signal reads as 128 plus its number, never 2) and stderr.
     private static func runClosingOutputEarly(_ arguments: [String], stdin: String) async throws -> (Int32, String) {
         let scratch = try JoseProcess.makeScratch()
         defer { JoseProcess.removeScratch(scratch) }
         let inputURL = scratch.appendingPathComponent("stdin")
         try Data(stdin.utf8).write(to: inputURL)
-        return try await launch(arguments, stdin: try FileHandle(forReadingFrom: inputURL)) { process, output, errors in
-            _ = output.fileHandleForReading.availableData
-            try output.fileHandleForReading.close()
-            let err = errors.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            let status = process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
-            return (status, String(decoding: err, as: UTF8.self))
+        return try await onDispatchThread {
+            let process = try ChildProcess(JoseProcess.binary.path, arguments, stdin: .file(inputURL.path), stdout: .pipe, stderr: .pipe)
+            _ = process.output!.availableData
+            try process.output!.close()
+            let err = process.errors!.readDataToEndOfFile()
+            return (try process.wait(), String(decoding: err, as: UTF8.self))
         }
     }
 
-    /// Starts `jose` with `arguments`, `stdin` as its standard input and pipes for its standard
-    /// output and error, then runs `body` on it, on a Dispatch thread (`body` blocks; the
-    /// cooperative threads of the other tests must not).
-    private static func launch<Value: Sendable>(
-        _ arguments: [String], stdin: FileHandle,
-        _ body: @escaping @Sendable (_ process: Process, _ output: Pipe, _ errors: Pipe) throws -> Value
-    ) async throws -> Value {
+    /// Runs `body` on a Dispatch thread: it blocks, and the cooperative threads of the other
+    /// tests must not.
+    private static func onDispatchThread<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result {
-                    let process = Process()
-                    process.executableURL = JoseProcess.binary
-                    process.arguments = arguments
-                    let output = Pipe()
-                    let errors = Pipe()
-                    process.standardInput = stdin
-                    process.standardOutput = output
-                    process.standardError = errors
-                    try process.run()
-                    return try body(process, output, errors)
-                })
-            }
+            DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
         }
     }
 
@@ -298,18 +276,19 @@ struct BatchVerifyCommandTests {
     ///
     /// - Returns: the answers, one per line.
     private static func converse(_ arguments: [String], lines: [String]) async throws -> [String] {
-        let input = Pipe()
-        return try await launch(arguments, stdin: input.fileHandleForReading) { process, output, _ in
+        try await onDispatchThread {
+            let process = try ChildProcess(JoseProcess.binary.path, arguments, stdin: .pipe, stdout: .pipe, stderr: .null)
+            let input = process.input!, output = process.output!
             var answers: [String] = []
             var pending = Data()
             for line in lines {
-                try input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
+                try input.write(contentsOf: Data((line + "\n").utf8))
                 while !pending.contains(UInt8(ascii: "\n")) {
                     // A guard against hanging, not a speed check: 30 s is far beyond
                     // any verify, loaded machine or not.
-                    var ready = pollfd(fd: output.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
+                    var ready = pollfd(fd: output.fileDescriptor, events: Int16(POLLIN), revents: 0)
                     guard poll(&ready, 1, 30_000) > 0 else { break }
-                    let more = output.fileHandleForReading.availableData
+                    let more = output.availableData
                     guard !more.isEmpty else { break }
                     pending.append(more)
                 }
@@ -320,8 +299,8 @@ struct BatchVerifyCommandTests {
                 answers.append(String(decoding: pending[..<end], as: UTF8.self))
                 pending.removeSubrange(...end)
             }
-            try? input.fileHandleForWriting.close()
-            process.waitUntilExit()
+            try? input.close()
+            try process.wait()
             return answers
         }
     }

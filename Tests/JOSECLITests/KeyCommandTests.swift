@@ -94,6 +94,22 @@ struct KeyCommandTests {
         }
     }
 
+    @Test("values that may begin with '-' are taken as values: a generated verifier, a kid, a nonce")
+    func dashLeadingValues() async throws {
+        let verifier = "-" + String(repeating: "a", count: 42)
+        let pkce = try await JoseProcess.run(["pkce", "--verifier", verifier, "--json"])
+        #expect(try pkce.jsonObject()["code_verifier"] as? String == verifier)
+
+        let key = try await JoseProcess.run(["keygen", "--alg", "ES256", "--kid", "-k1"])
+        #expect(try key.jsonObject()["kid"] as? String == "-k1")
+
+        let proof = try await JoseProcess.run(["dpop", "--key", JoseProcess.example("es256.private.jwk.json"), "--htm", "GET",
+                                               "--htu", "https://api.example/r", "--nonce", "-n1"])
+        #expect(proof.status == 0, "\(proof)")
+        let decoded = try await JoseProcess.run(["decode", proof.stdout.trimmingCharacters(in: .whitespacesAndNewlines)])
+        #expect((try decoded.jsonObject()["payload"] as? [String: Any])?["nonce"] as? String == "-n1")
+    }
+
     @Test("pkce refuses bad input with exit 2", arguments: [
         ["pkce", "--verifier", "short"],
         ["pkce", "--verifier", String(repeating: "a", count: 42) + "+"],

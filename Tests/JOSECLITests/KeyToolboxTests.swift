@@ -7,15 +7,7 @@ import Testing
 struct KeyToolboxTests {
     /// Runs the `openssl` command line tool (an independent implementation) in `directory`.
     static func openssl(_ arguments: [String], in directory: URL) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments
-        process.currentDirectoryURL = directory
-        process.standardError = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw JoseProcess.Failure(description: "openssl \(arguments) failed") }
+        guard try ChildProcess.run("/usr/bin/env", ["openssl"] + arguments, directory: directory.path).status == 0 else { throw JoseProcess.Failure(description: "openssl \(arguments) failed") }
     }
 
     @Test("pub prints the public half (kid and alg kept, no d); an oct secret is refused")

@@ -1,4 +1,5 @@
 import Foundation
+import JOSETestSupport
 import JOSE
 import Testing
 
@@ -18,18 +19,15 @@ struct OpenSSLFaultTests {
             .appendingPathComponent("FaultInjection/openssl_mac_faults.c")
         let output = FileManager.default.temporaryDirectory
             .appendingPathComponent("jose-openssl-faults-\(UUID().uuidString).so")
-        let compile = Process()
-        compile.executableURL = URL(fileURLWithPath: "/bin/sh")
-        compile.arguments = ["-c", #"cc -shared -fPIC -o "$1" "$2" $(pkg-config --cflags --libs openssl) -ldl"#,
-                             "sh", output.path, source.path]
+        let compile: ChildProcess.Completed
         do {
-            try compile.run()
-            compile.waitUntilExit()
+            compile = try ChildProcess.run("/bin/sh", ["-c", #"cc -shared -fPIC -o "$1" "$2" $(pkg-config --cflags --libs openssl) -ldl"#,
+                                                       "sh", output.path, source.path])
         } catch {
             return .failure(JoseProcess.Failure(description: "cannot run cc: \(error)"))
         }
-        guard compile.terminationStatus == 0 else {
-            return .failure(JoseProcess.Failure(description: "cc could not build \(source.path)"))
+        guard compile.status == 0 else {
+            return .failure(JoseProcess.Failure(description: "cc could not build \(source.path): \(String(decoding: compile.stderr, as: UTF8.self))"))
         }
         return .success(output)
     }()

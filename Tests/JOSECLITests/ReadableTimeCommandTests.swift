@@ -1,4 +1,5 @@
 import Foundation
+import JOSETestSupport
 import Testing
 
 /// Readable exp/nbf/iat/auth_time lines in `decode` and human `verify`, and in time-claim errors.
@@ -80,16 +81,9 @@ struct ReadableTimeCommandTests {
         let token = try JoseProcess.exampleText("id-token-expired.jwt")
         for (zone, expected) in [("Asia/Kolkata", "exp: 2026-01-01T06:30:00+05:30 (now)"),
                                  ("America/St_Johns", "exp: 2025-12-31T21:30:00-03:30 (now)"), ("UTC", "exp: 2026-01-01T01:00:00+00:00 (now)")] {
-            let process = Process()
-            process.executableURL = JoseProcess.binary
-            process.arguments = ["decode", "--date", "local", "--now", "1767229200", token]
-            process.environment = ["TZ": zone, "NO_COLOR": "1"]
-            let errors = Pipe()
-            process.standardError = errors
-            process.standardOutput = FileHandle.nullDevice
-            try process.run()
-            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
+            let run = try ChildProcess.run(JoseProcess.binary.path, ["decode", "--date", "local", "--now", "1767229200", token],
+                                           environment: ["TZ": zone, "NO_COLOR": "1"])
+            let text = String(decoding: run.stderr, as: UTF8.self)
             #expect(text.contains(expected), "\(zone): \(text)")
         }
     }

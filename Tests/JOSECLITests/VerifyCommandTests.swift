@@ -1,4 +1,5 @@
 import Foundation
+import JOSETestSupport
 import Testing
 
 /// `jose verify` with local key sources, run as a process.
@@ -195,14 +196,7 @@ struct VerifyCommandTests {
         let publicPEM = scratch.appendingPathComponent("ec.pub.pem").path
         for arguments in [["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", privatePEM],
                           ["pkey", "-in", privatePEM, "-pubout", "-out", publicPEM]] {
-            let openssl = Process()
-            openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            openssl.arguments = ["openssl"] + arguments
-            openssl.standardOutput = FileHandle.nullDevice
-            openssl.standardError = FileHandle.nullDevice
-            try openssl.run()
-            openssl.waitUntilExit()
-            guard openssl.terminationStatus == 0 else {
+            guard try ChildProcess.run("/usr/bin/env", ["openssl"] + arguments).status == 0 else {
                 Issue.record("the openssl command failed (.ci/run installs it): \(arguments)")
                 return
             }

@@ -11,17 +11,14 @@ struct WeakKeyTests {
     /// A token PyJWT signs with `secret` (HS256), as an independent implementation.
     static func pyJWTToken(secret: String) throws -> String {
         try PythonPeers.requireInstalled()
-        let process = PythonPeers.process(["-c", """
+        let run = try PythonPeers.run(["-c", """
             import sys, jwt
             sys.stdout.write(jwt.encode({"sub": "1234567890", "name": "John Doe", "iat": 1516239022}, sys.argv[1], algorithm="HS256"))
             """, secret])
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw JoseProcess.Failure(description: "python3/PyJWT failed") }
-        return String(decoding: output, as: UTF8.self)
+        guard run.status == 0 else {
+            throw JoseProcess.Failure(description: "python3/PyJWT failed: \(String(decoding: run.stderr, as: UTF8.self))")
+        }
+        return String(decoding: run.stdout, as: UTF8.self)
     }
 
     @Test("a PyJWT token signed with the 19-byte 'your-256-bit-secret': refused by default, verified with the flag and a warning")
@@ -56,13 +53,9 @@ struct WeakKeyTests {
         #expect(verified.status == 0, "\(verified)")
 
         let pem = scratch.appendingPathComponent("rsa1024.pem")
-        let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        openssl.arguments = ["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:1024", "-out", pem.path]
-        openssl.standardError = FileHandle.nullDevice
-        try openssl.run()
-        openssl.waitUntilExit()
-        try #require(openssl.terminationStatus == 0)
+        let openssl = try ChildProcess.run(
+            "/usr/bin/env", ["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:1024", "-out", pem.path])
+        try #require(openssl.status == 0)
         let rsaRefused = try await JoseProcess.run(["sign", "--key", pem.path, "--alg", "RS256", "--sub", "x"])
         #expect(rsaRefused.status == 2)
         #expect(rsaRefused.stderr.contains("1024"))

@@ -23,27 +23,24 @@ package enum PythonPeers {
         "the Python peers in Tests/requirements.txt are not installed: run "
         + "`python3 -m venv .venv && .venv/bin/pip install -r Tests/requirements.txt` in the package root"
 
-    /// A process that runs Python with `arguments` (a script path or `-c`, then its arguments).
-    package static func process(_ arguments: [String]) -> Process {
-        let process = Process()
-        if let environmentPython {
-            process.executableURL = URL(fileURLWithPath: environmentPython)
-            process.arguments = arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3"] + arguments
-        }
-        return process
+    /// The executable and arguments that run Python with `arguments` (a script path or `-c`,
+    /// then its arguments), for ``ChildProcess``.
+    package static func command(_ arguments: [String]) -> (executable: String, arguments: [String]) {
+        if let environmentPython { return (environmentPython, arguments) }
+        return ("/usr/bin/env", ["python3"] + arguments)
+    }
+
+    /// Runs Python with `arguments` to its end and returns what it wrote.
+    ///
+    /// - Throws: ``ChildProcess/Failure`` when Python cannot be started or does not end.
+    package static func run(_ arguments: [String]) throws -> ChildProcess.Completed {
+        let (executable, arguments) = command(arguments)
+        return try ChildProcess.run(executable, arguments)
     }
 
     /// Whether the peers import, checked once per test process.
     private static let installed: Bool = {
-        let probe = process(["-c", "import jwt, jwcrypto, cryptography"])
-        probe.standardOutput = FileHandle.nullDevice
-        probe.standardError = FileHandle.nullDevice
-        guard (try? probe.run()) != nil else { return false }
-        probe.waitUntilExit()
-        return probe.terminationStatus == 0
+        (try? run(["-c", "import jwt, jwcrypto, cryptography"]))?.status == 0
     }()
 
     /// Throws ``TestHTTPServer/Failure`` with ``missingPeersMessage`` unless the peers import.

@@ -15,8 +15,8 @@ package final class PythonServerProcess: @unchecked Sendable {
 
     /// Guards ``running``.
     private let lock = NSLock()
-    /// The child process and the pipe whose closing tells it to exit; `nil` once stopped.
-    private var running: (process: Process, stdin: FileHandle)?
+    /// The child process (its stdin a pipe whose closing tells it to exit); `nil` once stopped.
+    private var running: ChildProcess?
 
     /// Starts `script` (a file in Tests/JOSETestSupport) and waits until it reports its port.
     ///
@@ -28,17 +28,12 @@ package final class PythonServerProcess: @unchecked Sendable {
     package init(script: String, arguments: [String] = []) throws {
         try PythonPeers.requireInstalled()
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(script).path
-        let process = PythonPeers.process([path] + arguments)
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.standardError
-        try process.run()
+        let (executable, commandArguments) = PythonPeers.command([path] + arguments)
+        let process = try ChildProcess(executable, commandArguments, stdin: .pipe, stdout: .pipe)
 
         // read(2) directly: FileHandle.availableData traps when a signal interrupts the read.
         var line: [UInt8] = []
-        let descriptor = output.fileHandleForReading.fileDescriptor
+        let descriptor = process.output!.fileDescriptor
         var chunk = [UInt8](repeating: 0, count: 64)
         while !line.contains(UInt8(ascii: "\n")) {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
@@ -49,10 +44,11 @@ package final class PythonServerProcess: @unchecked Sendable {
         let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard let port = Int(text), port > 0 else {
             process.terminate()
+            _ = try? process.wait(limit: .seconds(30))
             throw TestHTTPServer.Failure(description: "\(script) did not report a port (got \(String(reflecting: text)))")
         }
         self.port = port
-        running = (process, input.fileHandleForWriting)
+        running = process
     }
 
     deinit {
@@ -81,8 +77,8 @@ package final class PythonServerProcess: @unchecked Sendable {
         running = nil
         lock.unlock()
         guard let stopping else { return }
-        try? stopping.stdin.close()
-        if stopping.process.isRunning { stopping.process.terminate() }
-        stopping.process.waitUntilExit()
+        try? stopping.input?.close()
+        stopping.terminate()
+        _ = try? stopping.wait(limit: .seconds(30))
     }
 }

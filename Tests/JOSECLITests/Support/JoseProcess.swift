@@ -1,4 +1,5 @@
 import Foundation
+import JOSETestSupport
 import Testing
 
 /// Runs the built `jose` binary as a child process, as a user would.
@@ -92,43 +93,23 @@ struct JoseProcess {
     private static func runBlocking(
         _ arguments: [String], stdin: String?, in directory: URL?, environment extra: [String: String]
     ) throws -> Result {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("jose-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let outURL = scratch.appendingPathComponent("stdout")
-        let errURL = scratch.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-        defer { try? out.close(); try? err.close() }
-
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.standardOutput = out
-        process.standardError = err
-        if let directory { process.currentDirectoryURL = directory }
-        var environment = ProcessInfo.processInfo.environment
-        environment["NO_COLOR"] = "1"
-        environment.merge(extra) { _, new in new }
-        process.environment = environment
-        if let stdin {
-            let inURL = scratch.appendingPathComponent("stdin")
-            try Data(stdin.utf8).write(to: inURL)
-            process.standardInput = try FileHandle(forReadingFrom: inURL)
-        } else {
-            process.standardInput = FileHandle.nullDevice
-        }
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw Failure(description: "no jose binary at \(binary.path); run swift build first or set JOSE_BINARY")
         }
-        try process.run()
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus,
-            stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        environment.merge(extra) { _, new in new }
+        var input = ChildProcess.Input.null
+        let scratch = try makeScratch()
+        defer { removeScratch(scratch) }
+        if let stdin {
+            let inURL = scratch.appendingPathComponent("stdin")
+            try Data(stdin.utf8).write(to: inURL)
+            input = .file(inURL.path)
+        }
+        let run = try ChildProcess.run(binary.path, arguments, stdin: input, environment: environment, directory: directory?.path)
+        return Result(status: run.status, stdout: String(decoding: run.stdout, as: UTF8.self),
+                      stderr: String(decoding: run.stderr, as: UTF8.self))
     }
 
     /// Parses `text` as one JSON object.

@@ -38,15 +38,9 @@ enum DPoPFixtures {
     /// standard output parsed as a JSON object of strings.
     static func python(_ script: String) throws -> [String: String] {
         try PythonPeers.requireInstalled()
-        let process = PythonPeers.process(["-c", script])
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0,
-              let object = try JSONSerialization.jsonObject(with: data) as? [String: String] else {
-            throw JOSEError(.invalidInput, "python3 failed: \(String(decoding: data, as: UTF8.self))")
+        let run = try PythonPeers.run(["-c", script])
+        guard run.status == 0, let object = try JSONSerialization.jsonObject(with: run.stdout) as? [String: String] else {
+            throw JOSEError(.invalidInput, "python3 failed (status \(run.status)): \(String(decoding: run.stdout + run.stderr, as: UTF8.self))")
         }
         return object
     }
