@@ -2,11 +2,11 @@
 """Checks that the library's layers only point down (issue #11; the holes of the first version
 closed for issue #23).
 
-Sources/JOSE is layered: Support <- Encoding <- Algorithms <- Crypto (the seam and its backends)
-<- Keys/PKCE <- JWS <- JWT <- JWKS/DPoP <- OAuth (the login flow) / ResourceServer (issuers,
-access tokens, bearer headers). JOSEError.swift at the root sits with Support, below them all;
-Algorithms is the JWA vocabulary every layer above speaks. The layers and their order are
-LAYERS below.
+Sources/JOSE is layered: Support (errors, clock, durations, locks) <- Encoding <- Algorithms /
+HTTP (the fetcher seam, transport policy, cache headers, challenge parsing) <- Crypto (the seam
+and its backends) <- Keys/PKCE <- JWS <- JWT <- JWKS/DPoP <- ResourceServer (issuers, access
+tokens, bearer headers). Algorithms is the JWA vocabulary every layer above speaks. The layers
+and their order are LAYERS below.
 
 A file may name what its own folder declares and what lower layers declare, never what a higher
 layer declares, nor what another folder of the same layer declares (JWKS and DPoP, OAuth and
@@ -34,7 +34,7 @@ from swift_lexer import code_of  # noqa: E402
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 LIBRARY = pathlib.Path(sys.argv[1]).resolve() if len(sys.argv) > 2 else ROOT / "Sources" / "JOSE"
 CLI = pathlib.Path(sys.argv[2]).resolve() if len(sys.argv) > 2 else ROOT / "Sources" / "JOSECLI"
-LAYERS = {"": 0, "Support": 0, "Encoding": 1, "Algorithms": 2, "Crypto": 3, "Keys": 4, "PKCE": 4, "JWS": 5,
+LAYERS = {"Support": 0, "Encoding": 1, "Algorithms": 2, "HTTP": 2, "Crypto": 3, "Keys": 4, "PKCE": 4, "JWS": 5,
           "JWT": 6, "JWKS": 7, "DPoP": 7, "OAuth": 8, "ResourceServer": 8}
 MODIFIERS = r"(?:(?:public|package|internal|fileprivate|private|final|indirect|static|class|override|" \
             r"mutating|nonmutating|convenience|required|nonisolated|@\w+(?:\([^)]*\))?)\s+)*"

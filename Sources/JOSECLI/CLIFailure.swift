@@ -39,17 +39,16 @@ struct CLIFailure: Error {
     /// A remote key-source failure whose outcome has already been printed (exit 3).
     static let remoteReported = CLIFailure(status: .remote, message: nil, hint: nil)
 
-    /// Maps a library error met outside token verification: `jwks_unavailable` and
-    /// `token_endpoint_unavailable` are exit 3,
-    /// anything else is unusable local input (exit 2).
+    /// Maps a library error met outside token verification: a remote failure
+    /// (`jwks_unavailable`, `transport_failed`, `discovery_failed`) is exit 3, anything else is
+    /// unusable local input (exit 2).
     ///
     /// - Parameters:
     ///   - error: the library error.
     ///   - context: what was being done, e.g. `cannot use key file 'k.pem'`.
     init(_ error: JOSEError, context: String?) {
         let text = (context.map { "\($0): " } ?? "") + error.description
-        let remote = error.code == .jwksUnavailable || error.code == .tokenEndpointUnavailable
-        self.init(status: remote ? .remote : .usage, message: text, hint: nil)
+        self.init(status: error.code.isRemoteFailure ? .remote : .usage, message: text, hint: nil)
         self.error = error
     }
 
@@ -70,7 +69,7 @@ struct CLIFailure: Error {
 
 /// Runs `body`, turning a library error into a ``CLIFailure`` with `context`.
 ///
-/// - Throws: ``CLIFailure``: exit 3 for `jwks_unavailable`, exit 2 otherwise.
+/// - Throws: ``CLIFailure``: exit 3 for a remote failure, exit 2 otherwise.
 func withContext<T>(_ context: String, _ body: () throws -> T) throws -> T {
     do {
         return try body()

@@ -144,7 +144,7 @@ struct CallbackCommand: AsyncParsableCommand {
 
     /// Reports a failed check: exit 3 for an unreachable provider, 2 for unusable input, else 1.
     private func reportRejection(_ error: JOSEError) throws -> Never {
-        let remote = error.code == .jwksUnavailable || error.code == .tokenEndpointUnavailable
+        let remote = error.code.isRemoteFailure
         let usage = error.code == .invalidInput
         if json {
             var details = [("code", JSONOutput.string(error.code.rawValue)), ("message", .string(error.message))]

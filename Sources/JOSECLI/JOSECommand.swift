@@ -9,8 +9,8 @@ struct JOSECommand: AsyncParsableCommand {
         discussion: """
             Exit codes: 0 success; 1 token rejected (in --batch: any token rejected); \
             2 usage error or unusable local input (flags, key files, claims files); \
-            3 a remote key set, discovery document or token endpoint could not be used \
-            (jwks_unavailable, token_endpoint_unavailable).
+            3 a remote key set, discovery document or endpoint could not be used \
+            (jwks_unavailable, discovery_failed, transport_failed).
 
             Put -- before a token that starts with '-'.
 

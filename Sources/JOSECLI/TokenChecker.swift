@@ -82,9 +82,9 @@ struct VerificationReport {
         }
     }
 
-    /// Rejected (exit 1), or remote keys unusable (exit 3) for `jwks_unavailable`.
+    /// Rejected (exit 1), or not judged (exit 3) for a remote failure (keys, discovery, transport).
     static func status(of error: JOSEError) -> CLIFailure.Status {
-        error.code == .jwksUnavailable ? .remote : .rejected
+        error.code.isRemoteFailure ? .remote : .rejected
     }
 
     /// The `--json` object, with `"line"` first when given (`--batch`).
@@ -114,7 +114,7 @@ struct VerificationReport {
             let payload = Array(jws.payload)
             Console.out(JSONRendering.value(ofJSONBytes: payload)?.serialized(pretty: true) ?? Base64URL.encode(payload))
             Console.err(statusLine(header: jws.header, key: jws.key, what: "JWS signature (claims not checked)"))
-        case .failure(let error) where error.code == .jwksUnavailable:
+        case .failure(let error) where error.code.isRemoteFailure:
             Console.err("jose: error: " + error.description)
         case .failure(let error):
             Console.err(Console.paint("invalid", .red) + ": " + error.description)

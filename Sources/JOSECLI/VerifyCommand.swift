@@ -358,7 +358,8 @@ struct VerifyOutputOptions: ParsableArguments {
 ///   - options: `--timeout` and `--cooldown`.
 ///   - keyPolicy: the key policy (weaker with `--allow-weak-keys`).
 /// - Returns: a key source that fetches and caches the remote set.
-/// - Throws: ``JOSEError`` `jwks_unavailable` when the source cannot be used.
+/// - Throws: ``JOSEError`` `jwks_unavailable`, `transport_failed` or `discovery_failed` when the
+///   source cannot be used.
 func makeRemoteSource(
     _ remote: KeySourceOptions.Remote, options: RemoteOptions, keyPolicy: KeyPolicy = .default
 ) async throws -> any JWKSetSource {

@@ -26,7 +26,7 @@ import FoundationNetworking
 /// Every other final status (`2xx`, `304`, `4xx`, `5xx`) is *returned*, not thrown, with its
 /// headers and (limited) body; the key-set cache decides which statuses count as failures.
 /// Transport failures (refused connection, DNS, TLS, timeout, size, redirect) throw
-/// `JOSEError` with code ``JOSEError/Code/jwksUnavailable`` and a message naming the URL and the
+/// `JOSEError` with code ``JOSEError/Code/transportFailed`` and a message naming the URL and the
 /// reason. Cancelling the calling task cancels the request and throws the same kind of error.
 public struct URLSessionHTTPFetcher: HTTPFetcher {
     /// Creates the default fetcher.
@@ -36,7 +36,7 @@ public struct URLSessionHTTPFetcher: HTTPFetcher {
     ///
     /// - Parameter request: The method, URL, extra headers, body and limits.
     /// - Returns: The final response, whatever its status other than a redirect.
-    /// - Throws: `JOSEError` with code ``JOSEError/Code/jwksUnavailable`` when the URL is refused
+    /// - Throws: `JOSEError` with code ``JOSEError/Code/transportFailed`` when the URL is refused
     ///   by the transport policy, a header value contains a line break, the connection fails, the
     ///   timeout passes, the body is too large, the server redirects, or the task is cancelled;
     ///   ``JOSEError/Code/invalidInput`` when the timeout is not positive, the body limit is
@@ -44,7 +44,7 @@ public struct URLSessionHTTPFetcher: HTTPFetcher {
     public func fetch(_ request: HTTPFetchRequest) async throws -> HTTPFetchResponse {
         let url = request.url
         guard TransportPolicy.isAllowed(url) else {
-            throw JOSEError(.jwksUnavailable,
+            throw JOSEError(.transportFailed,
                             "refusing to fetch \(TransportPolicy.describe(url)): only https, or http to a loopback host, is allowed")
         }
         guard request.timeout > .zero else {
@@ -57,7 +57,7 @@ public struct URLSessionHTTPFetcher: HTTPFetcher {
             throw JOSEError(.invalidInput, "only GET without a body and POST are sent, got \(String(reflecting: request.method.rawValue))")
         }
         for (name, value) in request.headers where !isSafeHeader(name: name, value: value) {
-            throw JOSEError(.jwksUnavailable,
+            throw JOSEError(.transportFailed,
                             "refusing to fetch \(TransportPolicy.describe(url)): header \(String(reflecting: name)) is empty or contains control characters")
         }
 
@@ -90,7 +90,7 @@ public struct URLSessionHTTPFetcher: HTTPFetcher {
 
         let deadline = Task {
             try await Task.sleep(for: request.timeout)
-            exchange.finish(.failure(JOSEError(.jwksUnavailable,
+            exchange.finish(.failure(JOSEError(.transportFailed,
                 "fetching \(TransportPolicy.describe(url)) failed: timed out after \(request.timeout)")))
         }
         defer { deadline.cancel() }
@@ -100,7 +100,7 @@ public struct URLSessionHTTPFetcher: HTTPFetcher {
                 exchange.start(continuation)
             }
         } onCancel: {
-            exchange.finish(.failure(JOSEError(.jwksUnavailable, "fetching \(TransportPolicy.describe(url)) was cancelled")))
+            exchange.finish(.failure(JOSEError(.transportFailed, "fetching \(TransportPolicy.describe(url)) was cancelled")))
         }
     }
 
@@ -196,9 +196,9 @@ private final class FetchExchange: NSObject, URLSessionDataDelegate, Sendable {
         session?.invalidateAndCancel()
     }
 
-    /// Fails the fetch with a `jwks_unavailable` error naming the URL.
+    /// Fails the fetch with a `transport_failed` error naming the URL.
     private func fail(_ reason: String) {
-        finish(.failure(JOSEError(.jwksUnavailable, "fetching \(TransportPolicy.describe(url)) failed: \(reason)")))
+        finish(.failure(JOSEError(.transportFailed, "fetching \(TransportPolicy.describe(url)) failed: \(reason)")))
     }
 
     // MARK: URLSessionDataDelegate

@@ -165,5 +165,6 @@ struct KeyToolboxTests {
         }
         let unreachable = try await JoseProcess.run(["jwk", "inspect", "--timeout", "2", "http://127.0.0.1:9/jwks.json"])
         #expect(unreachable.status == 3)
+        #expect(unreachable.stderr.contains("transport_failed"), "\(unreachable)")
     }
 }

@@ -147,7 +147,7 @@ struct LoginCommandTests {
         try await provider.setBehaviour(["token_redirect": "http://127.0.0.1:9/token"])
         let down = try await JoseProcess.run(["callback", "--transaction", file, "--exchange", "--json", callback])
         #expect(down.status == 3, "\(down)")
-        #expect((try down.jsonObject()["error"] as? [String: Any])?["code"] as? String == "token_endpoint_unavailable")
+        #expect((try down.jsonObject()["error"] as? [String: Any])?["code"] as? String == "transport_failed")
         #expect(try await provider.lastRequest(path: "/token").count == 1)
     }
 

@@ -10,15 +10,15 @@ struct RemoteSourceTests {
     /// is refused at once.
     static let unreachable = "http://127.0.0.1:9/jwks.json"
 
-    @Test("an unreachable loopback key set exits 3 with jwks_unavailable")
+    @Test("an unreachable loopback key set exits 3 with transport_failed")
     func unreachableJWKS() async throws {
         let token = try JoseProcess.exampleText("id-token.jwt")
         let human = try await JoseProcess.run(["verify", "--jwks", Self.unreachable, "--timeout", "2", token])
         #expect(human.status == 3, "\(human)")
-        #expect(human.stderr.contains("jwks_unavailable"))
+        #expect(human.stderr.contains("transport_failed"))
         let json = try await JoseProcess.run(["verify", "--jwks", Self.unreachable, "--timeout", "2", "--json", token])
         #expect(json.status == 3, "\(json)")
-        #expect((try json.jsonObject()["error"] as? [String: Any])?["code"] as? String == "jwks_unavailable")
+        #expect((try json.jsonObject()["error"] as? [String: Any])?["code"] as? String == "transport_failed")
         let discovery = try await JoseProcess.run(["verify", "--discover", "http://127.0.0.1:9", "--timeout", "2",
                                              "--id-token", "--aud", "example-client", token])
         #expect(discovery.status == 3, "\(discovery)")
@@ -74,7 +74,7 @@ struct RemoteSourceTests {
                                   body: #"{"issuer":"https://evil.example","jwks_uri":"\#(issuer)/jwks.json"}"#)
         let mismatch = try await JoseProcess.run(["verify", "--discover", issuer, "--json", token])
         #expect(mismatch.status == 3, "\(mismatch)")
-        #expect((try mismatch.jsonObject()["error"] as? [String: Any])?["code"] as? String == "jwks_unavailable")
+        #expect((try mismatch.jsonObject()["error"] as? [String: Any])?["code"] as? String == "discovery_failed")
     }
 
     /// The server holds the request unanswered until the test releases it, after `jose` has
@@ -93,7 +93,7 @@ struct RemoteSourceTests {
         try await server.release(path: "/jwks.json")
         #expect(result.status == 3, "\(result)")
         let error = try result.jsonObject()["error"] as? [String: Any]
-        #expect(error?["code"] as? String == "jwks_unavailable")
+        #expect(error?["code"] as? String == "transport_failed")
         #expect((error?["message"] as? String)?.contains("timed out after 0.5 seconds") == true, "\(result)")
     }
 

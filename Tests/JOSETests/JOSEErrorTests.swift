@@ -8,13 +8,17 @@ import Testing
             "invalid_signature", "expired", "not_yet_valid", "issued_in_future", "token_too_old",
             "invalid_issuer", "invalid_audience", "invalid_authorized_party", "invalid_nonce",
             "auth_time_too_old", "missing_claim", "invalid_claim", "invalid_type",
-            "unsupported_critical_header", "invalid_token_hash", "jwks_unavailable", "invalid_input",
-            "invalid_state", "invalid_redirect_uri", "authorization_error", "token_error", "invalid_token_response",
-            "token_endpoint_unavailable", "transaction_reused",
+            "unsupported_critical_header", "invalid_token_hash", "jwks_unavailable", "transport_failed",
+            "discovery_failed", "invalid_input", "invalid_state", "invalid_redirect_uri", "authorization_error", "token_error",
+            "invalid_token_response", "transaction_reused",
             "invalid_dpop_proof", "use_dpop_nonce", "invalid_token_binding", "insufficient_scope",
             "insufficient_user_authentication", "invalid_request", "missing_credentials",
         ]
         #expect(JOSEError.Code.all.map(\.rawValue) == expected)
+    }
+
+    @Test func remoteFailuresAreTheThreeCodesThatStopAJudgement() {
+        #expect(JOSEError.Code.all.filter(\.isRemoteFailure) == [.jwksUnavailable, .transportFailed, .discoveryFailed])
     }
 
     @Test func descriptionJoinsCodeAndMessage() {

@@ -116,12 +116,12 @@ public final class JWKSCache: JWKSetSource, Sendable {
     ///   - fetcher: The HTTP client: your server's own (see ``HTTPFetcher``), or the
     ///     `URLSessionHTTPFetcher` of the `JOSEURLSession` product.
     ///   - configuration: Fetching, freshness and limits; the defaults unless given.
-    /// - Throws: `JOSEError` with code ``JOSEError/Code/jwksUnavailable`` when
+    /// - Throws: `JOSEError` with code ``JOSEError/Code/transportFailed`` when
     ///   ``TransportPolicy/isAllowed(_:)`` refuses `url`; ``JOSEError/Code/invalidInput`` when a
     ///   configuration value is unusable (negative, not finite, minimum above maximum).
     public init(url: URL, fetcher: any HTTPFetcher, configuration: Configuration = Configuration()) throws {
         guard TransportPolicy.isAllowed(url) else {
-            throw JOSEError(.jwksUnavailable,
+            throw JOSEError(.transportFailed,
                             "refusing key-set URL \(TransportPolicy.describe(url)): only https, or http to a loopback host, is allowed")
         }
         try configuration.validate()
@@ -142,8 +142,8 @@ public final class JWKSCache: JWKSetSource, Sendable {
     ///   - configuration: Used for the discovery fetch and by the cache.
     /// - Returns: A cache for the issuer's `jwks_uri`; its keys are not fetched yet.
     /// - Throws: `JOSEError` with code ``JOSEError/Code/invalidInput`` for an unusable issuer or
-    ///   configuration, ``JOSEError/Code/jwksUnavailable`` when the document cannot be fetched or
-    ///   trusted (see ``OpenIDProviderMetadata/discover(issuer:location:using:timeout:maximumBodyBytes:)``).
+    ///   configuration, ``JOSEError/Code/transportFailed`` or ``JOSEError/Code/discoveryFailed``
+    ///   when the document cannot be fetched or trusted (see ``OpenIDProviderMetadata/discover(issuer:location:using:timeout:maximumBodyBytes:)``).
     public static func discover(
         issuer: String, fetcher: any HTTPFetcher, configuration: Configuration = Configuration()
     ) async throws -> JWKSCache {
@@ -160,7 +160,7 @@ public final class JWKSCache: JWKSetSource, Sendable {
     ///   - metadata: The provider's trusted metadata.
     ///   - fetcher: The HTTP client for the key set.
     ///   - configuration: The cache's settings.
-    /// - Throws: `JOSEError` with code ``JOSEError/Code/jwksUnavailable`` when the metadata has no
+    /// - Throws: `JOSEError` with code ``JOSEError/Code/discoveryFailed`` when the metadata has no
     ///   `jwks_uri`, ``JOSEError/Code/invalidInput`` for an unusable configuration.
     public convenience init(
         metadata: OpenIDProviderMetadata, fetcher: any HTTPFetcher, configuration: Configuration = Configuration()
@@ -194,9 +194,9 @@ public final class JWKSCache: JWKSetSource, Sendable {
     ///
     /// - Parameter header: The token's protected header.
     /// - Returns: The key set to select the verification key from.
-    /// - Throws: `JOSEError` with code ``JOSEError/Code/jwksUnavailable`` when the set cannot be
-    ///   fetched and nothing usable is cached (never fetched, or stale beyond
-    ///   ``Configuration/maximumStaleness``).
+    /// - Throws: `JOSEError` with code ``JOSEError/Code/transportFailed`` or
+    ///   ``JOSEError/Code/jwksUnavailable`` when the set cannot be fetched and nothing usable is
+    ///   cached (never fetched, or stale beyond ``Configuration/maximumStaleness``).
     public func keySet(for header: JWSHeader) async throws -> JWKSet {
         try await keySet(following: plan(for: header, mayWait: true))
     }
@@ -205,8 +205,9 @@ public final class JWKSCache: JWKSetSource, Sendable {
     /// set served while a background refresh runs (which this may start); `nil` when the lookup
     /// must wait for a fetch (none is started: ``keySet(for:)`` does that).
     ///
-    /// - Throws: `JOSEError` with code ``JOSEError/Code/jwksUnavailable`` when a fetch failed
-    ///   within ``Configuration/failureRetryInterval`` and nothing usable is cached.
+    /// - Throws: the error of a fetch that failed within ``Configuration/failureRetryInterval``
+    ///   (``JOSEError/Code/transportFailed`` or ``JOSEError/Code/jwksUnavailable``) when nothing
+    ///   usable is cached.
     public func keySetWithoutSuspending(for header: JWSHeader) throws -> JWKSet? {
         switch plan(for: header, mayWait: false) {
         case .serve(let keySet): return keySet
@@ -218,8 +219,8 @@ public final class JWKSCache: JWKSetSource, Sendable {
     /// Fetches the key set now, whatever its freshness, or waits for the fetch already in flight.
     ///
     /// - Returns: The key set that fetch produced (the cached one, after a `304`).
-    /// - Throws: `JOSEError` with code ``JOSEError/Code/jwksUnavailable`` when that fetch failed;
-    ///   the cached set is kept.
+    /// - Throws: `JOSEError` with code ``JOSEError/Code/transportFailed`` or
+    ///   ``JOSEError/Code/jwksUnavailable`` when that fetch failed; the cached set is kept.
     @discardableResult
     public func refresh() async throws -> JWKSet {
         let now = configuration.clock.now
@@ -342,7 +343,8 @@ public final class JWKSCache: JWKSetSource, Sendable {
     /// Performs one fetch, applies its outcome to the state and clears the in-flight task.
     ///
     /// - Returns: The new (or, after a `304`, the kept) key set.
-    /// - Throws: `JOSEError` with code ``JOSEError/Code/jwksUnavailable`` when the fetch failed.
+    /// - Throws: `JOSEError` with code ``JOSEError/Code/transportFailed`` when no response came,
+    ///   ``JOSEError/Code/jwksUnavailable`` when the response is not a usable key set.
     private func fetch(entityTag: String?, lastModified: String?) async throws -> JWKSet {
         var headers = ["Accept": "application/jwk-set+json, application/json"]
         if let entityTag { headers["If-None-Match"] = entityTag }
@@ -357,12 +359,12 @@ public final class JWKSCache: JWKSetSource, Sendable {
         do {
             let response = try await fetcher.fetch(request)
             outcome = .success(try interpret(response, revalidating: entityTag != nil || lastModified != nil))
-        } catch let error as JOSEError where error.code == .jwksUnavailable {
+        } catch let error as JOSEError where error.code == .jwksUnavailable || error.code == .transportFailed {
             outcome = .failure(error)
         } catch let error as JOSEError {
-            outcome = .failure(JOSEError(.jwksUnavailable, "fetching \(TransportPolicy.describe(url)) failed: \(error.message)"))
+            outcome = .failure(JOSEError(.transportFailed, "fetching \(TransportPolicy.describe(url)) failed: \(error.message)"))
         } catch {
-            outcome = .failure(JOSEError(.jwksUnavailable, "fetching \(TransportPolicy.describe(url)) failed: \(error)"))
+            outcome = .failure(JOSEError(.transportFailed, "fetching \(TransportPolicy.describe(url)) failed: \(error)"))
         }
 
         let now = configuration.clock.now

@@ -40,7 +40,7 @@ public enum OpenIDDiscovery {
     ///   - expectedIssuer: The issuer the document must name, compared exactly (code unit for
     ///     code unit: no case folding, no trailing-slash or Unicode normalisation).
     /// - Returns: The key-set URL.
-    /// - Throws: `JOSEError` with code ``JOSEError/Code/jwksUnavailable`` when the body is not a
+    /// - Throws: `JOSEError` with code ``JOSEError/Code/discoveryFailed`` when the body is not a
     ///   JSON object, its `issuer` is missing or differs from `expectedIssuer`, or its `jwks_uri`
     ///   is missing, not a string, not an absolute URL, or refused by
     ///   ``TransportPolicy/isAllowed(_:)``.
@@ -58,8 +58,9 @@ public enum OpenIDDiscovery {
     ///   - maximumBodyBytes: The limit on the document's size; 1 MiB unless given.
     /// - Returns: The key-set URL.
     /// - Throws: `JOSEError` with code ``JOSEError/Code/invalidInput`` for an unusable issuer
-    ///   (see ``discoveryURL(forIssuer:)``), and ``JOSEError/Code/jwksUnavailable`` when the fetch
-    ///   fails, the status is not `200`, or the document is not trusted (see
+    ///   (see ``discoveryURL(forIssuer:)``), ``JOSEError/Code/transportFailed`` when the fetch
+    ///   fails, and ``JOSEError/Code/discoveryFailed`` when the status is not `200` or the
+    ///   document is not trusted (see
     ///   ``jwksURI(fromDiscoveryDocument:expectedIssuer:)``).
     public static func jwksURI(
         forIssuer issuer: String,

@@ -71,9 +71,9 @@ extension OpenIDProviderMetadata {
     ///   - maximumBodyBytes: The limit on the document's size; 1 MiB unless given.
     /// - Returns: The trusted metadata.
     /// - Throws: `JOSEError` with code ``JOSEError/Code/invalidInput`` for an unusable issuer
-    ///   (see ``discoveryURL(forIssuer:location:)``), and ``JOSEError/Code/jwksUnavailable`` when
-    ///   the fetch fails, the status is not `200`, or the document is not trusted (see
-    ///   ``init(document:expectedIssuer:)``).
+    ///   (see ``discoveryURL(forIssuer:location:)``), ``JOSEError/Code/transportFailed`` when the
+    ///   fetch fails, and ``JOSEError/Code/discoveryFailed`` when the status is not `200` or the
+    ///   document is not trusted (see ``init(document:expectedIssuer:)``).
     public static func discover(
         issuer: String,
         location: WellKnownLocation = .openIDConfiguration,
@@ -82,10 +82,17 @@ extension OpenIDProviderMetadata {
         maximumBodyBytes: Int = HTTPFetchRequest.defaultMaximumBodyBytes
     ) async throws -> OpenIDProviderMetadata {
         let url = try discoveryURL(forIssuer: issuer, location: location)
-        let response = try await fetcher.fetch(HTTPFetchRequest(
-            url: url, headers: ["Accept": "application/json"], timeout: timeout, maximumBodyBytes: maximumBodyBytes))
+        let response: HTTPFetchResponse
+        do {
+            response = try await fetcher.fetch(HTTPFetchRequest(
+                url: url, headers: ["Accept": "application/json"], timeout: timeout, maximumBodyBytes: maximumBodyBytes))
+        } catch let error as JOSEError {
+            throw error
+        } catch {
+            throw JOSEError(.transportFailed, "fetching \(TransportPolicy.describe(url)) failed: \(error)")
+        }
         guard response.statusCode == 200 else {
-            throw JOSEError(.jwksUnavailable,
+            throw JOSEError(.discoveryFailed,
                             "fetching \(TransportPolicy.describe(url)) failed: the server answered \(response.statusCode)")
         }
         return try OpenIDProviderMetadata(document: response.body, expectedIssuer: issuer)

@@ -14,7 +14,7 @@ import Foundation
 /// let tokenEndpoint = try metadata.requiredEndpoint(\.tokenEndpoint, "token_endpoint")
 /// ```
 ///
-/// Parsing rejects (with ``JOSEError/Code/jwksUnavailable``, as for any discovery document that
+/// Parsing rejects (with ``JOSEError/Code/discoveryFailed``, as for any discovery document that
 /// cannot be trusted): a body that is not a JSON object (duplicate member names included), an
 /// `issuer` that is missing or differs from the expected issuer in any code unit, an endpoint
 /// that is not a string holding an absolute URL allowed by ``TransportPolicy`` (https, or http
@@ -94,7 +94,7 @@ public struct OpenIDProviderMetadata: Sendable {
     ///   - body: The document, a JSON object, read strictly.
     ///   - expectedIssuer: The issuer the document must name, compared exactly (no case
     ///     folding, no trailing-slash or Unicode normalisation).
-    /// - Throws: `JOSEError` with code ``JOSEError/Code/jwksUnavailable`` naming the first
+    /// - Throws: `JOSEError` with code ``JOSEError/Code/discoveryFailed`` naming the first
     ///   member that is missing, of the wrong type, or not an allowed URL.
     public init(document body: [UInt8], expectedIssuer: String) throws {
         let limits = JSONLimits(maxBytes: Swift.max(JSONLimits.default.maxBytes, body.count))
@@ -102,20 +102,20 @@ public struct OpenIDProviderMetadata: Sendable {
         do {
             document = try JSONDocument(bytes: body, limits: limits)
         } catch let error as JOSEError {
-            throw JOSEError(.jwksUnavailable,
+            throw JOSEError(.discoveryFailed,
                             "the discovery document for \(JOSEError.quoted(expectedIssuer)) is not valid JSON: \(error.message)")
         }
         let root = document.root
         guard root.kind == .object else {
-            throw JOSEError(.jwksUnavailable,
+            throw JOSEError(.discoveryFailed,
                             "the discovery document for \(JOSEError.quoted(expectedIssuer)) is not a JSON object")
         }
         guard let issuer = root["issuer"]?.string else {
-            throw JOSEError(.jwksUnavailable,
+            throw JOSEError(.discoveryFailed,
                             "the discovery document for \(JOSEError.quoted(expectedIssuer)) has no string \"issuer\"")
         }
         guard issuer.utf8.elementsEqual(expectedIssuer.utf8) else {
-            throw JOSEError(.jwksUnavailable,
+            throw JOSEError(.discoveryFailed,
                             "the discovery document names issuer \(JOSEError.quoted(issuer)), expected \(JOSEError.quoted(expectedIssuer))")
         }
         let reader = MetadataReader(root: root)
@@ -151,11 +151,11 @@ public struct OpenIDProviderMetadata: Sendable {
     ///   - endpoint: The property, for example `\.tokenEndpoint`.
     ///   - name: The member's name, for the message, for example `token_endpoint`.
     /// - Returns: The endpoint.
-    /// - Throws: `JOSEError` with code ``JOSEError/Code/jwksUnavailable`` when the document has
+    /// - Throws: `JOSEError` with code ``JOSEError/Code/discoveryFailed`` when the document has
     ///   no such member.
     public func requiredEndpoint(_ endpoint: KeyPath<OpenIDProviderMetadata, URL?>, _ name: String) throws -> URL {
         guard let url = self[keyPath: endpoint] else {
-            throw JOSEError(.jwksUnavailable, "the discovery document for \(JOSEError.quoted(issuer)) has no \"\(name)\"")
+            throw JOSEError(.discoveryFailed, "the discovery document for \(JOSEError.quoted(issuer)) has no \"\(name)\"")
         }
         return url
     }
@@ -170,17 +170,17 @@ private struct MetadataReader {
     func url(_ name: String) throws -> URL? {
         guard let value = root[name] else { return nil }
         guard let text = value.string else {
-            throw JOSEError(.jwksUnavailable, "the discovery document's \"\(name)\" is not a string")
+            throw JOSEError(.discoveryFailed, "the discovery document's \"\(name)\" is not a string")
         }
         guard let url = URL(string: text), url.scheme != nil, TransportPolicy.hostName(of: url) != nil else {
-            throw JOSEError(.jwksUnavailable, "\"\(name)\" \(JOSEError.quoted(text)) is not an absolute URL with a host")
+            throw JOSEError(.discoveryFailed, "\"\(name)\" \(JOSEError.quoted(text)) is not an absolute URL with a host")
         }
         guard TransportPolicy.isAllowed(url) else {
-            throw JOSEError(.jwksUnavailable,
+            throw JOSEError(.discoveryFailed,
                             "\"\(name)\" \(JOSEError.quoted(text)) is not https (plain http is allowed only for loopback hosts)")
         }
         guard url.fragment == nil, !text.contains("#") else {
-            throw JOSEError(.jwksUnavailable, "\"\(name)\" \(JOSEError.quoted(text)) has a fragment")
+            throw JOSEError(.discoveryFailed, "\"\(name)\" \(JOSEError.quoted(text)) has a fragment")
         }
         return url
     }
@@ -189,11 +189,11 @@ private struct MetadataReader {
     func strings(_ name: String) throws -> [String]? {
         guard let value = root[name] else { return nil }
         guard let elements = value.elements else {
-            throw JOSEError(.jwksUnavailable, "the discovery document's \"\(name)\" is not an array")
+            throw JOSEError(.discoveryFailed, "the discovery document's \"\(name)\" is not an array")
         }
         return try elements.map { element in
             guard let text = element.string else {
-                throw JOSEError(.jwksUnavailable, "the discovery document's \"\(name)\" holds a value that is not a string")
+                throw JOSEError(.discoveryFailed, "the discovery document's \"\(name)\" holds a value that is not a string")
             }
             return text
         }
@@ -203,7 +203,7 @@ private struct MetadataReader {
     func flag(_ name: String) throws -> Bool {
         guard let value = root[name] else { return false }
         guard let flag = value.bool else {
-            throw JOSEError(.jwksUnavailable, "the discovery document's \"\(name)\" is not a boolean")
+            throw JOSEError(.discoveryFailed, "the discovery document's \"\(name)\" is not a boolean")
         }
         return flag
     }

@@ -13,11 +13,13 @@ extension AuthorizationRequest {
     ///   - metadata: The provider's metadata; it must have a PAR and an authorization endpoint.
     ///   - clock: The time source for the transaction's creation time.
     /// - Returns: The form, the endpoints and the transaction.
-    /// - Throws: ``JOSEError`` `jwks_unavailable` when an endpoint is missing or S256 is not
-    ///   supported; `invalid_input` as ``prepare(authorizationEndpoint:issuer:requiresIssuerParameter:clock:)``.
+    /// - Throws: ``JOSEError`` `discovery_failed` when an endpoint is missing; `invalid_input`
+    ///   when S256 is not supported, and as ``prepare(authorizationEndpoint:issuer:requiresIssuerParameter:clock:)``.
     public func preparePushed(for metadata: OpenIDProviderMetadata, clock: JOSEClock = .system) throws -> PushedAuthorizationRequest {
         guard metadata.supportsS256CodeChallenge else {
-            throw JOSEError(.jwksUnavailable, "the provider \(JOSEError.quoted(metadata.issuer)) does not support S256 PKCE challenges")
+            throw JOSEError.invalidInput(
+                "the provider \(JOSEError.quoted(metadata.issuer)) does not list S256 in code_challenge_methods_supported; "
+                + "this library sends only S256 PKCE challenges ('plain' protects nothing): ask the provider to enable S256")
         }
         let endpoint = try metadata.requiredEndpoint(\.pushedAuthorizationRequestEndpoint, "pushed_authorization_request_endpoint")
         let authorizationEndpoint = try metadata.requiredEndpoint(\.authorizationEndpoint, "authorization_endpoint")

@@ -73,8 +73,8 @@ public struct AuthorizationRequest: Sendable {
     ///     `authorization_response_iss_parameter_supported` recorded in the transaction.
     ///   - clock: The time source for the transaction's creation time.
     /// - Returns: The URL to open and the transaction to keep.
-    /// - Throws: ``JOSEError`` `jwks_unavailable` when the metadata has no authorization
-    ///   endpoint or does not list S256 among its code challenge methods; `invalid_input` when
+    /// - Throws: ``JOSEError`` `discovery_failed` when the metadata has no authorization
+    ///   endpoint; `invalid_input` when its code challenge methods leave out S256, when
     ///   the provider requires pushed authorization requests (use ``preparePushed(for:clock:)``),
     ///   and as ``prepare(authorizationEndpoint:issuer:requiresIssuerParameter:clock:)``.
     public func prepare(for metadata: OpenIDProviderMetadata, clock: JOSEClock = .system) throws -> PreparedAuthorization {
@@ -83,7 +83,9 @@ public struct AuthorizationRequest: Sendable {
                 "the provider \(JOSEError.quoted(metadata.issuer)) requires pushed authorization requests (RFC 9126)")
         }
         guard metadata.supportsS256CodeChallenge else {
-            throw JOSEError(.jwksUnavailable, "the provider \(JOSEError.quoted(metadata.issuer)) does not support S256 PKCE challenges")
+            throw JOSEError.invalidInput(
+                "the provider \(JOSEError.quoted(metadata.issuer)) does not list S256 in code_challenge_methods_supported; "
+                + "this library sends only S256 PKCE challenges ('plain' protects nothing): ask the provider to enable S256")
         }
         return try prepare(
             authorizationEndpoint: metadata.requiredEndpoint(\.authorizationEndpoint, "authorization_endpoint"),

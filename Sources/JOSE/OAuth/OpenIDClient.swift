@@ -57,7 +57,7 @@ public struct OpenIDClient: Sendable {
     ///   - keySource: The provider's keys; a ``JWKSCache`` for the metadata's `jwks_uri` unless
     ///     given.
     ///   - clock: The time source.
-    /// - Throws: ``JOSEError`` `jwks_unavailable` when no key source is given and the metadata
+    /// - Throws: ``JOSEError`` `discovery_failed` when no key source is given and the metadata
     ///   has no `jwks_uri`; `invalid_input` for an empty client id.
     public init(
         metadata: OpenIDProviderMetadata, clientID: String, authentication: ClientAuthentication = .none,
@@ -139,7 +139,7 @@ public struct OpenIDClient: Sendable {
     ///   for a response without `iss` from a provider that sends it; `expired` for a
     ///   transaction older than ``transactionLifetime`` or made in the future;
     ///   `transaction_reused` for one already finished;
-    ///   `token_endpoint_unavailable` when the token endpoint cannot be reached; `token_error`
+    ///   `transport_failed` when the token endpoint cannot be reached; `token_error`
     ///   or `invalid_token_response` for its answer (also when it has no `id_token`); and any
     ///   ID-token validation error.
     public func finishLogin(_ response: AuthorizationResponse, transaction: LoginTransaction) async throws -> LoginResult {
@@ -171,7 +171,7 @@ public struct OpenIDClient: Sendable {
     ///   - previousIDToken: The ID token of the login (or of the last refresh).
     ///   - scopes: A narrower set of scopes; empty for the original ones.
     /// - Returns: The new tokens, and the new ID token when one was returned.
-    /// - Throws: ``JOSEError`` `token_endpoint_unavailable`, `token_error`,
+    /// - Throws: ``JOSEError`` `transport_failed`, `token_error`,
     ///   `invalid_token_response`, any ID-token validation error, `invalid_input` for an
     ///   ``idTokenValidator`` for another issuer or client, `invalid_claim` when the
     ///   new ID token names another issuer, subject, audience or authentication time, or
@@ -205,7 +205,7 @@ public struct OpenIDClient: Sendable {
     /// - Parameter request: What to ask for; its client id must be this client's.
     /// - Returns: The URL to open and the transaction to keep.
     /// - Throws: ``JOSEError`` as ``AuthorizationRequest/preparePushed(for:clock:)``;
-    ///   `token_endpoint_unavailable` when the PAR endpoint cannot be reached;
+    ///   `transport_failed` when the PAR endpoint cannot be reached;
     ///   `authorization_error` for an OAuth error answer; `invalid_token_response` for any
     ///   other answer than `201` with a `request_uri` of visible ASCII up to
     ///   ``maximumRequestURILength`` bytes and a positive integer `expires_in`.
@@ -291,12 +291,14 @@ public struct OpenIDClient: Sendable {
         return try TokenResponse.read(response)
     }
 
-    /// Sends a POST, mapping a transport failure to `token_endpoint_unavailable`.
+    /// Sends a POST; a fetcher's failure that is not a `JOSEError` becomes `transport_failed`.
     private func send(_ request: HTTPFetchRequest) async throws -> HTTPFetchResponse {
         do {
             return try await fetcher.fetch(request)
-        } catch let error as JOSEError where error.code == .jwksUnavailable {
-            throw JOSEError(.tokenEndpointUnavailable, error.message)
+        } catch let error as JOSEError {
+            throw error
+        } catch {
+            throw JOSEError(.transportFailed, "posting to \(TransportPolicy.describe(request.url)) failed: \(error)")
         }
     }
 }

@@ -10,7 +10,7 @@
 /// | `insufficient_user_authentication` | 401 | `insufficient_user_authentication`, with `acr_values` / `max_age` (RFC 9470) |
 /// | `invalid_dpop_proof` | 401 | `invalid_dpop_proof` (DPoP challenge) |
 /// | `use_dpop_nonce` | 401 | `use_dpop_nonce` (DPoP challenge) and a `DPoP-Nonce` header |
-/// | `jwks_unavailable` | 503 | none: the token could not be judged |
+/// | `jwks_unavailable`, `transport_failed`, `discovery_failed` | 503 | none: the token could not be judged |
 /// | `invalid_input` | 500 | none: the server's own configuration or request data is unusable |
 /// | every other code | 401 | `invalid_token` |
 ///
@@ -102,7 +102,7 @@ public struct ResourceChallenge: Sendable {
         case .insufficientUserAuthentication: (401, "insufficient_user_authentication")
         case .invalidDPoPProof: (401, "invalid_dpop_proof")
         case .useDPoPNonce: (401, "use_dpop_nonce")
-        case .jwksUnavailable: (503, nil)
+        case let code where code.isRemoteFailure: (503, nil)
         case .invalidInput: (500, nil)
         default: (401, "invalid_token")
         }

@@ -26,7 +26,7 @@ import JOSETestSupport
     @Test func postIsNeverRedirected() async throws {
         let server = try TestHTTPServer()
         try await server.setRoute("/token", status: 307, headers: ["Location": server.url("/elsewhere").absoluteString])
-        let error = await expectJOSEError(.jwksUnavailable) {
+        let error = await expectJOSEError(.transportFailed) {
             try await fetcher.fetch(.formPost(url: server.url("/token"), form: [("a", "b")]))
         }
         #expect(error?.message.contains("redirect") == true)
@@ -36,7 +36,7 @@ import JOSETestSupport
     @Test func redirectLocationIsQuotedInTheMessage() async throws {
         let server = try TestHTTPServer()
         try await server.setRoute("/token", status: 302, headers: ["Location": "/elsewhere\u{1B}[31mred"])
-        let error = await expectJOSEError(.jwksUnavailable) {
+        let error = await expectJOSEError(.transportFailed) {
             try await fetcher.fetch(.formPost(url: server.url("/token"), form: [("a", "b")]))
         }
         #expect(error?.message.contains("redirect") == true)

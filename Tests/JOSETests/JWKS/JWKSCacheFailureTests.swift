@@ -29,6 +29,15 @@ enum ServerBreakage: String, CaseIterable, Sendable, CustomTestStringConvertible
     /// The name shown in test results.
     var testDescription: String { rawValue }
 
+    /// The error this breakage gives: no response is a transport failure; a response that is not
+    /// a usable key set leaves the keys unavailable.
+    var code: JOSEError.Code {
+        switch self {
+        case .stopped, .hugeBody: .transportFailed
+        default: .jwksUnavailable
+        }
+    }
+
     /// Makes `server` misbehave this way at `path`.
     func apply(to server: TestHTTPServer, path: String) async throws {
         switch self {
@@ -54,26 +63,26 @@ enum ServerBreakage: String, CaseIterable, Sendable, CustomTestStringConvertible
     let path = CacheFixture.path
 
     @Test(arguments: ServerBreakage.allCases)
-    func failureWithNothingCachedIsJWKSUnavailable(_ breakage: ServerBreakage) async throws {
+    func failureWithNothingCachedIsAClearError(_ breakage: ServerBreakage) async throws {
         let server = try TestHTTPServer()
         try await breakage.apply(to: server, path: path)
         let clock = ManualClock()
         let cache = try CacheFixture.cache(server, clock: clock) { $0.maximumKeyCount = 2 }
         let key = try TestSigningKey(kid: "k1")
 
-        let error = await expectJOSEError(.jwksUnavailable) {
+        let error = await expectJOSEError(breakage.code) {
             try await CacheFixture.verifier(cache).verify(try key.token())
         }
         #expect(error?.message.isEmpty == false)
         #expect(cache.statistics.failures == 1)
         #expect(cache.cachedKeySet == nil)
         // Within the retry interval the next lookup gets the same failure at once, unfetched...
-        let again = await expectJOSEError(.jwksUnavailable) { try await cache.keySet(for: CacheFixture.header(kid: "k1")) }
+        let again = await expectJOSEError(breakage.code) { try await cache.keySet(for: CacheFixture.header(kid: "k1")) }
         #expect(again?.message == error?.message)
         #expect(cache.statistics.fetches == 1)
         // ...and after it, one new attempt.
         clock.advance(30)
-        _ = await expectJOSEError(.jwksUnavailable) { try await cache.keySet(for: CacheFixture.header(kid: "k1")) }
+        _ = await expectJOSEError(breakage.code) { try await cache.keySet(for: CacheFixture.header(kid: "k1")) }
         #expect(cache.statistics.fetches == 2)
     }
 
@@ -92,7 +101,7 @@ enum ServerBreakage: String, CaseIterable, Sendable, CustomTestStringConvertible
             .message.contains("not a usable JWK Set") == true)
         try await server.setRoute(path, bodySize: 5_000_000)
         clock.advance(30)
-        #expect(await expectJOSEError(.jwksUnavailable) { try await cache.keySet(for: header) }?
+        #expect(await expectJOSEError(.transportFailed) { try await cache.keySet(for: header) }?
             .message.contains("limit") == true)
     }
 
@@ -136,7 +145,7 @@ enum ServerBreakage: String, CaseIterable, Sendable, CustomTestStringConvertible
 
         // Past the staleness limit (24 h after the set went stale), errors surface...
         clock.advance(86_400)
-        _ = await expectJOSEError(.jwksUnavailable) { try await verifier.verify(token) }
+        _ = await expectJOSEError(breakage.code) { try await verifier.verify(token) }
         // ...but the cache was never emptied.
         #expect(cache.cachedKeySet?.keys.first?.keyID == "k1")
         #expect(cache.statistics.staleServes == 3)
@@ -191,7 +200,7 @@ enum ServerBreakage: String, CaseIterable, Sendable, CustomTestStringConvertible
         let stalledPath = "/stalled.json"
         try await server.setRoute(stalledPath, body: try CacheFixture.document([key]), held: true)
         let cold = try CacheFixture.cache(server, clock: clock, path: stalledPath) { $0.timeout = .seconds(2) }
-        let error = await expectJOSEError(.jwksUnavailable) { try await CacheFixture.verifier(cold).verify(token) }
+        let error = await expectJOSEError(.transportFailed) { try await CacheFixture.verifier(cold).verify(token) }
         #expect(error?.message.contains("timed out") == true)  // the server still holds the request
 
         _ = try await verifier.verify(token)

@@ -33,7 +33,7 @@ final class ScriptedFetcher: HTTPFetcher {
                       "/jwks.json", "https:///jwks.json"])
     func refusedURLs(_ text: String) async throws {
         let url = try #require(URL(string: text))
-        _ = await expectJOSEError(.jwksUnavailable) { try JWKSCache(url: url) }
+        _ = await expectJOSEError(.transportFailed) { try JWKSCache(url: url) }
     }
 
     @Test(arguments: ["https://keys.example.com/jwks.json", "http://127.0.0.1:9/jwks.json", "http://localhost/jwks",
@@ -112,13 +112,13 @@ final class ScriptedFetcher: HTTPFetcher {
         #expect(cache.statistics.failures == 0)
     }
 
-    @Test func nonJOSEFetcherErrorsBecomeJWKSUnavailable() async throws {
+    @Test func nonJOSEFetcherErrorsBecomeTransportFailures() async throws {
         struct Boom: Error {}
         let fetcher = ScriptedFetcher { _ in throw Boom() }
         let configuration = JWKSCache.Configuration()
         let cache = try JWKSCache(url: try #require(URL(string: "https://keys.example.com/jwks")),
                                   fetcher: fetcher, configuration: configuration)
-        _ = await expectJOSEError(.jwksUnavailable) { try await cache.keySet(for: CacheFixture.header(kid: "k")) }
+        _ = await expectJOSEError(.transportFailed) { try await cache.keySet(for: CacheFixture.header(kid: "k")) }
         #expect(cache.statistics.failures == 1)
     }
 
@@ -174,7 +174,7 @@ final class ScriptedFetcher: HTTPFetcher {
     @Test func issuerMismatchIsRejected() async throws {
         let server = try TestHTTPServer()
         try await serveDiscovery(server, issuer: "https://evil.example", jwksURI: server.url("/keys").absoluteString)
-        let error = await expectJOSEError(.jwksUnavailable) {
+        let error = await expectJOSEError(.discoveryFailed) {
             try await JWKSCache.discover(issuer: server.baseURL.absoluteString)
         }
         #expect(error?.message.contains("expected") == true)
@@ -185,7 +185,7 @@ final class ScriptedFetcher: HTTPFetcher {
     func untrustedJWKSURIIsRejected(_ jwksURI: String) async throws {
         let server = try TestHTTPServer()
         try await serveDiscovery(server, issuer: server.baseURL.absoluteString, jwksURI: jwksURI)
-        let error = await expectJOSEError(.jwksUnavailable) {
+        let error = await expectJOSEError(.discoveryFailed) {
             try await JWKSCache.discover(issuer: server.baseURL.absoluteString)
         }
         #expect(error?.message.contains("jwks_uri") == true)
@@ -195,7 +195,7 @@ final class ScriptedFetcher: HTTPFetcher {
         for body in [#"{"issuer":"https://a.example","jwks_uri":"https://a.example/k","jwks_uri":"https://evil.example/k"}"#,
                      #"{"issuer":"https://evil.example","issuer":"https://a.example","jwks_uri":"https://a.example/k"}"#,
                      #"{"issuer":"https://a.example","jwks_uri":"https://a.example/k","jwks\u005furi":"https://e.example/k"}"#] {
-            let error = await expectJOSEError(.jwksUnavailable) {
+            let error = await expectJOSEError(.discoveryFailed) {
                 try OpenIDDiscovery.jwksURI(fromDiscoveryDocument: Array(body.utf8), expectedIssuer: "https://a.example")
             }
             #expect(error?.message.contains("not valid JSON") == true)

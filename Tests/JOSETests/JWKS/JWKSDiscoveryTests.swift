@@ -53,7 +53,7 @@ import JOSETestSupport
     ])
     func issuerMismatchIsRejected(_ named: String) async throws {
         let body = try document(["issuer": named, "jwks_uri": "https://accounts.example.com/certs"])
-        let error = await expectJOSEError(.jwksUnavailable) {
+        let error = await expectJOSEError(.discoveryFailed) {
             try OpenIDDiscovery.jwksURI(fromDiscoveryDocument: body, expectedIssuer: "https://accounts.example.com")
         }
         #expect(error?.message.contains("expected") == true)
@@ -62,7 +62,7 @@ import JOSETestSupport
     @Test func issuerComparisonIsByCodeUnits() async throws {
         // "é" precomposed vs. "e" + combining acute: equal as Swift Strings, different bytes.
         let body = try document(["issuer": "https://caf\u{E9}.example", "jwks_uri": "https://x.example/certs"])
-        _ = await expectJOSEError(.jwksUnavailable) {
+        _ = await expectJOSEError(.discoveryFailed) {
             try OpenIDDiscovery.jwksURI(fromDiscoveryDocument: body, expectedIssuer: "https://cafe\u{301}.example")
         }
     }
@@ -72,7 +72,7 @@ import JOSETestSupport
                                        ["issuer": 42, "jwks_uri": "https://a.example/certs"],
                                        ["issuer": NSNull(), "jwks_uri": "https://a.example/certs"]] {
             let body = try document(members)
-            _ = await expectJOSEError(.jwksUnavailable) {
+            _ = await expectJOSEError(.discoveryFailed) {
                 try OpenIDDiscovery.jwksURI(fromDiscoveryDocument: body, expectedIssuer: "https://a.example")
             }
         }
@@ -84,7 +84,7 @@ import JOSETestSupport
     ])
     func untrustedJWKSURIIsRejected(_ jwksURI: String) async throws {
         let body = try document(["issuer": "https://a.example", "jwks_uri": jwksURI])
-        let error = await expectJOSEError(.jwksUnavailable) {
+        let error = await expectJOSEError(.discoveryFailed) {
             try OpenIDDiscovery.jwksURI(fromDiscoveryDocument: body, expectedIssuer: "https://a.example")
         }
         #expect(error?.message.contains("jwks_uri") == true)
@@ -95,7 +95,7 @@ import JOSETestSupport
                                        ["issuer": "https://a.example", "jwks_uri": ["https://a.example/certs"]],
                                        ["issuer": "https://a.example", "jwks_uri": NSNull()]] {
             let body = try document(members)
-            let error = await expectJOSEError(.jwksUnavailable) {
+            let error = await expectJOSEError(.discoveryFailed) {
                 try OpenIDDiscovery.jwksURI(fromDiscoveryDocument: body, expectedIssuer: "https://a.example")
             }
             #expect(error?.message.contains("jwks_uri") == true)
@@ -107,14 +107,14 @@ import JOSETestSupport
         String(repeating: "[", count: 100_000), "\u{FEFF}\u{0}",
     ])
     func notAJSONObjectIsRejected(_ text: String) async {
-        _ = await expectJOSEError(.jwksUnavailable) {
+        _ = await expectJOSEError(.discoveryFailed) {
             try OpenIDDiscovery.jwksURI(fromDiscoveryDocument: Array(text.utf8), expectedIssuer: "https://a.example")
         }
     }
 
     @Test func invalidUTF8IsRejected() async {
         let bytes: [UInt8] = [0x7B, 0x22, 0xFF, 0xFE, 0x22, 0x3A, 0x31, 0x7D]
-        _ = await expectJOSEError(.jwksUnavailable) {
+        _ = await expectJOSEError(.discoveryFailed) {
             try OpenIDDiscovery.jwksURI(fromDiscoveryDocument: bytes, expectedIssuer: "https://a.example")
         }
     }
@@ -129,13 +129,13 @@ import JOSETestSupport
         let url = try await OpenIDDiscovery.jwksURI(forIssuer: issuer, using: URLSessionHTTPFetcher())
         #expect(url.absoluteString == jwks)
         // A trailing slash on the issuer finds the same document, but the document must then name it.
-        _ = await expectJOSEError(.jwksUnavailable) { try await OpenIDDiscovery.jwksURI(forIssuer: issuer + "/", using: URLSessionHTTPFetcher()) }
+        _ = await expectJOSEError(.discoveryFailed) { try await OpenIDDiscovery.jwksURI(forIssuer: issuer + "/", using: URLSessionHTTPFetcher()) }
         #expect(try await server.requestCount(path: OpenIDDiscovery.configurationPath) == 2)
     }
 
     @Test func discoveryErrorStatusIsUnavailable() async throws {
         let server = try TestHTTPServer()
-        let error = await expectJOSEError(.jwksUnavailable) {
+        let error = await expectJOSEError(.discoveryFailed) {
             try await OpenIDDiscovery.jwksURI(forIssuer: server.baseURL.absoluteString, using: URLSessionHTTPFetcher())
         }
         #expect(error?.message.contains("404") == true)

@@ -102,7 +102,7 @@ func expectJOSEError<T>(
     @Test func bodyOverTheLimitWithContentLengthIsRejected() async throws {
         let server = try TestHTTPServer()
         try await server.setRoute("/big", bodySize: 5 * 1024 * 1024)
-        let error = await expectJOSEError(.jwksUnavailable) {
+        let error = await expectJOSEError(.transportFailed) {
             try await fetcher.fetch(HTTPFetchRequest(url: server.url("/big")))
         }
         #expect(error?.message.contains("/big") == true)
@@ -112,7 +112,7 @@ func expectJOSEError<T>(
     @Test func bodyOverTheLimitWithoutContentLengthIsRejected() async throws {
         let server = try TestHTTPServer()
         try await server.setRoute("/big", bodySize: 5 * 1024 * 1024, omitContentLength: true)
-        let error = await expectJOSEError(.jwksUnavailable) {
+        let error = await expectJOSEError(.transportFailed) {
             try await fetcher.fetch(HTTPFetchRequest(url: server.url("/big")))
         }
         #expect(error?.message.contains("exceeds") == true)
@@ -124,7 +124,7 @@ func expectJOSEError<T>(
         try await server.setRoute("/over", bodySize: 4097)
         let ok = try await fetcher.fetch(HTTPFetchRequest(url: server.url("/exact"), maximumBodyBytes: 4096))
         #expect(ok.body.count == 4096)
-        _ = await expectJOSEError(.jwksUnavailable) {
+        _ = await expectJOSEError(.transportFailed) {
             try await fetcher.fetch(HTTPFetchRequest(url: server.url("/over"), maximumBodyBytes: 4096))
         }
     }
@@ -134,7 +134,7 @@ func expectJOSEError<T>(
     @Test func stalledServerIsCutAtTheTimeout() async throws {
         let server = try TestHTTPServer()
         try await server.setRoute("/slow", body: "{}", held: true)
-        let error = await expectJOSEError(.jwksUnavailable) {
+        let error = await expectJOSEError(.transportFailed) {
             try await fetcher.fetch(HTTPFetchRequest(url: server.url("/slow"), timeout: .seconds(2)))
         }
         #expect(error?.message.contains("timed out") == true)
@@ -147,7 +147,7 @@ func expectJOSEError<T>(
         let server = try TestHTTPServer()
         let url = server.url("/jwks.json")
         server.stop()
-        let error = await expectJOSEError(.jwksUnavailable) {
+        let error = await expectJOSEError(.transportFailed) {
             try await fetcher.fetch(HTTPFetchRequest(url: url, timeout: .seconds(5)))
         }
         #expect(error?.message.contains("127.0.0.1") == true)
@@ -159,7 +159,7 @@ func expectJOSEError<T>(
     ])
     func disallowedURLIsRefusedWithoutConnecting(_ text: String) async throws {
         let url = try #require(URL(string: text))
-        let error = await expectJOSEError(.jwksUnavailable) {
+        let error = await expectJOSEError(.transportFailed) {
             try await fetcher.fetch(HTTPFetchRequest(url: url, timeout: .seconds(5)))
         }
         // "refusing" is said only before any connection is attempted.
@@ -171,7 +171,7 @@ func expectJOSEError<T>(
         let server = try TestHTTPServer()
         try await server.setRoute("/moved", status: status, headers: ["Location": server.url("/target").absoluteString])
         try await server.setRoute("/target", body: "{}")
-        let error = await expectJOSEError(.jwksUnavailable) {
+        let error = await expectJOSEError(.transportFailed) {
             try await fetcher.fetch(HTTPFetchRequest(url: server.url("/moved")))
         }
         #expect(error?.message.contains("\(status)") == true)
@@ -182,7 +182,7 @@ func expectJOSEError<T>(
     @Test func headerWithLineBreakIsRefused() async throws {
         let server = try TestHTTPServer()
         try await server.setRoute("/jwks.json", body: "{}")
-        _ = await expectJOSEError(.jwksUnavailable) {
+        _ = await expectJOSEError(.transportFailed) {
             try await fetcher.fetch(HTTPFetchRequest(url: server.url("/jwks.json"),
                                                      headers: ["If-None-Match": "\"a\"\r\nX-Evil: 1"]))
         }

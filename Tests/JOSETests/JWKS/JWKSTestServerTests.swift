@@ -50,7 +50,7 @@ import JOSETestSupport
         let server = try TestHTTPServer()
         server.stop()
         server.stop()
-        _ = await expectJOSEError(.jwksUnavailable) {
+        _ = await expectJOSEError(.transportFailed) {
             try await fetcher.fetch(HTTPFetchRequest(url: server.url("/anything"), timeout: .seconds(3)))
         }
     }

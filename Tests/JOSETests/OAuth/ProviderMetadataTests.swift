@@ -51,7 +51,7 @@ import Testing
         #"{"issuer":"https://op.example","issuer":"https://op.example"}"#,
     ])
     func untrustworthyDocumentsAreRefused(json: String) async throws {
-        _ = await expectJOSEError(.jwksUnavailable) { try metadata(json) }
+        _ = await expectJOSEError(.discoveryFailed) { try metadata(json) }
     }
 
     @Test(arguments: [
@@ -69,7 +69,7 @@ import Testing
 
     @Test func requiredEndpointNamesTheMissingMember() async throws {
         let value = try metadata(#"{"issuer":"https://op.example"}"#)
-        let error = await expectJOSEError(.jwksUnavailable) { try value.requiredEndpoint(\.tokenEndpoint, "token_endpoint") }
+        let error = await expectJOSEError(.discoveryFailed) { try value.requiredEndpoint(\.tokenEndpoint, "token_endpoint") }
         #expect(error?.message.contains("token_endpoint") == true)
     }
 }

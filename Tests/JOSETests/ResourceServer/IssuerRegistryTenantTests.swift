@@ -114,8 +114,8 @@ import JOSETestSupport
         let registry = try RegistryFixture.registry([
             .init(Self.template(server), tenants: .any, rules: RegistryFixture.rules()),
         ])
-        _ = await expectJOSEError(.jwksUnavailable) { try await registry.verify(try t1.token(["tid": "t1"])) }
-        _ = await expectJOSEError(.jwksUnavailable) { try await registry.verify(try t2.token(["tid": "t2"])) }
+        _ = await expectJOSEError(.discoveryFailed) { try await registry.verify(try t1.token(["tid": "t1"])) }
+        _ = await expectJOSEError(.discoveryFailed) { try await registry.verify(try t2.token(["tid": "t2"])) }
         #expect(try await t1.requestCounts() == (1, 0))
         #expect(try await t2.requestCounts() == (1, 0))
     }
@@ -176,7 +176,7 @@ import JOSETestSupport
         for index in 1...5 {
             let issuer = server.baseURL.absoluteString + "/f\(index)/v2.0"
             let token = try RegistryFixture.sign(forger, RegistryFixture.claims(iss: issuer, ["tid": "f\(index)"]))
-            _ = await expectJOSEError(.jwksUnavailable) { try await registry.verify(token) }
+            _ = await expectJOSEError(.discoveryFailed) { try await registry.verify(token) }
         }
         // They took turns on probation (two at most); the verified tenants stayed, with their caches.
         #expect(registry.keptTenantIDs == ["t1", "t2"])

@@ -138,7 +138,7 @@ import JOSETestSupport
         let other = "http://127.0.0.1:1/elsewhere"
         let a = try await LoopbackIssuer.start(documentIssuer: other)
         let registry = try RegistryFixture.registry([.init(a.issuer, rules: RegistryFixture.rules())])
-        let error = await expectJOSEError(.jwksUnavailable) { try await registry.verify(try a.token()) }
+        let error = await expectJOSEError(.discoveryFailed) { try await registry.verify(try a.token()) }
         #expect(error?.message.contains("names issuer") == true)
         // The key set named by the untrusted document was never fetched.
         #expect(try await a.requestCounts() == (1, 0))
@@ -150,8 +150,8 @@ import JOSETestSupport
         try await a.server.setRoute(a.discoveryPath, status: 500, body: "down")
         let clock = ManualClock(RegistryFixture.now)
         let registry = try RegistryFixture.registry([.init(a.issuer, rules: RegistryFixture.rules())], clock: clock)
-        let first = await expectJOSEError(.jwksUnavailable) { try await registry.verify(try a.token()) }
-        let second = await expectJOSEError(.jwksUnavailable) { try await registry.verify(try a.token()) }
+        let first = await expectJOSEError(.discoveryFailed) { try await registry.verify(try a.token()) }
+        let second = await expectJOSEError(.discoveryFailed) { try await registry.verify(try a.token()) }
         #expect(first?.message == second?.message)
         #expect(try await a.requestCounts() == (1, 0))
         // After the interval, one new attempt, which now succeeds.

@@ -13,7 +13,9 @@ import Testing
         #expect(ResourceChallenge(JOSEError(.invalidTokenBinding, "x"), scheme: .dpop).errorCode == "invalid_token")
         #expect(ResourceChallenge(JOSEError(.invalidRequest, "x")).status == 400)
         #expect(ResourceChallenge(JOSEError(.insufficientScope, "x")).status == 403)
-        #expect(ResourceChallenge(JOSEError(.jwksUnavailable, "x")).status == 503)
+        for code in [JOSEError.Code.jwksUnavailable, .transportFailed, .discoveryFailed] {
+            #expect(ResourceChallenge(JOSEError(code, "x")).status == 503, "\(code)")
+        }
     }
 
     @Test func missingCredentialsChallengeEverySchemeWithoutError() {

@@ -63,8 +63,18 @@ public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let unsupportedCriticalHeader = Code(rawValue: "unsupported_critical_header")
         /// `at_hash` or `c_hash` does not match.
         public static let invalidTokenHash = Code(rawValue: "invalid_token_hash")
-        /// A remote key set or discovery document could not be fetched, parsed or trusted.
+        /// A key set could not be had: its server answered with a status other than `200`, the
+        /// document is not a usable JWK Set, or (in a synchronous verify) the keys have not been
+        /// fetched yet.
         public static let jwksUnavailable = Code(rawValue: "jwks_unavailable")
+        /// An HTTP request got no usable response: the transport policy refused the URL, or the
+        /// connection, TLS, the time limit, the body-size limit or a redirect failed it. The
+        /// message names the URL and the reason.
+        public static let transportFailed = Code(rawValue: "transport_failed")
+        /// An OpenID Provider's discovery document could not be used: its server answered with a
+        /// status other than `200`, or the document is not JSON, names another issuer, lacks a
+        /// required member or has one of the wrong form.
+        public static let discoveryFailed = Code(rawValue: "discovery_failed")
         /// Arguments are unusable (for example a malformed PKCE verifier).
         public static let invalidInput = Code(rawValue: "invalid_input")
         /// A DPoP proof (RFC 9449) is not acceptable: malformed, wrong `typ`, `jwk`, `alg`,
@@ -100,10 +110,16 @@ public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let tokenError = Code(rawValue: "token_error")
         /// The token endpoint's answer is not a valid token response.
         public static let invalidTokenResponse = Code(rawValue: "invalid_token_response")
-        /// The token endpoint could not be reached (network, timeout, size, redirect).
-        public static let tokenEndpointUnavailable = Code(rawValue: "token_endpoint_unavailable")
         /// A login transaction was already used to finish a login.
         public static let transactionReused = Code(rawValue: "transaction_reused")
+
+        /// Whether the failure lies with a remote party and not with the input: the token (or
+        /// login) could not be judged because ``jwksUnavailable``, ``transportFailed`` or
+        /// ``discoveryFailed`` stood in the way. A resource server answers these with `503`,
+        /// and the `jose` command exits with 3.
+        public var isRemoteFailure: Bool {
+            self == .jwksUnavailable || self == .transportFailed || self == .discoveryFailed
+        }
 
         /// Every code defined by the library, in the order of the design's table.
         public static let all: [Code] = [
@@ -111,9 +127,9 @@ public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
             .invalidSignature, .expired, .notYetValid, .issuedInFuture, .tokenTooOld,
             .invalidIssuer, .invalidAudience, .invalidAuthorizedParty, .invalidNonce,
             .authTimeTooOld, .missingClaim, .invalidClaim, .invalidType,
-            .unsupportedCriticalHeader, .invalidTokenHash, .jwksUnavailable, .invalidInput,
-            .invalidState, .invalidRedirectURI, .authorizationError, .tokenError, .invalidTokenResponse,
-            .tokenEndpointUnavailable, .transactionReused,
+            .unsupportedCriticalHeader, .invalidTokenHash, .jwksUnavailable, .transportFailed, .discoveryFailed,
+            .invalidInput, .invalidState, .invalidRedirectURI, .authorizationError, .tokenError, .invalidTokenResponse,
+            .transactionReused,
             .invalidDPoPProof, .useDPoPNonce, .invalidTokenBinding, .insufficientScope,
             .insufficientUserAuthentication, .invalidRequest, .missingCredentials,
         ]

@@ -18,7 +18,7 @@ import Foundation
 /// - stop reading and fail once the body exceeds ``HTTPFetchRequest/maximumBodyBytes``;
 /// - follow no redirects to another host, and none at all for a `POST`;
 /// - not answer from a local HTTP cache of its own, so that a `304 Not Modified` reaches the caller;
-/// - throw `JOSEError` with code ``JOSEError/Code/jwksUnavailable`` for transport failures, and
+/// - throw `JOSEError` with code ``JOSEError/Code/transportFailed`` for transport failures, and
 ///   return any final status the server sent (the caller decides what a `404` or `500` means).
 public protocol HTTPFetcher: Sendable {
     /// Performs one HTTP request: ``HTTPFetchRequest/method`` with ``HTTPFetchRequest/body``.
@@ -28,7 +28,7 @@ public protocol HTTPFetcher: Sendable {
     ///
     /// - Parameter request: The method, URL, extra request headers, body and limits.
     /// - Returns: The server's final response.
-    /// - Throws: `JOSEError` (``JOSEError/Code/jwksUnavailable``) when no acceptable response
+    /// - Throws: `JOSEError` (``JOSEError/Code/transportFailed``) when no acceptable response
     ///   could be obtained.
     func fetch(_ request: HTTPFetchRequest) async throws -> HTTPFetchResponse
 }
