@@ -28,6 +28,7 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 INPUTS = pathlib.Path(__file__).resolve().parent / "snippet-inputs.swift"
+IMPORT = re.compile(r"^import\s+\w+\s*(//.*)?$")
 SKIP_MARKER = re.compile(r"^<!-- snippet: not compiled \(.+\) -->$")
 PLATFORM_NAMES = {
     "macos": "macOS", "ios": "iOS", "tvos": "tvOS", "watchos": "watchOS",
@@ -74,14 +75,14 @@ def snippets_in(path: pathlib.Path) -> tuple[list[Snippet], int]:
 
 def swift_source(snippet: Snippet, function_name: str) -> str:
     """The snippet as a file: its imports on top, the rest inside an `async throws` function."""
-    imports = [line for line in snippet.lines if re.match(r"^import\s+\w+\s*$", line)]
+    imports = [line for line in snippet.lines if IMPORT.match(line)]
     if not imports:
         imports = ["import JOSE"]
     location = str(snippet.path.relative_to(ROOT)) if snippet.path.is_relative_to(ROOT) else str(snippet.path)
     out = imports + ["", f"func {function_name}() async throws {{",
                      f'#sourceLocation(file: "{location}", line: {snippet.first_line})']
     # An import line becomes an empty one, so the lines after it keep their Markdown numbers.
-    out += ["" if re.match(r"^import\s+\w+\s*$", line) else line for line in snippet.lines]
+    out += ["" if IMPORT.match(line) else line for line in snippet.lines]
     out += ["#sourceLocation()", "}", ""]
     return "\n".join(out)
 
@@ -148,8 +149,9 @@ def main() -> int:
         ["swift", "build", "--package-path", str(package), "--scratch-path", str(package / ".build")],
         capture_output=True, text=True)
     if build.returncode != 0:
-        errors = [line for line in (build.stdout + build.stderr).splitlines() if "error:" in line]
-        print("\n".join(errors) or build.stdout + build.stderr)
+        output = (build.stdout + build.stderr).splitlines()
+        errors = list(dict.fromkeys(line for line in output if re.match(r"^\S+:\d+:\d+: error:", line)))
+        print("\n".join(errors) or "\n".join(output))
         print(f"check-snippets: FAILED: the snippets above do not compile against {', '.join(products)}")
         return 1
     print(f"check-snippets: {len(snippets)} Swift snippets from {len(files)} files compile against "
