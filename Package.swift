@@ -51,6 +51,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        // `swift package generate-documentation --target JOSE`: a command plugin, built only when
+        // that command runs, never for a consumer's build.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(
@@ -89,12 +92,6 @@ let package = Package(
             name: "core-only-program",
             dependencies: ["JOSE"],
             path: "Tests/CoreOnlyProgram"
-        ),
-        // The README's "Log a user in" flow, so CI compiles it (ReadmeLoginExampleTests checks the text).
-        .executableTarget(
-            name: "readme-login-example",
-            dependencies: ["JOSE", "JOSEURLSession"],
-            path: "Tests/ReadmeLoginExample"
         ),
         .target(
             name: "JOSETestSupport",

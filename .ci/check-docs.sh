@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
-# Builds the JOSE module's DocC documentation (its public symbol graph and Sources/JOSE/JOSE.docc)
-# with the toolchain's docc, and fails on any warning: a broken symbol link, a missing parameter
-# document, an article link that goes nowhere.
+# Builds the DocC documentation of every library product's targets through swift-docc-plugin
+# (`swift package generate-documentation`, as a user would) and fails on any warning: a broken
+# symbol link, a missing parameter document, an article link that goes nowhere. Then checks that
+# every public type is listed on its target's landing page (.ci/check-landing-pages.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-graphs="$(mktemp -d)"
-output="$(mktemp -d)"
-trap 'rm -rf "$graphs" "$output"' EXIT
-swift build --target JOSE --scratch-path .build-docs \
-    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs"
-docc convert Sources/JOSE/JOSE.docc --additional-symbol-graph-dir "$graphs" --output-path "$output" \
-    --fallback-display-name JOSE --fallback-bundle-identifier swift-jose.JOSE --warnings-as-errors
-echo "check-docs: the JOSE documentation builds without warnings"
+targets="$(swift package dump-package | python3 -c '
+import json, sys
+description = json.load(sys.stdin)
+names = dict.fromkeys(t for p in description["products"] if "library" in p["type"] for t in p["targets"])
+print(" ".join(names))')"
+for target in $targets; do
+    swift package --scratch-path .build-docs generate-documentation --target "$target" --warnings-as-errors
+    echo "check-docs: the $target documentation builds without warnings"
+done
+python3 .ci/check-landing-pages.py

@@ -4,17 +4,17 @@ import JOSE
 import FoundationNetworking
 #endif
 
-/// The default ``HTTPFetcher``, built on Foundation's `URLSession`.
+/// The default `HTTPFetcher`, built on Foundation's `URLSession`.
 ///
 /// Each fetch runs in its own ephemeral session (key sets are fetched rarely, so connection reuse
 /// is not worth shared mutable state), and enforces:
 ///
-/// - **Transport policy.** URLs refused by ``TransportPolicy/isAllowed(_:)`` fail before any
+/// - **Transport policy.** URLs refused by `TransportPolicy.isAllowed(_:)` fail before any
 ///   connection is made.
 /// - **Timeout.** The whole request, from connecting to the last body byte, is cut at
-///   ``HTTPFetchRequest/timeout`` (not at `URLSession`'s idle or resource defaults): a server that
+///   `HTTPFetchRequest.timeout` (not at `URLSession`'s idle or resource defaults): a server that
 ///   accepts the connection and then stalls fails the fetch on time.
-/// - **Body size.** A `Content-Length` over ``HTTPFetchRequest/maximumBodyBytes`` fails as soon as
+/// - **Body size.** A `Content-Length` over `HTTPFetchRequest.maximumBodyBytes` fails as soon as
 ///   the headers arrive; otherwise reading stops as soon as the received body passes the limit.
 /// - **No redirects.** No redirect is followed, to any host, for a `GET` or a `POST`; a `3xx`
 ///   response other than `304` fails the fetch and the error names the `Location`.
@@ -26,7 +26,7 @@ import FoundationNetworking
 /// Every other final status (`2xx`, `304`, `4xx`, `5xx`) is *returned*, not thrown, with its
 /// headers and (limited) body; the key-set cache decides which statuses count as failures.
 /// Transport failures (refused connection, DNS, TLS, timeout, size, redirect) throw
-/// `JOSEError` with code ``JOSEError/Code/transportFailed`` and a message naming the URL and the
+/// `JOSEError` with code `JOSEError.Code.transportFailed` and a message naming the URL and the
 /// reason. Cancelling the calling task cancels the request and throws the same kind of error.
 public struct URLSessionHTTPFetcher: HTTPFetcher {
     /// Creates the default fetcher.
@@ -36,10 +36,10 @@ public struct URLSessionHTTPFetcher: HTTPFetcher {
     ///
     /// - Parameter request: The method, URL, extra headers, body and limits.
     /// - Returns: The final response, whatever its status other than a redirect.
-    /// - Throws: `JOSEError` with code ``JOSEError/Code/transportFailed`` when the URL is refused
+    /// - Throws: `JOSEError` with code `JOSEError.Code.transportFailed` when the URL is refused
     ///   by the transport policy, a header value contains a line break, the connection fails, the
     ///   timeout passes, the body is too large, the server redirects, or the task is cancelled;
-    ///   ``JOSEError/Code/invalidInput`` when the timeout is not positive, the body limit is
+    ///   `JOSEError.Code.invalidInput` when the timeout is not positive, the body limit is
     ///   negative, the method is neither `GET` nor `POST`, or a `GET` has a body.
     public func fetch(_ request: HTTPFetchRequest) async throws -> HTTPFetchResponse {
         let url = request.url
