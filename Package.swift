@@ -45,6 +45,9 @@ let package = Package(
         // The URLSession key-set fetcher: Foundation's networking (libcurl) only for those who
         // want it; servers plug their own HTTP client into `HTTPFetcher` instead.
         .library(name: "JOSEURLSession", targets: ["JOSEURLSession"]),
+        // The OpenID Connect login flow of a relying party (authorization code + PKCE, PAR,
+        // token exchange, ID-token validation), above the core.
+        .library(name: "JOSEOAuth", targets: ["JOSEOAuth"]),
         .executable(name: "jose", targets: ["JOSECLI"]),
     ],
     dependencies: [
@@ -73,6 +76,11 @@ let package = Package(
             dependencies: ["JOSE"],
             swiftSettings: asyncOnCallersExecutor
         ),
+        .target(
+            name: "JOSEOAuth",
+            dependencies: ["JOSE"],
+            swiftSettings: asyncOnCallersExecutor
+        ),
         // The bare crypto-backend check `jose bench` measures the full verify against.
         .target(
             name: "JOSEPrimitiveTimer",
@@ -82,6 +90,7 @@ let package = Package(
             name: "JOSECLI",
             dependencies: [
                 "JOSE",
+                "JOSEOAuth",
                 "JOSEURLSession",
                 "JOSEPrimitiveTimer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -102,6 +111,7 @@ let package = Package(
             name: "JOSETests",
             dependencies: [
                 "JOSE",
+                "JOSEOAuth",
                 "JOSEURLSession",
                 "JOSETestSupport",
                 .product(name: "Logging", package: "swift-log"),
@@ -124,7 +134,7 @@ if Context.environment["JOSE_FUZZ"] != nil {
         .target(name: "LibFuzzerDriver", path: "Tests/Fuzz/LibFuzzerDriver"),
         .executableTarget(
             name: "jose-fuzz",
-            dependencies: ["JOSE", "LibFuzzerDriver"],
+            dependencies: ["JOSE", "JOSEOAuth", "LibFuzzerDriver"],
             path: "Tests/Fuzz/Sources"
         ),
     ])

@@ -12,12 +12,13 @@ import unittest
 
 CHECK = pathlib.Path(__file__).resolve().parent / "check-layers.py"
 
-# A clean tree: a type in Keys, one in OAuth that uses it, one in each same-rank folder.
+# A clean tree: a type in Keys, one in ResourceServer that uses it, one in each same-rank folder.
 CLEAN = {
     "Keys/Key.swift": "struct Key {}\n",
     "JWKS/Cache.swift": "struct Cache { let key: Key }\n",
     "DPoP/Proof.swift": "struct Proof { let key: Key }\n",
-    "OAuth/Client.swift": 'struct Client { let cache: Cache; let url = "https://issuer.example" }\n',
+    "Algorithms/Algorithm.swift": "struct Algorithm {}\n",
+    "HTTP/Fetcher.swift": 'struct Fetcher { let url = "https://issuer.example" }\n',
     "ResourceServer/Resource.swift": "struct Resource { let cache: Cache }\n",
 }
 
@@ -46,29 +47,29 @@ class PlantedViolations(unittest.TestCase):
 
     def test_extension_method_of_a_higher_layer(self):
         self.assertFails({
-            "OAuth/Key+Login.swift": "extension Key {\n    func loginHint() -> String { \"\" }\n}\n",
+            "ResourceServer/Key+Login.swift": "extension Key {\n    func loginHint() -> String { \"\" }\n}\n",
             "Keys/Use.swift": "func describe(_ key: Key) -> String { key.loginHint() }\n",
         }, "names loginHint, declared in a higher layer")
 
     def test_free_function_of_a_higher_layer(self):
         self.assertFails({
-            "OAuth/Compare.swift": "func compareStates(_ a: String, _ b: String) -> Bool { a == b }\n",
+            "ResourceServer/Compare.swift": "func compareStates(_ a: String, _ b: String) -> Bool { a == b }\n",
             "Keys/Use.swift": "let same = compareStates(\"a\", \"b\")\n",
         }, "names compareStates, declared in a higher layer")
 
     def test_folders_of_the_same_rank(self):
         self.assertFails({"DPoP/Use.swift": "struct UsesCache { let cache: Cache }\n"},
                          "names Cache, declared in another folder of the same layer")
-        self.assertFails({"OAuth/Use.swift": "struct UsesResource { let resource: Resource }\n"},
-                         "names Resource, declared in another folder of the same layer")
+        self.assertFails({"HTTP/Use.swift": "struct UsesAlgorithm { let algorithm: Algorithm }\n"},
+                         "names Algorithm, declared in another folder of the same layer")
 
     def test_code_after_a_double_slash_inside_a_string(self):
-        self.assertFails({"Keys/Use.swift": 'let endpoint = "https://issuer.example"; let client = Client?.none\n'},
-                         "names Client, declared in a higher layer")
+        self.assertFails({"Keys/Use.swift": 'let endpoint = "https://issuer.example"; let resource = Resource?.none\n'},
+                         "names Resource, declared in a higher layer")
 
     def test_nested_type_of_a_higher_layer(self):
         self.assertFails({
-            "OAuth/Outer.swift": "struct Outer {\n    struct LoginState {}\n}\n",
+            "ResourceServer/Outer.swift": "struct Outer {\n    struct LoginState {}\n}\n",
             "Keys/Use.swift": "typealias Borrowed = LoginState\n",
         }, "names LoginState, declared in a higher layer")
 
@@ -77,8 +78,8 @@ class PlantedViolations(unittest.TestCase):
         self.assertEqual(result.returncode, 0, result.stdout)
 
     def test_docc_links_and_interpolations_count(self):
-        self.assertFails({"Keys/Doc.swift": "/// See ``Client``.\nstruct Documented {}\n"}, "names Client")
-        self.assertFails({"Keys/Text.swift": 'let text = "\\(Client.self)"\n'}, "names Client")
+        self.assertFails({"Keys/Doc.swift": "/// See ``Resource``.\nstruct Documented {}\n"}, "names Resource")
+        self.assertFails({"Keys/Text.swift": 'let text = "\\(Resource.self)"\n'}, "names Resource")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import JOSE
+import JOSEOAuth
 import JOSEURLSession
 
 /// `jose authorize-url`: makes an authorization request URL and its transaction file.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import JOSE
+import JOSEOAuth
 import JOSEURLSession
 
 /// `jose callback`: checks an authorization response and optionally finishes the login.

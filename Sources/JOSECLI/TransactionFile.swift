@@ -1,5 +1,6 @@
 import Foundation
 import JOSE
+import JOSEOAuth
 
 /// Reading and writing a login transaction file (JSON, mode 0600: it holds the PKCE verifier).
 enum TransactionFile {

@@ -37,6 +37,6 @@ func constantTimeEquals(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPoi
 
 /// Compares two byte arrays in time that depends only on their lengths, never on their
 /// contents. Arrays of different lengths are unequal.
-func constantTimeEquals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+package func constantTimeEquals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
     lhs.withUnsafeBytes { left in rhs.withUnsafeBytes { right in CryptoPrimitives.constantTimeEquals(left, right) } }
 }

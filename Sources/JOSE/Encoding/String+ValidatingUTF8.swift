@@ -4,7 +4,7 @@ extension String {
     /// `String(decoding:as:)`.
     ///
     /// What `String(validating:as:)` does, which needs iOS 18 / macOS 15.
-    init?(validatingUTF8Bytes bytes: [UInt8]) {
+    package init?(validatingUTF8Bytes bytes: [UInt8]) {
         var parser = Unicode.UTF8.ForwardParser()
         var iterator = bytes.makeIterator()
         while true {

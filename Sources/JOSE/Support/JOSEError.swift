@@ -160,9 +160,12 @@ public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 extension JOSEError {
-    static func malformed(_ message: String) -> JOSEError { JOSEError(.malformed, message) }
+    /// A ``Code/malformed`` error with `message`.
+    package static func malformed(_ message: String) -> JOSEError { JOSEError(.malformed, message) }
+    /// An ``Code/invalidKey`` error with `message`.
     static func invalidKey(_ message: String) -> JOSEError { JOSEError(.invalidKey, message) }
-    static func invalidInput(_ message: String) -> JOSEError { JOSEError(.invalidInput, message) }
+    /// An ``Code/invalidInput`` error with `message`.
+    package static func invalidInput(_ message: String) -> JOSEError { JOSEError(.invalidInput, message) }
 }
 
 extension JOSEError {

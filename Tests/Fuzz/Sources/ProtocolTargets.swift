@@ -1,4 +1,5 @@
 import JOSE
+import JOSEOAuth
 
 extension FuzzTarget {
     /// Form encoding (RFC 6749 Appendix B, as the login flow reads callbacks and writes requests):

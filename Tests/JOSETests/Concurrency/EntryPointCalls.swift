@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JOSE
+@testable import JOSEOAuth
 
 /// Everything the library's `async` entry points are called on, over one ``InProcessProvider``,
 /// every clock a ``ThreadProbe``'s, every cache warm: with the keys at hand, none of the calls

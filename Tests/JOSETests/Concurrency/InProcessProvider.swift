@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JOSE
+@testable import JOSEOAuth
 
 /// An OpenID provider answered in the test's own process: an ``HTTPFetcher`` that serves the
 /// discovery document, the key set, the token endpoint and the pushed-authorization endpoint of

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JOSE
+@testable import JOSEOAuth
 
 @Suite struct AuthorizationRequestTests {
     let endpoint = URL(string: "https://op.example/authorize?tenant=a")!

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import JOSE
+@testable import JOSEOAuth
 
 @Suite struct AuthorizationResponseTests {
     @Test func queryResponseParses() throws {

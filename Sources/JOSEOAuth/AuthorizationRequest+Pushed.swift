@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import JOSE
 
 extension AuthorizationRequest {
     /// Prepares a pushed authorization request (RFC 9126): the form to POST to the provider's
@@ -13,7 +14,7 @@ extension AuthorizationRequest {
     ///   - metadata: The provider's metadata; it must have a PAR and an authorization endpoint.
     ///   - clock: The time source for the transaction's creation time.
     /// - Returns: The form, the endpoints and the transaction.
-    /// - Throws: ``JOSEError`` `discovery_failed` when an endpoint is missing; `invalid_input`
+    /// - Throws: `JOSEError` `discovery_failed` when an endpoint is missing; `invalid_input`
     ///   when S256 is not supported, and as ``prepare(authorizationEndpoint:issuer:requiresIssuerParameter:clock:)``.
     public func preparePushed(for metadata: OpenIDProviderMetadata, clock: JOSEClock = .system) throws -> PushedAuthorizationRequest {
         guard metadata.supportsS256CodeChallenge else {
@@ -49,7 +50,7 @@ public struct PushedAuthorizationRequest: Sendable {
     ///
     /// - Parameter requestURI: The `request_uri` from the PAR response.
     /// - Returns: The URL to open and the transaction to keep.
-    /// - Throws: ``JOSEError`` `invalid_input` for an empty `requestURI`.
+    /// - Throws: `JOSEError` `invalid_input` for an empty `requestURI`.
     public func authorizationURL(requestURI: String) throws -> PreparedAuthorization {
         guard !requestURI.isEmpty else { throw JOSEError.invalidInput("the request_uri is empty") }
         let url = try AuthorizationRequest.url(

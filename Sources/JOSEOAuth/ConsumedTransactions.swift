@@ -1,3 +1,5 @@
+import JOSE
+
 
 /// A bounded record of the transactions that have finished a login, shared by the copies of one
 /// ``OpenIDClient``: a transaction's `state` is remembered from the moment its callback passed
@@ -19,7 +21,7 @@ final class ConsumedTransactions: Sendable {
     /// - Parameters:
     ///   - transaction: The transaction about to be finished.
     ///   - expiredBefore: Creation times before this have expired and are forgotten.
-    /// - Throws: ``JOSEError`` `transaction_reused` when it was recorded before.
+    /// - Throws: `JOSEError` `transaction_reused` when it was recorded before.
     func consume(_ transaction: LoginTransaction, expiredBefore: Double) throws {
         let fresh = entries.withLock { entries in
             entries.order.removeAll { entry in

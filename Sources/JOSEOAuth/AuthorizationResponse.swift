@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import JOSE
 
 /// The checked answer to an authorization request: the code to exchange.
 ///
@@ -22,7 +23,7 @@ import Foundation
 /// 4. `iss`, when present, equals the transaction's issuer exactly, and is present when the
 ///    provider's metadata says it sends it — `invalid_issuer`;
 /// 5. an `error` is reported with its `error_description` and `error_uri` —
-///    `authorization_error`, details in ``JOSEError/providerError``;
+///    `authorization_error`, details in `JOSEError.providerError`;
 /// 6. a non-empty `code` is present — `malformed`.
 ///
 /// `code` and `iss` must be visible ASCII or space (`%x20-7E`, RFC 6749 Appendix A.11);
@@ -44,7 +45,7 @@ public struct AuthorizationResponse: Sendable {
     /// - Parameters:
     ///   - callbackURL: The full URL the browser was sent to.
     ///   - transaction: The transaction of the request.
-    /// - Throws: ``JOSEError`` as listed on ``AuthorizationResponse``.
+    /// - Throws: `JOSEError` as listed on ``AuthorizationResponse``.
     public init(callbackURL: String, transaction: LoginTransaction) throws {
         var rest = Substring(callbackURL)
         var fragment: Substring = ""
@@ -70,7 +71,7 @@ public struct AuthorizationResponse: Sendable {
     ///   - formPostBody: The `application/x-www-form-urlencoded` body of the POST.
     ///   - receivedAt: The URL the POST was received at, without query.
     ///   - transaction: The transaction of the request.
-    /// - Throws: ``JOSEError`` as listed on ``AuthorizationResponse``; `malformed` also when
+    /// - Throws: `JOSEError` as listed on ``AuthorizationResponse``; `malformed` also when
     ///   `receivedAt` has a query or fragment or the body is not UTF-8.
     public init(formPostBody: [UInt8], receivedAt: String, transaction: LoginTransaction) throws {
         guard !receivedAt.contains("?"), !receivedAt.contains("#") else {

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import JOSE
 
 /// A token request's form (RFC 6749 §4.1.3, §6): an authorization code with its PKCE
 /// verifier, or a refresh token. Client authentication is added when it is sent.
@@ -51,8 +52,8 @@ public struct TokenRequest: Sendable {
     ///   - authentication: How the client authenticates.
     ///   - timeout: The limit on the whole request; 10 seconds unless given.
     ///   - clock: The time source for a client assertion.
-    /// - Returns: The request to send with an ``HTTPFetcher``.
-    /// - Throws: ``JOSEError`` as ``ClientAuthentication/apply(to:headers:clientID:endpoint:issuer:clock:)``.
+    /// - Returns: The request to send with an `HTTPFetcher`.
+    /// - Throws: `JOSEError` as ``ClientAuthentication/apply(to:headers:clientID:endpoint:issuer:clock:)``.
     public func httpRequest(
         endpoint: URL, clientID: String, issuer: String, authentication: ClientAuthentication,
         timeout: Duration = HTTPFetchRequest.defaultTimeout, clock: JOSEClock = .system

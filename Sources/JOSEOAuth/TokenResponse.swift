@@ -1,7 +1,9 @@
+import JOSE
+
 /// A successful token endpoint response (RFC 6749 §5.1, OpenID Connect Core §3.1.3.3), read
 /// strictly.
 ///
-/// Refused with ``JOSEError/Code/invalidTokenResponse``: a body that is not one JSON object
+/// Refused with `JOSEError.Code.invalidTokenResponse`: a body that is not one JSON object
 /// (duplicate members included); an `access_token` that is missing, empty or not visible ASCII;
 /// a `token_type` other than `Bearer` or `DPoP` (any case); an `expires_in` that is not an
 /// integer in 0...``maximumExpiresIn``; a `refresh_token`, `id_token` or `scope` that is present
@@ -28,7 +30,7 @@ public struct TokenResponse: Sendable {
     /// Reads a `200` token response body.
     ///
     /// - Parameter body: The JSON body.
-    /// - Throws: ``JOSEError`` `invalid_token_response` naming the first problem.
+    /// - Throws: `JOSEError` `invalid_token_response` naming the first problem.
     public init(json body: [UInt8]) throws {
         let root: JSONValue
         do {
@@ -82,7 +84,7 @@ public struct TokenResponse: Sendable {
     ///
     /// - Parameter response: The HTTP response.
     /// - Returns: The token response.
-    /// - Throws: ``JOSEError`` `token_error` (details in ``JOSEError/providerError``) for a
+    /// - Throws: `JOSEError` `token_error` (details in `JOSEError.providerError`) for a
     ///   `400` or `401` carrying an OAuth error (RFC 6749 §5.2); `invalid_token_response` for
     ///   any other status or an unreadable body.
     public static func read(_ response: HTTPFetchResponse) throws -> TokenResponse {

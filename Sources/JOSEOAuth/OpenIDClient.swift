@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import JOSE
 
 /// An OpenID Connect relying party for one provider and one client id: it prepares
 /// authorization requests, finishes logins (callback checks, code exchange, ID-token
@@ -54,10 +55,10 @@ public struct OpenIDClient: Sendable {
     ///   - clientID: This client's id.
     ///   - authentication: How the client authenticates; a public client unless given.
     ///   - fetcher: The HTTP client.
-    ///   - keySource: The provider's keys; a ``JWKSCache`` for the metadata's `jwks_uri` unless
+    ///   - keySource: The provider's keys; a `JWKSCache` for the metadata's `jwks_uri` unless
     ///     given.
     ///   - clock: The time source.
-    /// - Throws: ``JOSEError`` `discovery_failed` when no key source is given and the metadata
+    /// - Throws: `JOSEError` `discovery_failed` when no key source is given and the metadata
     ///   has no `jwks_uri`; `invalid_input` for an empty client id.
     public init(
         metadata: OpenIDProviderMetadata, clientID: String, authentication: ClientAuthentication = .none,
@@ -84,7 +85,7 @@ public struct OpenIDClient: Sendable {
     ///   - authentication: How the client authenticates; a public client unless given.
     ///   - fetcher: The HTTP client.
     /// - Returns: The client.
-    /// - Throws: ``JOSEError`` as ``OpenIDProviderMetadata/discover(issuer:location:using:timeout:maximumBodyBytes:)``
+    /// - Throws: `JOSEError` as `OpenIDProviderMetadata.discover`
     ///   and ``init(metadata:clientID:authentication:fetcher:keySource:clock:)``.
     public static func discover(
         issuer: String, location: OpenIDProviderMetadata.WellKnownLocation = .openIDConfiguration, clientID: String,
@@ -98,7 +99,7 @@ public struct OpenIDClient: Sendable {
     ///
     /// - Parameter request: What to ask for; its client id must be this client's.
     /// - Returns: The URL to open and the transaction to keep.
-    /// - Throws: ``JOSEError`` as ``AuthorizationRequest/prepare(for:clock:)``; `invalid_input`
+    /// - Throws: `JOSEError` as ``AuthorizationRequest/prepare(for:clock:)``; `invalid_input`
     ///   for another client id.
     public func prepare(_ request: AuthorizationRequest) throws -> PreparedAuthorization {
         guard request.clientID == clientID else {
@@ -113,7 +114,7 @@ public struct OpenIDClient: Sendable {
     ///   - callbackURL: The URL the browser was sent back to.
     ///   - transaction: The transaction of the request.
     /// - Returns: The tokens and the validated ID token.
-    /// - Throws: ``JOSEError``: see ``finishLogin(_:transaction:)`` and ``AuthorizationResponse``.
+    /// - Throws: `JOSEError`: see ``finishLogin(_:transaction:)`` and ``AuthorizationResponse``.
     public func finishLogin(callbackURL: String, transaction: LoginTransaction) async throws -> LoginResult {
         try checkUsable(transaction)
         return try await finishLogin(AuthorizationResponse(callbackURL: callbackURL, transaction: transaction),
@@ -133,7 +134,7 @@ public struct OpenIDClient: Sendable {
     ///   - response: The response, checked against `transaction`.
     ///   - transaction: The transaction of the request.
     /// - Returns: The tokens and the validated ID token.
-    /// - Throws: ``JOSEError``: `invalid_issuer` or `invalid_input` for a transaction made for
+    /// - Throws: `JOSEError`: `invalid_issuer` or `invalid_input` for a transaction made for
     ///   another provider or client, or an ``idTokenValidator`` for another issuer or client;
     ///   `invalid_state` for a response checked against another transaction; `invalid_issuer`
     ///   for a response without `iss` from a provider that sends it; `expired` for a
@@ -171,7 +172,7 @@ public struct OpenIDClient: Sendable {
     ///   - previousIDToken: The ID token of the login (or of the last refresh).
     ///   - scopes: A narrower set of scopes; empty for the original ones.
     /// - Returns: The new tokens, and the new ID token when one was returned.
-    /// - Throws: ``JOSEError`` `transport_failed`, `token_error`,
+    /// - Throws: `JOSEError` `transport_failed`, `token_error`,
     ///   `invalid_token_response`, any ID-token validation error, `invalid_input` for an
     ///   ``idTokenValidator`` for another issuer or client, `invalid_claim` when the
     ///   new ID token names another issuer, subject, audience or authentication time, or
@@ -204,7 +205,7 @@ public struct OpenIDClient: Sendable {
     ///
     /// - Parameter request: What to ask for; its client id must be this client's.
     /// - Returns: The URL to open and the transaction to keep.
-    /// - Throws: ``JOSEError`` as ``AuthorizationRequest/preparePushed(for:clock:)``;
+    /// - Throws: `JOSEError` as ``AuthorizationRequest/preparePushed(for:clock:)``;
     ///   `transport_failed` when the PAR endpoint cannot be reached;
     ///   `authorization_error` for an OAuth error answer; `invalid_token_response` for any
     ///   other answer than `201` with a `request_uri` of visible ASCII up to

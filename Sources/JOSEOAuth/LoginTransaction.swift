@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import JOSE
 
 /// What a client keeps between sending the user to the authorization endpoint and receiving
 /// the callback: the secrets sent (`state`, `nonce`, the PKCE verifier) and what the answer
@@ -53,7 +54,7 @@ public struct LoginTransaction: Sendable, Hashable, Codable {
     ///   - createdAt: Seconds since 1970.
     ///   - requiresIssuerParameter: Whether the response must carry `iss`.
     ///   - acrValues: The `acr_values` sent; none unless given.
-    /// - Throws: ``JOSEError`` `invalid_input` when a value is empty or too long, `maxAge` is
+    /// - Throws: `JOSEError` `invalid_input` when a value is empty or too long, `maxAge` is
     ///   negative, `createdAt` is not finite, or an `acr_values` entry is empty, holds a space
     ///   or there are more than 32 of them.
     public init(
@@ -102,7 +103,7 @@ public struct LoginTransaction: Sendable, Hashable, Codable {
     /// Decodes and validates a stored transaction (one stored without `acr_values` has none).
     ///
     /// - Parameter decoder: The decoder.
-    /// - Throws: A decoding error for missing members or wrong types; ``JOSEError``
+    /// - Throws: A decoding error for missing members or wrong types; `JOSEError`
     ///   `invalid_input` for values ``init(issuer:clientID:redirectURI:state:nonce:codeVerifier:maxAge:createdAt:requiresIssuerParameter:acrValues:)``
     ///   refuses, including a malformed code verifier.
     public init(from decoder: any Decoder) throws {

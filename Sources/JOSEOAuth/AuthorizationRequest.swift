@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import JOSE
 
 /// An OpenID Connect authorization code request with PKCE: what to ask for, turned into the
 /// authorize URL and the ``LoginTransaction`` to keep until the callback.
@@ -73,7 +74,7 @@ public struct AuthorizationRequest: Sendable {
     ///     `authorization_response_iss_parameter_supported` recorded in the transaction.
     ///   - clock: The time source for the transaction's creation time.
     /// - Returns: The URL to open and the transaction to keep.
-    /// - Throws: ``JOSEError`` `discovery_failed` when the metadata has no authorization
+    /// - Throws: `JOSEError` `discovery_failed` when the metadata has no authorization
     ///   endpoint; `invalid_input` when its code challenge methods leave out S256, when
     ///   the provider requires pushed authorization requests (use ``preparePushed(for:clock:)``),
     ///   and as ``prepare(authorizationEndpoint:issuer:requiresIssuerParameter:clock:)``.
@@ -103,7 +104,7 @@ public struct AuthorizationRequest: Sendable {
     ///     (RFC 9207); `false` unless given.
     ///   - clock: The time source for the transaction's creation time.
     /// - Returns: The URL to open and the transaction to keep.
-    /// - Throws: ``JOSEError`` `invalid_input` for an empty client id, a redirect URI that is
+    /// - Throws: `JOSEError` `invalid_input` for an empty client id, a redirect URI that is
     ///   not absolute or has a query or fragment, an empty or spaced scope or option value, a
     ///   `max_age` outside 0...``maximumMaxAge``, a `resource` that is not an absolute URI, an
     ///   extra parameter that is reserved or repeated, or an endpoint with a fragment or with a

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import JOSE
 
 /// How a client authenticates to the token (and PAR) endpoint.
 ///
@@ -67,7 +68,7 @@ public struct ClientAuthentication: Sendable {
     ///   - audience: The assertion's `aud`; the endpoint unless given.
     ///   - lifetimeSeconds: From `iat` to `exp`, 1...60 seconds; 60 unless given.
     /// - Returns: The authentication.
-    /// - Throws: ``JOSEError`` `invalid_input` for a lifetime outside 1...60.
+    /// - Throws: `JOSEError` `invalid_input` for a lifetime outside 1...60.
     public static func privateKeyJWT(
         _ signer: JWSSigner, audience: AssertionAudience = .endpoint, lifetimeSeconds: Int = maximumAssertionLifetime
     ) throws -> ClientAuthentication {
@@ -96,7 +97,7 @@ public struct ClientAuthentication: Sendable {
     ///   - endpoint: Where the request goes (an assertion's audience).
     ///   - issuer: The provider's issuer (an assertion's audience, when asked).
     ///   - clock: The time source for an assertion's `iat` and `exp`.
-    /// - Throws: ``JOSEError`` `invalid_input` when the clock is unusable or the form already
+    /// - Throws: `JOSEError` `invalid_input` when the clock is unusable or the form already
     ///   names a client credential; `invalid_key` if signing fails.
     public func apply(
         to form: inout [(name: String, value: String)], headers: inout [String: String],
