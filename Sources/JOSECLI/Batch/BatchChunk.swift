@@ -45,10 +45,10 @@ final class BatchChunk: @unchecked Sendable {
         tally = BatchTally()
     }
 
-    /// Verifies the lines with `checker` into ``output``, then marks the chunk done.
-    func verify(with checker: TokenChecker) async {
+    /// Verifies the lines with `verifier` into ``output``, then marks the chunk done.
+    func verify(with verifier: TokenVerifier) async {
         let input = BatchInput(bytes: UnsafeRawPointer(buffer.baseAddress!))
-        tally = await BatchWorker(checker: checker, input: input, output: output).verify(lines[...])
+        tally = await BatchWorker(verifier: verifier, input: input, output: output).verify(lines[...])
         done.signal()
     }
 

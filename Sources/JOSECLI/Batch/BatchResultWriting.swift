@@ -9,7 +9,7 @@ extension BatchOutputBuffer {
     ///   - outcome: what the verification came to.
     /// - Returns: the outcome's status, as ``VerificationReport/status`` (read here, in the one
     ///   pass over the outcome).
-    func appendResult(line: Int, _ outcome: borrowing TokenChecker.Outcome) -> CLIFailure.Status {
+    func appendResult(line: Int, _ outcome: borrowing TokenVerifier.Outcome) -> CLIFailure.Status {
         append(#"{"line":"#)
         appendDecimal(line)
         let status: CLIFailure.Status

@@ -15,7 +15,7 @@ struct BatchVerification {
     static let blockLines = 512
 
     /// The verifiers, built once: one per thread (`--threads`).
-    let checkers: [TokenChecker]
+    let verifiers: [TokenVerifier]
 
     /// Verifies every non-empty line of stdin.
     ///
@@ -26,8 +26,8 @@ struct BatchVerification {
         // instead of the signal ending the process. Batch output goes through
         // ``BatchOutputBuffer/write(to:)``, which reports that failure.
         signal(SIGPIPE, SIG_IGN)
-        guard checkers.count == 1, let checker = checkers.first else {
-            return try await PipelinedBatchVerification(checkers: checkers).run()
+        guard verifiers.count == 1, let verifier = verifiers.first else {
+            return try await PipelinedBatchVerification(verifiers: verifiers).run()
         }
         let reader = BatchLineReader(descriptor: STDIN_FILENO, maximumTokenBytes: JWSLimits.default.maximumTokenBytes)
         let output = BatchOutputBuffer()
@@ -46,7 +46,7 @@ struct BatchVerification {
                 try reader.compactAndRead()
                 continue
             }
-            let worker = BatchWorker(checker: checker, input: BatchInput(bytes: reader.bytes), output: output)
+            let worker = BatchWorker(verifier: verifier, input: BatchInput(bytes: reader.bytes), output: output)
             tally.add(await worker.verify(lines[...]))
             try output.write(to: STDOUT_FILENO)
         }
@@ -90,7 +90,7 @@ struct BatchTally: Sendable {
 /// Verifies a run of lines into one output buffer.
 struct BatchWorker: Sendable {
     /// The verifier.
-    let checker: TokenChecker
+    let verifier: TokenVerifier
     /// The block's bytes.
     let input: BatchInput
     /// Where this run's JSON lines go.
@@ -106,10 +106,10 @@ struct BatchWorker: Sendable {
                 continue
             }
             let token = UnsafeRawBufferPointer(start: input.bytes + line.offset, count: line.count)
-            if let outcome = checker.checkWithoutSuspending(token) {
+            if let outcome = verifier.verifyWithoutSuspending(token) {
                 tally.add(output.appendResult(line: line.number, outcome))
             } else {
-                tally.add(output.appendResult(line: line.number, await checker.check(token)))
+                tally.add(output.appendResult(line: line.number, await verifier.verify(token)))
             }
         }
         return tally

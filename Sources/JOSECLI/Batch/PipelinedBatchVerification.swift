@@ -22,7 +22,7 @@ struct PipelinedBatchVerification {
     static let chunksInFlightPerTask = 8
 
     /// The verifiers, one per verifying task.
-    let checkers: [TokenChecker]
+    let verifiers: [TokenVerifier]
 
     /// Verifies every non-empty line of stdin.
     ///
@@ -32,7 +32,7 @@ struct PipelinedBatchVerification {
         let queue = BatchChunkQueue()
         // Tasks beyond the cores only take turns: the chunks in flight follow the cores, so that
         // `--threads 64` holds no more memory than the machine can keep busy.
-        let busyTasks = min(checkers.count, ProcessInfo.processInfo.activeProcessorCount)
+        let busyTasks = min(verifiers.count, ProcessInfo.processInfo.activeProcessorCount)
         let ring = BatchChunkRing(capacity: Self.chunksInFlightPerTask * max(busyTasks, 1))
         // Not waited for: if writing fails, the reader may be blocked on stdin for good.
         Thread { Self.read(into: queue, ring) }.start()
@@ -42,9 +42,9 @@ struct PipelinedBatchVerification {
             return try Self.write(from: ring)
         }
         await withTaskGroup(of: Void.self) { group in
-            for checker in checkers {
+            for verifier in verifiers {
                 group.addTask {
-                    while let chunk = await queue.next() { await chunk.verify(with: checker) }
+                    while let chunk = await queue.next() { await chunk.verify(with: verifier) }
                 }
             }
         }

@@ -74,7 +74,7 @@ struct AuthorizeURLCommand: AsyncParsableCommand {
 
     /// One provider source; parameters as k=v.
     func validate() throws {
-        try Seconds.check(timeout, "--timeout", positive: true)
+        try SecondsFlagLimits.check(timeout, "--timeout", positive: true)
         switch (discover, authorizationEndpoint, issuer) {
         case (.some, nil, nil), (nil, .some, .some): break
         default: throw ValidationError("give --discover ISSUER, or --authorization-endpoint URL with --issuer ISSUER")

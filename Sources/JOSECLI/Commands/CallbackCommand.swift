@@ -56,7 +56,7 @@ struct CallbackCommand: AsyncParsableCommand {
 
     /// Client authentication only with --exchange, and one kind.
     func validate() throws {
-        try Seconds.check(timeout, "--timeout", positive: true)
+        try SecondsFlagLimits.check(timeout, "--timeout", positive: true)
         if clientSecret != nil, clientKey != nil { throw ValidationError("give --client-secret or --client-key, not both") }
         if !exchange, clientSecret != nil || clientKey != nil {
             throw ValidationError("--client-secret and --client-key need --exchange")

@@ -45,8 +45,8 @@ struct DPoPCommand: ParsableCommand {
 
     /// Rejects an unusable `--now` or `--nonce`.
     func validate() throws {
-        if let now, !(now.isFinite && now >= 0 && now <= Seconds.maximumInstant) {
-            throw ValidationError("--now must be a number of seconds since 1970 between 0 and \(Int(Seconds.maximumInstant))")
+        if let now, !(now.isFinite && now >= 0 && now <= SecondsFlagLimits.maximumInstant) {
+            throw ValidationError("--now must be a number of seconds since 1970 between 0 and \(Int(SecondsFlagLimits.maximumInstant))")
         }
         if let nonce, nonce.isEmpty || !nonce.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value < 0x7F }) {
             throw ValidationError("--nonce must be visible ASCII characters (RFC 9449 §8.1)")

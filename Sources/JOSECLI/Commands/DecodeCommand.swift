@@ -42,8 +42,8 @@ struct DecodeCommand: ParsableCommand {
 
     /// Keeps `--now` to a representable instant.
     func validate() throws {
-        if let now, !(now.isFinite && abs(now) <= Seconds.maximumInstant) {
-            throw ValidationError("--now must be a number of seconds since 1970 between -\(Int(Seconds.maximumInstant)) and \(Int(Seconds.maximumInstant))")
+        if let now, !(now.isFinite && abs(now) <= SecondsFlagLimits.maximumInstant) {
+            throw ValidationError("--now must be a number of seconds since 1970 between -\(Int(SecondsFlagLimits.maximumInstant)) and \(Int(SecondsFlagLimits.maximumInstant))")
         }
     }
 

@@ -30,7 +30,7 @@ struct DiscoverCommand: AsyncParsableCommand {
 
     /// Checks the timeout.
     func validate() throws {
-        try Seconds.check(timeout, "--timeout", positive: true)
+        try SecondsFlagLimits.check(timeout, "--timeout", positive: true)
     }
 
     /// Fetches and prints.

@@ -44,7 +44,7 @@ struct JWKPublicCommand: ParsableCommand {
 
     /// Prints the public half.
     func run() throws {
-        let bytes = try LocalInput.bytes(at: file, what: "key file")
+        let bytes = try InputFile.bytes(at: file, what: "key file")
         if let keySet = try? JWKSet(json: bytes, allowSecretKeys: true, allowPrivateKeys: true) {
             let text = try withContext("cannot export the public keys") { try keySet.publicJSONString() }
             try OutputFile.emit(text, to: out, what: "public JWK Set", secret: false)
@@ -98,7 +98,7 @@ struct JWKFromPEMCommand: ParsableCommand {
 
     /// Converts and prints.
     func run() throws {
-        let bytes = try LocalInput.bytes(at: file, what: "PEM file")
+        let bytes = try InputFile.bytes(at: file, what: "PEM file")
         let context = "cannot use '\(file)'"
         let text = String(decoding: bytes, as: UTF8.self)
         let key: JWK

@@ -31,13 +31,13 @@ struct JWKInspectCommand: AsyncParsableCommand {
 
     /// Rejects unusable timeouts.
     func validate() throws {
-        try Seconds.check(timeout, "--timeout", positive: true)
+        try SecondsFlagLimits.check(timeout, "--timeout", positive: true)
     }
 
     /// Reads or fetches the set and prints what it holds.
     func run() async throws {
         guard KeySourceOptions.isURL(source) else {
-            let bytes = try LocalInput.bytes(at: source, what: "JWK Set")
+            let bytes = try InputFile.bytes(at: source, what: "JWK Set")
             let keySet = try withContext("cannot use JWK Set '\(source)'") {
                 try JWKSet(json: bytes, allowSecretKeys: true, allowPrivateKeys: true)
             }

@@ -125,7 +125,7 @@ struct JWKSetCommand: ParsableCommand {
 
         /// Lists the keys.
         func run() throws {
-            let bytes = try LocalInput.bytes(at: file, what: "JWK Set")
+            let bytes = try InputFile.bytes(at: file, what: "JWK Set")
             let keySet = try withContext("cannot use JWK Set '\(file)'") {
                 try JWKSet(json: bytes, allowSecretKeys: true, allowPrivateKeys: true)
             }

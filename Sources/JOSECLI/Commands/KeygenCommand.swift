@@ -53,8 +53,8 @@ struct KeygenCommand: ParsableCommand {
             let publicSet = try withContext("cannot export the public key") {
                 try JWKSet(keys: [key.publicKey].compactMap { $0 }).publicJSONString()
             }
-            try LocalInput.write(JSONRendering.value(ofJSONText: publicSet).serialized(pretty: true) + "\n",
-                                 to: jwksOut, what: "JWK Set")
+            try OutputFile.write(JSONRendering.value(ofJSONText: publicSet).serialized(pretty: true),
+                                 to: jwksOut, what: "JWK Set", secret: false)
         }
         let json = try withContext("cannot export the key") { try key.jsonString(includingPrivateMembers: true) }
         try OutputFile.emit(json, to: out, what: "private JWK", secret: true)

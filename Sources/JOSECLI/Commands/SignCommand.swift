@@ -102,7 +102,7 @@ struct SignCommand: ParsableCommand {
         let signingKey = try loadKey(policy: policy)
         var members: [(String, JSONOutput)] = []
         if let claims {
-            let claimBytes = try LocalInput.bytes(at: claims, what: "claims file")
+            let claimBytes = try InputFile.bytes(at: claims, what: "claims file")
             let document = try withContext("cannot use claims file '\(claims)'") { try JSONDocument(bytes: claimBytes) }
             guard document.root.kind == .object, let objectMembers = document.root.members else {
                 throw CLIFailure.input("cannot use claims file '\(claims)': the claims must be a JSON object")
@@ -144,11 +144,11 @@ struct SignCommand: ParsableCommand {
             return try withContext("cannot use --secret") { try JWK.symmetric(SecretArgument.bytes(secret), policy: policy) }
         }
         if let secretFile {
-            let bytes = try LocalInput.bytes(at: secretFile, what: "secret file")
+            let bytes = try InputFile.bytes(at: secretFile, what: "secret file")
             return try withContext("cannot use secret file '\(secretFile)'") { try JWK.symmetric(bytes, policy: policy) }
         }
         guard let key else { throw CLIFailure.usage("no key") }
-        let bytes = try LocalInput.bytes(at: key, what: "key file")
+        let bytes = try InputFile.bytes(at: key, what: "key file")
         guard let keySet = try? JWKSet(json: bytes, policy: policy, allowSecretKeys: true, allowPrivateKeys: true) else {
             return try KeyFile.load(bytes: bytes, named: key, policy: policy)
         }

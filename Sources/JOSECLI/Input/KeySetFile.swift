@@ -17,7 +17,7 @@ struct KeySetFile {
         if missingIsEmpty, !FileManager.default.fileExists(atPath: path) {
             return KeySetFile(otherMembers: [], keys: [])
         }
-        let bytes = try LocalInput.bytes(at: path, what: "JWK Set")
+        let bytes = try InputFile.bytes(at: path, what: "JWK Set")
         let context = "cannot use JWK Set '\(path)'"
         let document = try withContext(context) { try JSONDocument(bytes: bytes) }
         guard case .object(let members) = document.root.output,

@@ -12,16 +12,38 @@ enum TokenInput {
     /// The token given as an argument, or read from standard input for `-` or nothing, with its
     /// wrapping removed.
     ///
-    /// - Throws: ``CLIFailure`` as ``LocalInput/token(_:)``; ``JOSE/JOSEError`` `malformed`
+    /// - Throws: ``CLIFailure`` as ``argumentOrStandardInput(_:)``; ``JOSE/JOSEError`` `malformed`
     ///   for a JWE (`unsupported: this is a JWE (alg=..., enc=...)`) or an oversized stdin.
     static func read(_ argument: String?) throws -> String {
-        let text = try LocalInput.token(argument)
+        let text = try argumentOrStandardInput(argument)
         // Standard input holds one line, as it always has: after its line end is removed, a
         // second line end is part of the text, which is then malformed, not unwrapped.
         let fromStdin = argument == nil || argument == "-"
         let token = fromStdin && text.contains(where: \.isNewline) ? text : unwrapped(text)
         try rejectEncrypted(token)
         return token
+    }
+
+    /// A token from an argument, or from standard input for `-` or no argument, with one
+    /// trailing newline (`\n` or `\r\n`) removed. Standard input is read no further than the
+    /// token limit and a line end.
+    ///
+    /// - Throws: ``CLIFailure`` (exit 2) when no token is given and stdin is a terminal;
+    ///   ``JOSE/JOSEError`` `malformed` when standard input holds more than a token may.
+    private static func argumentOrStandardInput(_ argument: String?) throws -> String {
+        if let argument, argument != "-" { return argument }
+        if argument == nil, Console.stdinIsTerminal {
+            throw CLIFailure.usage("no token given", hint: "pass the token as an argument, or '-' to read it from stdin")
+        }
+        let limit = JWSLimits.default.maximumTokenBytes
+        guard var bytes = try Console.readInput(atMost: limit + 2) else {
+            throw JOSEError(.malformed, "the token is larger than \(limit) bytes")
+        }
+        if bytes.last == UInt8(ascii: "\n") {
+            bytes.removeLast()
+            if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// `text` without surrounding whitespace, quotes, `Authorization:` and one `Bearer `/`DPoP `.

@@ -23,7 +23,7 @@ enum TransactionFile {
     ///
     /// - Throws: ``CLIFailure`` (exit 2) when the file cannot be read or is not a valid transaction.
     static func read(_ path: String) throws -> LoginTransaction {
-        let bytes = try LocalInput.bytes(at: path, what: "transaction file")
+        let bytes = try InputFile.bytes(at: path, what: "transaction file")
         do {
             return try JSONDecoder().decode(LoginTransaction.self, from: Data(bytes))
         } catch let error as JOSEError {

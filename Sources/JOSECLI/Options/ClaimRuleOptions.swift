@@ -62,10 +62,10 @@ struct ClaimRuleOptions: ParsableArguments {
 
     /// Checks the rules against each other and against the key source.
     func validate(keys: KeySourceOptions) throws {
-        try Seconds.check(leeway, "--leeway")
-        if let maxAge { try Seconds.check(maxAge, "--max-age") }
-        if let now, !(now.isFinite && abs(now) <= Seconds.maximumInstant) {
-            throw ValidationError("--now must be a number of seconds since 1970 between -\(Int(Seconds.maximumInstant)) and \(Int(Seconds.maximumInstant))")
+        try SecondsFlagLimits.check(leeway, "--leeway")
+        if let maxAge { try SecondsFlagLimits.check(maxAge, "--max-age") }
+        if let now, !(now.isFinite && abs(now) <= SecondsFlagLimits.maximumInstant) {
+            throw ValidationError("--now must be a number of seconds since 1970 between -\(Int(SecondsFlagLimits.maximumInstant)) and \(Int(SecondsFlagLimits.maximumInstant))")
         }
         if let discover = keys.discover, let iss, iss != discover {
             throw ValidationError("--discover \(discover) implies --iss \(discover); got --iss \(iss)")

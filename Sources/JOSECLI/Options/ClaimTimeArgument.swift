@@ -30,7 +30,7 @@ struct ClaimTimeArgument: ExpressibleByArgument {
         guard !text.isEmpty, text.count <= 12, text.allSatisfy({ $0.isASCII && $0.isNumber }),
               let number = Int64(text) else { return nil }
         let (seconds, overflow) = number.multipliedReportingOverflow(by: unit)
-        guard !overflow, seconds <= Int64(Seconds.maximumInstant) else { return nil }
+        guard !overflow, seconds <= Int64(SecondsFlagLimits.maximumInstant) else { return nil }
         value = sign == 0 ? .absolute(seconds) : .relative(sign * seconds)
     }
 
@@ -46,7 +46,7 @@ struct ClaimTimeArgument: ExpressibleByArgument {
         case .absolute(let seconds): result = seconds
         case .relative(let offset): result = now + offset
         }
-        guard result >= 0, result <= Int64(Seconds.maximumInstant) else {
+        guard result >= 0, result <= Int64(SecondsFlagLimits.maximumInstant) else {
             throw CLIFailure.usage("\(flag) falls outside 1970 to 9999 (\(result) s since 1970)")
         }
         return result

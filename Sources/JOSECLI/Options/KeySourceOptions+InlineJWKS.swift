@@ -7,6 +7,6 @@ extension KeySourceOptions {
         if value.drop(while: { $0.isWhitespace }).first == "{" {
             return (Array(value.utf8), "the inline JWK Set")
         }
-        return (try LocalInput.bytes(at: value, what: "JWK Set"), "JWK Set '\(value)'")
+        return (try InputFile.bytes(at: value, what: "JWK Set"), "JWK Set '\(value)'")
     }
 }

@@ -59,8 +59,8 @@ struct SignClaimOptions: ParsableArguments {
         if noIat, iat != nil { throw ValidationError("give --iat or --no-iat, not both") }
         if randomJTI, jti != nil { throw ValidationError("--jti is given twice") }
         if jti?.isEmpty == true { throw ValidationError("--jti needs a value, or none at all for a random one") }
-        if let now, !(0...Int64(Seconds.maximumInstant)).contains(now) {
-            throw ValidationError("--now must be from 0 to \(Int(Seconds.maximumInstant)) seconds since 1970")
+        if let now, !(0...Int64(SecondsFlagLimits.maximumInstant)).contains(now) {
+            throw ValidationError("--now must be from 0 to \(Int(SecondsFlagLimits.maximumInstant)) seconds since 1970")
         }
     }
 
@@ -113,30 +113,5 @@ struct SignClaimOptions: ParsableArguments {
             throw CLIFailure.usage("\(flag) takes NAME=VALUE; got \(JOSEError.quoted(text))")
         }
         return (String(text[..<equals]), String(text[text.index(after: equals)...]))
-    }
-}
-
-extension SignCommand {
-    /// The command line with each bare `sign --jti` (last, or followed by another option)
-    /// replaced by the hidden `--random-jti`, since argument-parser options always take a value.
-    ///
-    /// - Parameter arguments: the command line after `jose`.
-    static func expandingBareJTI(_ arguments: [String]) -> [String] {
-        guard arguments.first == configuration.commandName else { return arguments }
-        var result: [String] = []
-        var index = 0
-        var afterTerminator = false
-        while index < arguments.count {
-            let argument = arguments[index]
-            if argument == "--" { afterTerminator = true }
-            let next = index + 1 < arguments.count ? arguments[index + 1] : nil
-            if !afterTerminator, argument == "--jti", next == nil || next?.hasPrefix("-") == true {
-                result.append("--random-jti")
-            } else {
-                result.append(argument)
-            }
-            index += 1
-        }
-        return result
     }
 }

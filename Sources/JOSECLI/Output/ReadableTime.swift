@@ -1,23 +1,5 @@
-import ArgumentParser
 import Foundation
 import JOSE
-
-/// The zone `--date` shows times in.
-enum DateZone: String, ExpressibleByArgument, CaseIterable {
-    /// Coordinated Universal Time, written with `Z`.
-    case utc
-    /// The machine's time zone (`TZ`), written with its offset.
-    case local
-}
-
-/// `--date utc|local`, for the readable time lines of `decode` and `verify`.
-struct TimeDisplayOptions: ParsableArguments {
-    /// `--date`.
-    @Option(help: ArgumentHelp(
-        "The zone of the readable exp/nbf/iat/auth_time lines on stderr: utc (default) or local. JSON output is unchanged.",
-        valueName: "utc|local"))
-    var date: DateZone = .utc
-}
 
 /// Time claims as people read them: ISO 8601 plus a relative phrase, e.g.
 /// `exp: 2026-01-01T01:00:00Z (expired 325 days ago)`.
