@@ -1,8 +1,9 @@
 import Foundation
+import JOSETestSupport
 import Testing
 @testable import JOSE
 
-@Suite struct AuthorizationResponseTests {
+@Suite(.tags(.addressSanitized)) struct AuthorizationResponseTests {
     @Test func queryResponseParses() throws {
         let transaction = try localTransaction()
         let response = try AuthorizationResponse(
