@@ -18,7 +18,7 @@ SCRIPT = pathlib.Path(__file__).resolve().parent / "run-tagged-suites.py"
 
 # A stand-in for `swift`: `swift test list` writes the suites of LISTING to the event stream;
 # `swift test` records its --filter in FILTER_SEEN and writes a testStarted event for each suite of
-# STARTED (the suites a real run would have reached).
+# STARTED (the suites a real run would have reached), after a record holding a raw U+2028.
 FAKE_SWIFT = textwrap.dedent('''\
     #!/usr/bin/env python3
     import json, os, sys
@@ -33,6 +33,9 @@ FAKE_SWIFT = textwrap.dedent('''\
                 out.write(json.dumps({"kind": "test", "payload": payload}) + "\\n")
         else:
             open(os.environ["FILTER_SEEN"], "w").write(arguments[arguments.index("--filter") + 1])
+            # An argument shown with a raw line separator, as a parameterized test's can be.
+            out.write(json.dumps({"kind": "event", "payload": {"kind": "testCaseStarted", "arguments": "a\\u2028b"}},
+                                 ensure_ascii=False) + "\\n")
             for suite in json.loads(os.environ["STARTED"]):
                 out.write(json.dumps({"kind": "event", "payload": {"kind": "testStarted", "testID": suite}}) + "\\n")
     sys.exit(int(os.environ.get("STATUS", "0")))
