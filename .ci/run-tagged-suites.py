@@ -52,6 +52,7 @@ def enclosing(suite_id: str) -> set[str]:
 
 
 def main() -> None:
+    """Lists the tagged suites, checks their count, runs them and checks what the run reached."""
     if "--" not in sys.argv:
         usage()
     ours, swift_arguments = sys.argv[1:sys.argv.index("--")], sys.argv[sys.argv.index("--") + 1:]

@@ -41,6 +41,7 @@ FAKE_SWIFT = textwrap.dedent('''\
     sys.exit(int(os.environ.get("STATUS", "0")))
 ''')
 
+# The suites `swift test list` reports, with their tags.
 LISTING = {
     "M.Parser": ["addressSanitized"],
     "M.Outer": [],
@@ -50,6 +51,7 @@ LISTING = {
 
 
 def run(tag: str, expected: int, started: list[str], *extra: str, status: int = 0) -> tuple[subprocess.CompletedProcess, str]:
+    """Runs the script with the stand-in `swift`; the result, and the --filter the run was given."""
     with tempfile.TemporaryDirectory() as directory:
         swift = pathlib.Path(directory) / "swift"
         swift.write_text(FAKE_SWIFT)
@@ -63,6 +65,8 @@ def run(tag: str, expected: int, started: list[str], *extra: str, status: int = 
 
 
 class TaggedSuites(unittest.TestCase):
+    """The selection by tag and each of its guards."""
+
     def test_runs_exactly_the_tagged_suites(self):
         result, selection = run("addressSanitized", 2, ["M.Outer", "M.Outer/Inner", "M.Parser"])
         self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
