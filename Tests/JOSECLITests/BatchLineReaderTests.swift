@@ -3,13 +3,14 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import JOSETestSupport
 import Testing
 @testable import JOSECLI
 
 /// `--batch --threads` hands each chunk the reader's buffer with its lines and gives the reader
 /// the chunk's old buffer: lines must stay readable in the buffer given away, and a line read
 /// across the exchange must come out whole from the new one.
-@Suite struct BatchLineReaderTests {
+@Suite(.tags(.addressSanitized)) struct BatchLineReaderTests {
     /// A pipe whose write end the test feeds; the reader reads the other end.
     private final class Pipe {
         let readEnd: Int32

@@ -4,7 +4,7 @@ import Testing
 
 /// `--batch` copies a verified token's JSON to its output when it is already in output form;
 /// the word-at-a-time decision must agree with the exact byte-by-byte rule on every text.
-@Suite struct CompactJSONTextTests {
+@Suite(.tags(.addressSanitized)) struct CompactJSONTextTests {
     private func copyable(_ text: String) -> (fast: Bool, exact: Bool) {
         let bytes = Array(text.utf8)
         return bytes.withUnsafeBytes { (CompactJSONText.isCopyable($0), CompactJSONText.isCopyableByteByByte($0)) }

@@ -3,7 +3,7 @@ import JOSETestSupport
 import JOSE
 import Testing
 
-/// Issue #12, finding 7: what happens when OpenSSL itself fails. A small shared object
+/// What happens when OpenSSL itself fails. A small shared object
 /// (Tests/FaultInjection/openssl_mac_faults.c), preloaded into the built `jose`, makes libcrypto's
 /// HMAC calls fail on demand and ends the process (status 97) if a MAC computation starts its
 /// final step with an earlier failure still on the thread's OpenSSL error queue.

@@ -258,4 +258,36 @@ struct VerifyCommandTests {
         #expect(result.status == 1)
         #expect((try result.jsonObject()["error"] as? [String: Any])?["code"] as? String == "malformed")
     }
+
+    @Test("--jwks takes the JWK Set inline as JSON")
+    func inlineJWKS() async throws {
+        let jwks = try String(contentsOfFile: JoseProcess.example("jwks.json"), encoding: .utf8)
+        let token = try JoseProcess.exampleText("id-token.jwt")
+        let result = try await JoseProcess.run(["verify", "--jwks", jwks, "--now", "1767229000", "--json", token])
+        #expect(result.status == 0, "\(result)")
+        let broken = try await JoseProcess.run(["verify", "--jwks", #"{"keys":[}"#, token])
+        #expect(broken.status == 2)
+        #expect(broken.stderr.contains("inline JWK Set"))
+    }
+
+    @Test("--jwks FILE takes a set of oct keys with kids (HMAC users); remote sets never do")
+    func localSecretKeySet() async throws {
+        let scratch = try JoseProcess.makeScratch()
+        defer { JoseProcess.removeScratch(scratch) }
+        // The example secret as an oct JWK with a kid, beside an unrelated second key.
+        let secret = Array(try JoseProcess.exampleText("hs256.secret").utf8)
+        let k = Data(secret).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        let set = #"{"keys":[{"kty":"oct","kid":"other","k":"c2Vjb25kLXNlY3JldC1zZWNvbmQtc2VjcmV0LXNlY29uZA"},{"kty":"oct","kid":"hmac-1","k":"\#(k)"}]}"#
+        let setFile = scratch.appendingPathComponent("hmac.jwks.json")
+        try Data(set.utf8).write(to: setFile)
+
+        let signed = try await JoseProcess.run(["sign", "--key", JoseProcess.example("hs256.jwk.json"), "--alg", "HS256",
+                                                "--kid", "hmac-1", JoseProcess.example("claims.json")])
+        #expect(signed.status == 0, "\(signed)")
+        let token = signed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let verified = try await JoseProcess.run(["verify", "--jwks", setFile.path, "--json", token])
+        #expect(verified.status == 0, "\(verified)")
+        #expect(verified.stdout.contains("\"valid\":true"))
+    }
 }

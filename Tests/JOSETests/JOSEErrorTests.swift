@@ -1,7 +1,8 @@
+import JOSETestSupport
 import Testing
 @testable import JOSE
 
-@Suite struct JOSEErrorTests {
+@Suite(.tags(.addressSanitized)) struct JOSEErrorTests {
     @Test func codesMatchTheDesignTable() {
         let expected = [
             "malformed", "unsupported_algorithm", "algorithm_not_allowed", "key_not_found", "invalid_key",

@@ -3,6 +3,7 @@
 // them as before, hopping to the global executor, so these tests are for 6.2 and later only.
 #if compiler(>=6.2)
 import Foundation
+import JOSETestSupport
 import Testing
 @testable import JOSE
 
@@ -78,7 +79,7 @@ private actor PinnedCaller {
 /// executor and back per call. The clocks of the ``EntryPointFixture`` note the thread they were
 /// read on; the key sources, fetchers and replay caches of the caller's own note the isolation
 /// they were called in (and check at run time that they run on its executor).
-@Suite struct CallersExecutorTests {
+@Suite(.tags(.threadSanitized)) struct CallersExecutorTests {
     /// What reads no clock: seen through the fetcher (discovery), or through a key source of its
     /// own in the tests below (a signature alone; a fixed set's lookup).
     static let readingNoClock: Set = [

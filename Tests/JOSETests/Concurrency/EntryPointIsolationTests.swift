@@ -1,3 +1,4 @@
+import JOSETestSupport
 import Testing
 @testable import JOSE
 import JOSEURLSession
@@ -30,7 +31,7 @@ private func callTheURLSessionEntryPoints(
 /// Every `async` entry point awaited from the main actor, from an actor, from a task of no actor
 /// and from a detached task: it compiles without warnings in the Swift 6 language mode from each,
 /// and gives the same result from each.
-@Suite struct EntryPointIsolationTests {
+@Suite(.tags(.threadSanitized)) struct EntryPointIsolationTests {
     /// Checks that `outcomes` name every entry point once, each with its expected result.
     static func expectEveryResult(_ outcomes: [EntryPointOutcome], sourceLocation: SourceLocation = #_sourceLocation) {
         let results = Dictionary(outcomes.map { ($0.name, $0.result) }, uniquingKeysWith: { first, _ in first })

@@ -1,3 +1,4 @@
+import JOSETestSupport
 import Testing
 @testable import JOSE
 
@@ -20,7 +21,7 @@ private func multiply(_ value: [UInt8], by factor: UInt32) -> [UInt8] {
 }
 
 /// Key construction, validation, import and export of ``AsymmetricKey``.
-@Suite("Asymmetric keys")
+@Suite("Asymmetric keys", .tags(.addressSanitized))
 struct AsymmetricKeyTests {
     /// Expects `body` to throw a ``JOSEError`` with `code` whose message contains `text`.
     private func expectRejected(

@@ -1,8 +1,9 @@
+import JOSETestSupport
 import Testing
 @testable import JOSE
 
 /// Sign/verify round trips and signature-format rejections for ``OpenSSLSignature``.
-@Suite("Signatures")
+@Suite("Signatures", .tags(.addressSanitized))
 struct SignatureTests {
     /// Every asymmetric JWS algorithm.
     static let asymmetric = JWSAlgorithm.all.filter { $0.family != .hmac }
@@ -110,7 +111,7 @@ struct SignatureTests {
 }
 
 /// ``HMACKey``, ``Digest``, ``SecureRandom`` and ``constantTimeEquals(_:_:)``.
-@Suite("HMAC and primitives")
+@Suite("HMAC and primitives", .tags(.addressSanitized))
 struct HMACAndPrimitiveTests {
     /// RFC 4231 test case 2 ("Jefe"), all three hashes.
     @Test func rfc4231() throws {
@@ -180,7 +181,7 @@ struct HMACAndPrimitiveTests {
 }
 
 /// Shared keys used from many tasks at once.
-@Suite("Crypto concurrency")
+@Suite("Crypto concurrency", .tags(.addressSanitized, .threadSanitized))
 struct CryptoConcurrencyTests {
     /// Eight tasks verify with one shared key of each kind (and one HMAC key) concurrently.
     @Test func sharedKeysVerifyConcurrently() async throws {

@@ -1,3 +1,4 @@
+import JOSETestSupport
 import Testing
 @testable import JOSE
 
@@ -7,7 +8,7 @@ import Testing
 /// `valid` must verify and `invalid` must not. The only `acceptable` cases in these files are
 /// tcId 8 of the RSA PKCS#1 files (DigestInfo without the NULL parameter); see
 /// `Vectors/wycheproof/README.md` for what we do with them.
-@Suite("Wycheproof vectors")
+@Suite("Wycheproof vectors", .tags(.addressSanitized))
 struct PrimitiveWycheproofTests {
     /// Outcome counts for one file.
     struct Tally: CustomStringConvertible {

@@ -1,8 +1,9 @@
 import Foundation
+import JOSETestSupport
 import Testing
 @testable import JOSE
 
-@Suite struct DPoPProofVerifierTests {
+@Suite(.tags(.addressSanitized, .threadSanitized)) struct DPoPProofVerifierTests {
     typealias F = DPoPFixtures
     let resourceRequest = DPoPRequest(
         method: "GET", url: "https://resource.example.org/protectedresource", accessToken: DPoPFixtures.rfcAccessToken,

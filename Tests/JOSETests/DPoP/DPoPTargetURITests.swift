@@ -1,7 +1,8 @@
+import JOSETestSupport
 import Testing
 @testable import JOSE
 
-@Suite struct DPoPTargetURITests {
+@Suite(.tags(.addressSanitized)) struct DPoPTargetURITests {
     @Test(arguments: [
         ("https://server.example.com/token", "https://server.example.com/token"),
         ("HTTPS://Server.Example.COM:443/token?x=1#f", "https://server.example.com/token"),

@@ -1,7 +1,8 @@
+import JOSETestSupport
 import Testing
 @testable import JOSE
 
-@Suite struct ProofKeyCacheTests {
+@Suite(.tags(.threadSanitized)) struct ProofKeyCacheTests {
     @Test func loadsEachKeyTextOnceAndStaysBounded() throws {
         let cache = ProofKeyCache(capacity: 2)
         let key = try JWK.generate(for: .es256).publicKey!

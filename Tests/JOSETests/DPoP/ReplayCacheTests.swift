@@ -1,7 +1,8 @@
+import JOSETestSupport
 import Testing
 @testable import JOSE
 
-@Suite struct ReplayCacheTests {
+@Suite(.tags(.threadSanitized)) struct ReplayCacheTests {
     @Test func identifiersAreFreshOnceUntilTheyExpire() throws {
         let cache = try InMemoryReplayCache()
         #expect(cache.recordFirstUse(of: "a", expiresAt: 100, now: 10))

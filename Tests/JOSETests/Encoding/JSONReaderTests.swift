@@ -1,3 +1,4 @@
+import JOSETestSupport
 import Testing
 @testable import JOSE
 
@@ -24,7 +25,7 @@ private func expectMalformed(
 
 extension EncodingTests {
     /// Tests for the strict JSON reader.
-    @Suite struct JSONReaderTests {
+    @Suite(.tags(.addressSanitized)) struct JSONReaderTests {
         /// Texts that must parse.
         static let accepted: [String] = [
             "{}", "[]", "0", "-0", "1", "-1", "1516239022", "1.5", "-0.25", "1e3", "1E3", "1e+3", "1e-3",

@@ -1,9 +1,10 @@
+import JOSETestSupport
 import Testing
 @testable import JOSE
 
 extension EncodingTests {
     /// Tests for ``JSONOutput`` serialisation.
-    @Suite struct JSONWriterTests {
+    @Suite(.tags(.addressSanitized)) struct JSONWriterTests {
         @Test func compactHasNoWhitespaceAndKeepsOrder() {
             let json = JSONOutput.object([
                 ("kty", .string("RSA")), ("e", .string("AQAB")), ("n", .integer(-42)),

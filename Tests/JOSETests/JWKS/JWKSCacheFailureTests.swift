@@ -59,7 +59,7 @@ enum ServerBreakage: String, CaseIterable, Sendable, CustomTestStringConvertible
 
 /// The key-set cache when the server fails: clear errors with nothing cached, stale keys served
 /// (and counted) with something cached, the cache never emptied, errors after the staleness limit.
-@Suite struct JWKSCacheFailureTests {
+@Suite(.tags(.threadSanitized)) struct JWKSCacheFailureTests {
     let path = CacheFixture.path
 
     @Test(arguments: ServerBreakage.allCases)

@@ -6,7 +6,7 @@ import JOSETestSupport
 /// served while one background refresh runs, and only an unknown `kid` waits for a fetch. The
 /// loopback server holds its answer until the test releases it, so "completed while the server
 /// was held" is a fact of ordering, not of timing.
-@Suite struct JWKSCacheRefreshTests {
+@Suite(.tags(.threadSanitized)) struct JWKSCacheRefreshTests {
     let path = CacheFixture.path
 
     @Test func staleSetIsServedWhileTheRefreshIsHeld() async throws {

@@ -28,7 +28,7 @@ final class ScriptedFetcher: HTTPFetcher {
 }
 
 /// Creating caches (URL policy, configuration checks, discovery) and the HTTP caching rules.
-@Suite struct JWKSCacheSetupTests {
+@Suite(.tags(.threadSanitized)) struct JWKSCacheSetupTests {
     @Test(arguments: ["http://keys.example.com/jwks.json", "ftp://127.0.0.1/jwks.json", "file:///etc/jwks.json",
                       "/jwks.json", "https:///jwks.json"])
     func refusedURLs(_ text: String) async throws {
@@ -143,7 +143,7 @@ final class ScriptedFetcher: HTTPFetcher {
 }
 
 /// `JWKSCache.discover(issuer:)` and the strict discovery reader, against a real HTTP server.
-@Suite struct JWKSCacheDiscoveryTests {
+@Suite(.tags(.threadSanitized)) struct JWKSCacheDiscoveryTests {
     /// Serves a discovery document naming `issuer` and `jwksURI` on `server`.
     private func serveDiscovery(_ server: TestHTTPServer, issuer: String, jwksURI: String) async throws {
         let body = #"{"issuer":"\#(issuer)","jwks_uri":"\#(jwksURI)","id_token_signing_alg_values_supported":["ES256"]}"#

@@ -5,7 +5,7 @@ import JOSETestSupport
 
 /// The key-set cache against a real HTTP server: fetch counts, freshness, revalidation, rotation
 /// and concurrency. Time moves on a manual clock; nothing sleeps.
-@Suite struct JWKSCacheTests {
+@Suite(.tags(.threadSanitized)) struct JWKSCacheTests {
     let path = CacheFixture.path
 
     @Test func manyVerificationsMakeOneFetch() async throws {

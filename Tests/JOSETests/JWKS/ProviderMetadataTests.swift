@@ -1,8 +1,9 @@
 import Foundation
+import JOSETestSupport
 import Testing
 @testable import JOSE
 
-@Suite struct ProviderMetadataTests {
+@Suite(.tags(.addressSanitized)) struct ProviderMetadataTests {
     private func metadata(_ json: String, issuer: String = "https://op.example") throws -> OpenIDProviderMetadata {
         try OpenIDProviderMetadata(document: Array(json.utf8), expectedIssuer: issuer)
     }

@@ -4,7 +4,7 @@ import Testing
 
 /// Random and mutated input must end in a ``JOSEError`` (or, for a mutation that happens to
 /// keep the token intact, success) — never a crash, a hang or another error type.
-@Suite("Hostile input")
+@Suite("Hostile input", .tags(.addressSanitized))
 struct HostileInputTests {
     static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.=+/ \"{}[]:,\\".utf8)
 

@@ -1,3 +1,4 @@
+import JOSETestSupport
 import Testing
 @testable import JOSE
 
@@ -48,7 +49,7 @@ private let p256Order: [UInt8] = [
 ]
 
 /// The table-driven negative suite of the core issue: every case must fail with its own code.
-@Suite("JWS rejections")
+@Suite("JWS rejections", .tags(.addressSanitized))
 struct JWSRejectionTests {
     static let cases: [RejectionCase] = noneCases + confusionCases + headerKeyCases + signatureCases
         + encodingCases + headerCases + keyBindingCases + limitCases

@@ -1,8 +1,9 @@
 import Foundation
+import JOSETestSupport
 import Testing
 @testable import JOSE
 
-@Suite("JWS sign and verify")
+@Suite("JWS sign and verify", .tags(.addressSanitized, .threadSanitized))
 struct JWSRoundTripTests {
     static let algorithms: [JWSAlgorithm] = JWSAlgorithm.all
 

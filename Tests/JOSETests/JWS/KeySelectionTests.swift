@@ -1,8 +1,9 @@
+import JOSETestSupport
 import Testing
 @testable import JOSE
 
 /// The one key-selection routine (``KeySelection``): what a header names, in every verifier.
-@Suite struct KeySelectionTests {
+@Suite(.tags(.addressSanitized)) struct KeySelectionTests {
     /// 100 keys that all fit ES256 and a forged token without `kid`: no key is tried, so the
     /// token costs one parse, not 100 signature checks.
     @Test func tokenWithoutKeyIDAmongManyFittingKeysIsKeyNotFound() throws {

@@ -1,8 +1,9 @@
+import JOSETestSupport
 import Testing
 @testable import JOSE
 
 /// OpenID Connect ID-token validation end to end, with RS256 and ES256 keys.
-@Suite("ID token validation")
+@Suite("ID token validation", .tags(.addressSanitized))
 struct IDTokenValidatorTests {
     static let issuer = "https://server.example.com"
     static let clientID = "s6BhdRkqt3"

@@ -1,3 +1,4 @@
+import JOSETestSupport
 import Testing
 @testable import JOSE
 
@@ -25,7 +26,7 @@ struct ClaimCase: Sendable, CustomTestStringConvertible {
 
 /// The claim rules, each at its boundary: the last passing value and the first failing one.
 /// "Now" is 1000 and the leeway 60 s throughout.
-@Suite("JWT claim validation")
+@Suite("JWT claim validation", .tags(.addressSanitized))
 struct JWTClaimRulesTests {
     static let now = 1000.0
 

@@ -1,4 +1,5 @@
 import Foundation
+import JOSETestSupport
 import Testing
 @testable import JOSE
 
@@ -36,7 +37,7 @@ private final class AtHandSource: JWKSetSource, Sendable {
 
 /// Every entry point of ``JWTVerifier`` (text or bytes, any key source, async or not) reaches
 /// the same verification with the same outcome.
-@Suite struct JWTVerifierEntryPointTests {
+@Suite(.tags(.addressSanitized, .threadSanitized)) struct JWTVerifierEntryPointTests {
     static let keys = JWKSet(keys: [TokenForge.ec256.publicKey!])
     static let token = TokenForge.token(header: #"{"alg":"ES256"}"#, key: TokenForge.ec256, alg: .es256)
     static let tampered = String(token.dropLast(2)) + (token.hasSuffix("AA") ? "BB" : "AA")

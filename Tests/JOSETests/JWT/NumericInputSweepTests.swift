@@ -1,3 +1,4 @@
+import JOSETestSupport
 import Testing
 @testable import JOSE
 
@@ -5,7 +6,7 @@ import Testing
 /// durations) swept through extreme values: each gives a clear error or a correct result, never
 /// a trap. (Messages used to convert
 /// time differences with `Int64(Double)`, which traps beyond ±9.2e18.)
-@Suite struct NumericInputSweepTests {
+@Suite(.tags(.addressSanitized)) struct NumericInputSweepTests {
     static let extremes: [Double] = [1e300, -1e300, .infinity, -.infinity, .nan, 0, -1, 9.3e18, -9.3e18]
     static let token = TokenForge.token(
         header: #"{"alg":"HS256"}"#, payload: #"{"exp":2000,"nbf":500,"iat":600,"auth_time":700}"#,

@@ -1,9 +1,10 @@
+import JOSETestSupport
 import Testing
 @testable import JOSE
 
 /// The one pass over a claims object that finds the registered claims (and, for an issuer
 /// registry, one other member such as `tid`).
-@Suite struct RegisteredClaimsTests {
+@Suite(.tags(.addressSanitized)) struct RegisteredClaimsTests {
     /// The registered claims of `json`, and the position found for `other` (starting from −1).
     private func find(_ json: String, alsoFinding other: StaticString) throws -> (RegisteredClaims, Int, JSONDocument) {
         let document = try JSONDocument(bytes: Array(json.utf8))

@@ -1,9 +1,10 @@
 import Foundation
+import JOSETestSupport
 import Testing
 @testable import JOSE
 
 /// `JWK(certificate:)`, `JWK.pemString(includingPrivateKey:)` and the cache's public freshness rule.
-@Suite("JWK PEM export, certificates, cache freshness")
+@Suite("JWK PEM export, certificates, cache freshness", .tags(.addressSanitized))
 struct JWKPEMTests {
     /// A self-signed certificate (made with the openssl CLI) for the key of `PEMFixtures.ecPKCS8`.
     static let ecCertificate = """

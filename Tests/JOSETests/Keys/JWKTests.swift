@@ -1,8 +1,9 @@
 import Foundation
+import JOSETestSupport
 import Testing
 @testable import JOSE
 
-@Suite("JWK and JWK Set")
+@Suite("JWK and JWK Set", .tags(.addressSanitized))
 struct JWKTests {
     /// A P-256 public JWK without `alg`, to which cases add members.
     static let ecPublic = try! TokenForge.ec256.publicKey!.jsonString().replacingOccurrences(of: #","alg":"ES256""#, with: "")

@@ -1,9 +1,10 @@
 import Foundation
+import JOSETestSupport
 import Testing
 @testable import JOSE
 
 /// ``KeyPolicy``: the defaults, and the named weak policy for debugging legacy tokens.
-@Suite("KeyPolicy")
+@Suite("KeyPolicy", .tags(.addressSanitized))
 struct KeyPolicyTests {
     static let tutorialSecret = Array("your-256-bit-secret".utf8)
 

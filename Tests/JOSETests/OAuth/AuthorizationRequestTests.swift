@@ -1,9 +1,10 @@
 import Foundation
+import JOSETestSupport
 import Testing
 @testable import JOSE
 @testable import JOSEOAuth
 
-@Suite struct AuthorizationRequestTests {
+@Suite(.tags(.addressSanitized)) struct AuthorizationRequestTests {
     let endpoint = URL(string: "https://op.example/authorize?tenant=a")!
 
     /// The query of `url` as ordered pairs.

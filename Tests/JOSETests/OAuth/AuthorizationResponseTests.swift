@@ -1,9 +1,10 @@
 import Foundation
+import JOSETestSupport
 import Testing
 @testable import JOSE
 @testable import JOSEOAuth
 
-@Suite struct AuthorizationResponseTests {
+@Suite(.tags(.addressSanitized)) struct AuthorizationResponseTests {
     @Test func queryResponseParses() throws {
         let transaction = try localTransaction()
         let response = try AuthorizationResponse(

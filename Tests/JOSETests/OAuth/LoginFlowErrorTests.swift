@@ -6,7 +6,7 @@ import JOSEURLSession
 import JOSETestSupport
 
 /// Every way a login must fail, against the provider test server.
-@Suite struct LoginFlowErrorTests {
+@Suite(.tags(.threadSanitized)) struct LoginFlowErrorTests {
     /// Replaces one query parameter of a callback URL.
     private func replacing(_ name: String, with value: String?, in callback: String) throws -> String {
         var components = try #require(URLComponents(string: callback))

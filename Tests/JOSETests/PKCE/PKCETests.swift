@@ -1,7 +1,8 @@
+import JOSETestSupport
 import Testing
 @testable import JOSE
 
-@Suite("PKCE, state and nonce")
+@Suite("PKCE, state and nonce", .tags(.addressSanitized))
 struct PKCETests {
     @Test func rfc7636AppendixB() throws {
         let verifier = try CodeVerifier("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")

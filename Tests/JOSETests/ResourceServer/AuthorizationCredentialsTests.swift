@@ -1,7 +1,8 @@
+import JOSETestSupport
 import Testing
 @testable import JOSE
 
-@Suite struct AuthorizationCredentialsTests {
+@Suite(.tags(.addressSanitized)) struct AuthorizationCredentialsTests {
     @Test(arguments: [
         ("Bearer mF_9.B5f-4.1JqM", AuthorizationCredentials.Scheme.bearer, "mF_9.B5f-4.1JqM"),
         ("bearer abc", .bearer, "abc"),

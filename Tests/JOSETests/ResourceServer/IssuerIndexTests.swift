@@ -1,3 +1,4 @@
+import JOSETestSupport
 import Testing
 @testable import JOSE
 
@@ -10,7 +11,7 @@ private struct UnusedFetcher: HTTPFetcher {
 }
 
 /// ``IssuerRegistry/IssuerIndex``: every issuer indexed is found by its bytes, and nothing else is.
-@Suite struct IssuerIndexTests {
+@Suite(.tags(.addressSanitized)) struct IssuerIndexTests {
     static func entry(_ issuer: String) throws -> IssuerRegistry.Entry {
         try IssuerRegistry.makeEntry(
             .init(issuer, keys: .jwksURI("https://keys.example/jwks"), rules: JWTClaimRules(audiences: ["api"])),

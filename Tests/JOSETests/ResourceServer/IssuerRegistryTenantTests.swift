@@ -6,7 +6,7 @@ import JOSETestSupport
 /// Tenant templates (`.../{tenantid}/v2.0`, as Microsoft Entra ID's): the tenant in `iss` must
 /// equal `tid`, be well formed and allowed; each tenant has its own discovery (whose issuer is
 /// the substituted one) and keys; at most `maximumTenantCount` tenants are kept.
-@Suite struct IssuerRegistryTenantTests {
+@Suite(.tags(.threadSanitized)) struct IssuerRegistryTenantTests {
     /// The template on `server`: `http://127.0.0.1:<port>/{tenantid}/v2.0`.
     private static func template(_ server: TestHTTPServer) -> String {
         server.baseURL.absoluteString + "/{tenantid}/v2.0"

@@ -6,7 +6,7 @@ import JOSETestSupport
 /// The issuer registry with plain issuers: two loopback issuers with separate key sets, each
 /// token verified with its own issuer's keys and rules, unknown issuers refused before any fetch,
 /// one cache creation per issuer however many tokens arrive at once.
-@Suite struct IssuerRegistryTests {
+@Suite(.tags(.threadSanitized)) struct IssuerRegistryTests {
     /// Two issuers on servers of their own, trusted through discovery with the default rules.
     private func twoIssuers() async throws -> (a: LoopbackIssuer, b: LoopbackIssuer, registry: IssuerRegistry) {
         let a = try await LoopbackIssuer.start()

@@ -6,7 +6,7 @@ import JOSETestSupport
 /// `ProtectedResource` over an `IssuerRegistry`: two loopback issuers with separate keys, each
 /// access token verified with its own issuer's keys, the RFC 9068 rules applied by the
 /// validator whatever the registry's rules, then scopes, step-up and DPoP as for one issuer.
-@Suite struct ProtectedResourceRegistryTests {
+@Suite(.tags(.threadSanitized)) struct ProtectedResourceRegistryTests {
     /// The request URL DPoP proofs are made for.
     static let url = "https://api.example.com/orders"
     /// The fixed clock of the rules, the validator, the proofs and their verifier.

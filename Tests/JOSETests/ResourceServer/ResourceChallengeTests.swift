@@ -1,7 +1,8 @@
+import JOSETestSupport
 import Testing
 @testable import JOSE
 
-@Suite struct ResourceChallengeTests {
+@Suite(.tags(.addressSanitized)) struct ResourceChallengeTests {
     @Test func everyCodeHasAnAnswer() {
         for code in JOSEError.Code.all {
             let challenge = ResourceChallenge(JOSEError(code, "x"), scheme: .bearer)

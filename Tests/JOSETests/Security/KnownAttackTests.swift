@@ -1,3 +1,4 @@
+import JOSETestSupport
 import Testing
 @testable import JOSE
 
@@ -153,7 +154,7 @@ private enum Attack {
 
 private let ESC = "\\u001b"
 
-@Suite("Known attacks")
+@Suite("Known attacks", .tags(.addressSanitized))
 struct KnownAttackTests {
     static let attacks: [KnownAttack] = algNone + keyConfusion + headerKeys + keyIDInjection + psychicSignatures
         + invalidCurve + rsaAbuse + shortSecrets + critAbuse + duplicateMembers + limits + encoding + polyglots

@@ -1,9 +1,10 @@
+import JOSETestSupport
 import Testing
 @testable import JOSE
 
 /// The fallback atomic, exercised directly on every platform (on Linux the package itself uses
 /// `Synchronization.Atomic`).
-@Suite("LockedAtomic", .tags(.locking))
+@Suite("LockedAtomic", .tags(.locking, .addressSanitized, .threadSanitized))
 struct LockedAtomicTests {
     @Test("loads what was stored")
     func loadAndStore() {

@@ -1,4 +1,5 @@
 import Foundation
+import JOSETestSupport
 import Testing
 @testable import JOSE
 
@@ -40,7 +41,7 @@ private final class SharedLock<Value>: Sendable {
 
 /// The fallback lock, exercised directly on every platform (on Linux the package itself uses
 /// `Synchronization.Mutex`, so these tests are what keeps the Apple path honest).
-@Suite("PthreadLock", .tags(.locking))
+@Suite("PthreadLock", .tags(.locking, .addressSanitized, .threadSanitized))
 struct PthreadLockTests {
     @Test("increments from many threads, under the lock, lose none and never overlap")
     func exclusiveAcrossThreads() {

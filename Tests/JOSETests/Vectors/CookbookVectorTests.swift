@@ -1,4 +1,5 @@
 import Foundation
+import JOSETestSupport
 import Testing
 @testable import JOSE
 
@@ -46,7 +47,7 @@ struct CookbookCase: Sendable, CustomTestStringConvertible {
 }
 
 extension Vectors {
-    @Suite("RFC 7520 JOSE Cookbook vectors")
+    @Suite("RFC 7520 JOSE Cookbook vectors", .tags(.addressSanitized))
     struct CookbookVectorTests {
         static let cases: [CookbookCase] = [
             CookbookCase(file: "4_1.rsa_v15_signature.json", section: "§4.1 RS256",

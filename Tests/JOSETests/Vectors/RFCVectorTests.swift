@@ -1,4 +1,5 @@
 import Foundation
+import JOSETestSupport
 import Testing
 @testable import JOSE
 
@@ -8,7 +9,7 @@ private func parts(_ compact: String) -> [String] {
 }
 
 extension Vectors {
-    @Suite("RFC vectors")
+    @Suite("RFC vectors", .tags(.addressSanitized))
     struct RFCVectorTests {
         // MARK: RFC 7515 Appendix A
 

@@ -1,4 +1,5 @@
 import Foundation
+import JOSETestSupport
 import Testing
 @testable import JOSE
 
@@ -110,7 +111,7 @@ extension Vectors {
     /// with `JWK(json:)` from the group's JWK, and each case goes through
     /// `JWKSet.verifySignature(header:signingInput:signature:)` (key selection, alg/key binding and
     /// the signature check: what a token verify runs once the compact form is parsed).
-    @Suite("Wycheproof vectors through the JWS path")
+    @Suite("Wycheproof vectors through the JWS path", .tags(.addressSanitized))
     struct WycheproofJWSTests {
         static let ecdsaFiles: [(file: String, alg: JWSAlgorithm)] = [
             ("ecdsa_secp256r1_sha256_p1363_test.json", .es256),

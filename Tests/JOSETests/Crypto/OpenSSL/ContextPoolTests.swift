@@ -1,5 +1,6 @@
 #if !JOSE_SWIFT_CRYPTO
 import Foundation
+import JOSETestSupport
 import Testing
 @testable import JOSE
 
@@ -55,7 +56,7 @@ private final class LockedState<Value>: @unchecked Sendable {
     }
 }
 
-@Suite("OpenSSL context pool")
+@Suite("OpenSSL context pool", .tags(.threadSanitized))
 struct ContextPoolTests {
     @Test func takesByTagKeepsAtMostTheLimitAndFreesTheRest() {
         let contexts = FakeContexts()

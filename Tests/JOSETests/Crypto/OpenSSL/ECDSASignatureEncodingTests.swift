@@ -1,9 +1,10 @@
 #if !JOSE_SWIFT_CRYPTO
+import JOSETestSupport
 import Testing
 @testable import JOSE
 
 /// The OpenSSL backend's conversion between JWS R‖S and DER ECDSA signatures.
-@Suite("ECDSA signature encoding (OpenSSL)")
+@Suite("ECDSA signature encoding (OpenSSL)", .tags(.addressSanitized))
 struct ECDSASignatureEncodingTests {
     /// R‖S → DER → R‖S is the identity; a wrong width or a trailing byte is refused.
     @Test func derRoundTrip() throws {

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Runs the test suites that carry a swift-testing tag, and fails unless exactly those ran.
+
+`swift test --filter` takes regular expressions over test IDs only (this toolchain's swift-testing
+has no tag filter on its command line). So the suites are found by their tags first: `swift test
+list` writes every test to an event stream, each suite with its tags (the experimental event
+stream version carries them). Their IDs, anchored, become the `--filter` of the run, whose own
+event stream then shows which suites started.
+
+The guards: the tag must be on exactly EXPECTED suites (a suite that loses its tag, or a new one
+that gains it, changes the count and fails the run until EXPECTED says so; renaming a suite
+changes nothing), and every tagged suite must have run (or been skipped by its own condition)
+and no other suite, apart from the enclosing suites of tagged ones.
+
+    python3 .ci/run-tagged-suites.py TAG EXPECTED [--list] -- SWIFT_TEST_ARGUMENTS...
+
+TAG is the tag's name (`addressSanitized`); SWIFT_TEST_ARGUMENTS go to both `swift test list` and
+`swift test` (e.g. `--sanitize=address --scratch-path .build-asan`). With --list, the tagged
+suites and the filter are printed and nothing runs.
+"""
+import json
+import pathlib
+import re
+import subprocess
+import sys
+import tempfile
+
+# The event stream version whose test records carry their tags.
+EVENT_STREAM = ["--experimental-event-stream-version", "99"]
+
+
+def usage() -> None:
+    """Ends with the usage line."""
+    sys.exit("usage: run-tagged-suites.py TAG EXPECTED [--list] -- SWIFT_TEST_ARGUMENTS...")
+
+
+def records(path: pathlib.Path) -> list[dict]:
+    """The JSON records of an event stream file, one a line (split at line feeds only: a record
+    may hold a raw U+2028 or U+0085, which `str.splitlines` would split at)."""
+    return [json.loads(line) for line in path.read_text().split("\n") if line.strip()]
+
+
+def tags_of(test: dict) -> set[str]:
+    """A test record's tag names, without the leading dot the experimental field writes."""
+    return {tag.lstrip(".") for tag in (test.get("tags") or test.get("_tags") or [])}
+
+
+def enclosing(suite_id: str) -> set[str]:
+    """The IDs of the suites that enclose `suite_id` (`M.A/B/C` is inside `M.A/B` and `M.A`)."""
+    parts = suite_id.split("/")
+    return {"/".join(parts[:end]) for end in range(1, len(parts))}
+
+
+def main() -> None:
+    """Lists the tagged suites, checks their count, runs them and checks what the run reached."""
+    if "--" not in sys.argv:
+        usage()
+    ours, swift_arguments = sys.argv[1:sys.argv.index("--")], sys.argv[sys.argv.index("--") + 1:]
+    list_only = "--list" in ours
+    ours = [argument for argument in ours if argument != "--list"]
+    if len(ours) != 2 or not ours[1].isdigit():
+        usage()
+    tag, expected = ours[0], int(ours[1])
+
+    with tempfile.TemporaryDirectory() as directory:
+        listing = pathlib.Path(directory) / "list.jsonl"
+        subprocess.run(["swift", "test", "list", *swift_arguments, "--event-stream-output-path", str(listing),
+                        *EVENT_STREAM], check=True, stdout=subprocess.DEVNULL)
+        tests = [record["payload"] for record in records(listing) if record.get("kind") == "test"]
+        suites = {test["id"] for test in tests if test.get("kind") == "suite"}
+        tagged = sorted(test["id"] for test in tests if test.get("kind") == "suite" and tag in tags_of(test))
+        print(f"run-tagged-suites: {len(tagged)} suites tagged .{tag}")
+        for suite in tagged:
+            print("  " + suite)
+        if len(tagged) != expected:
+            sys.exit(f"run-tagged-suites: .{tag} is on {len(tagged)} suites, not the {expected} expected: a suite lost or "
+                     "gained the tag; tag it again, or change the expected count in .ci/run if that was meant")
+        selection = "^(?:" + "|".join(re.escape(suite) for suite in tagged) + ")$"
+        if list_only:
+            print(f"run-tagged-suites: --filter '{selection}'")
+            return
+
+        stream = pathlib.Path(directory) / "run.jsonl"
+        run = subprocess.run(["swift", "test", *swift_arguments, "--filter", selection,
+                              "--event-stream-output-path", str(stream), *EVENT_STREAM])
+        if run.returncode != 0:
+            sys.exit(run.returncode)  # `swift test` has said what failed
+        events = [record["payload"] for record in records(stream) if record.get("kind") == "event"]
+        reached = {event.get("testID") for event in events if event.get("kind") in ("testStarted", "testSkipped")}
+        reached &= suites
+        missing = sorted(set(tagged) - reached)
+        enclosing_tagged = set().union(*(enclosing(suite) for suite in tagged))
+        extra = sorted(reached - set(tagged) - enclosing_tagged)
+        if missing or extra:
+            sys.exit(f"run-tagged-suites: the run did not select the .{tag} suites: missing {missing}, extra {extra}")
+        print(f"run-tagged-suites: the run reached exactly the {len(tagged)} suites tagged .{tag}")
+
+
+if __name__ == "__main__":
+    main()

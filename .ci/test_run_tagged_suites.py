@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Shows that .ci/run-tagged-suites.py selects suites by their tag and fails when a suite lost its
+tag or the run did not reach the tagged suites, with a stand-in `swift` that writes the event
+streams a real one would.
+
+    python3 .ci/test_run_tagged_suites.py
+"""
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+import textwrap
+import unittest
+
+SCRIPT = pathlib.Path(__file__).resolve().parent / "run-tagged-suites.py"
+
+# A stand-in for `swift`: `swift test list` writes the suites of LISTING to the event stream;
+# `swift test` records its --filter in FILTER_SEEN and writes a testStarted event for each suite of
+# STARTED (the suites a real run would have reached), after a record holding a raw U+2028.
+FAKE_SWIFT = textwrap.dedent('''\
+    #!/usr/bin/env python3
+    import json, os, sys
+    arguments = sys.argv[1:]
+    stream = arguments[arguments.index("--event-stream-output-path") + 1]
+    with open(stream, "w") as out:
+        if arguments[1] == "list":
+            for suite, tags in json.loads(os.environ["LISTING"]).items():
+                payload = {"kind": "suite", "id": suite, "name": suite.split("/")[-1]}
+                if tags:
+                    payload["_tags"] = ["." + tag for tag in tags]
+                out.write(json.dumps({"kind": "test", "payload": payload}) + "\\n")
+        else:
+            open(os.environ["FILTER_SEEN"], "w").write(arguments[arguments.index("--filter") + 1])
+            # An argument shown with a raw line separator, as a parameterized test's can be.
+            out.write(json.dumps({"kind": "event", "payload": {"kind": "testCaseStarted", "arguments": "a\\u2028b"}},
+                                 ensure_ascii=False) + "\\n")
+            for suite in json.loads(os.environ["STARTED"]):
+                out.write(json.dumps({"kind": "event", "payload": {"kind": "testStarted", "testID": suite}}) + "\\n")
+    sys.exit(int(os.environ.get("STATUS", "0")))
+''')
+
+# The suites `swift test list` reports, with their tags.
+LISTING = {
+    "M.Parser": ["addressSanitized"],
+    "M.Outer": [],
+    "M.Outer/Inner": ["addressSanitized", "threadSanitized"],
+    "M.Cache": ["threadSanitized"],
+}
+
+
+def run(tag: str, expected: int, started: list[str], *extra: str, status: int = 0) -> tuple[subprocess.CompletedProcess, str]:
+    """Runs the script with the stand-in `swift`; the result, and the --filter the run was given."""
+    with tempfile.TemporaryDirectory() as directory:
+        swift = pathlib.Path(directory) / "swift"
+        swift.write_text(FAKE_SWIFT)
+        swift.chmod(0o755)
+        seen = pathlib.Path(directory) / "filter"
+        environment = os.environ | {"PATH": f"{directory}:{os.environ['PATH']}", "LISTING": json.dumps(LISTING),
+                                    "STARTED": json.dumps(started), "FILTER_SEEN": str(seen), "STATUS": str(status)}
+        result = subprocess.run([sys.executable, str(SCRIPT), tag, str(expected), *extra, "--", "--skip-build"],
+                                capture_output=True, text=True, env=environment)
+        return result, seen.read_text() if seen.exists() else ""
+
+
+class TaggedSuites(unittest.TestCase):
+    """The selection by tag and each of its guards."""
+
+    def test_runs_exactly_the_tagged_suites(self):
+        result, selection = run("addressSanitized", 2, ["M.Outer", "M.Outer/Inner", "M.Parser"])
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        self.assertEqual(selection, r"^(?:M\.Outer/Inner|M\.Parser)$")
+
+    def test_list_runs_nothing(self):
+        result, selection = run("threadSanitized", 2, [], "--list")
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        self.assertIn("M.Cache", result.stdout)
+        self.assertEqual(selection, "")
+
+    def test_a_suite_that_lost_its_tag_fails(self):
+        result, _ = run("addressSanitized", 3, [])
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("is on 2 suites, not the 3 expected", result.stderr)
+
+    def test_a_tagged_suite_the_run_did_not_reach_fails(self):
+        result, _ = run("addressSanitized", 2, ["M.Parser"])
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("missing ['M.Outer/Inner']", result.stderr)
+
+    def test_an_untagged_suite_the_run_reached_fails(self):
+        result, _ = run("threadSanitized", 2, ["M.Outer/Inner", "M.Cache", "M.Parser"])
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("extra ['M.Parser']", result.stderr)
+
+    def test_a_failing_run_fails(self):
+        result, _ = run("threadSanitized", 2, ["M.Outer/Inner", "M.Cache"], status=1)
+        self.assertEqual(result.returncode, 1)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import JOSE
+
+/// `jose decode`: shows a token's header and payload without verifying anything.
+struct DecodeCommand: ParsableCommand {
+    /// Help and name.
+    static let configuration = CommandConfiguration(
+        commandName: "decode",
+        abstract: "Show a token's header and payload WITHOUT verifying anything.",
+        discussion: """
+            Prints {"header":{..},"payload":{..}} on stdout (the payload as a base64url string \
+            when it is not JSON) and a warning on stderr that nothing was verified. Never use \
+            decoded content for a decision: use 'jose verify'. A token that cannot be decoded \
+            prints 'invalid: malformed: ...' and exits 1.
+
+            The token may be pasted as it comes: surrounding whitespace and quotes, an \
+            'Authorization:' prefix and one 'Bearer ' or 'DPoP ' are removed. Each of exp, nbf, \
+            iat and auth_time also gets a readable line on stderr, e.g. \
+            'exp: 2026-01-01T01:00:00Z (expired 325 days ago)'.
+
+            Examples:
+              jose decode eyJhbGciOi...
+              pbpaste | jose decode -
+              jose decode --date local --now 1767229200 "Bearer eyJhbGciOi..."
+            """)
+
+    /// The token.
+    @Argument(help: ArgumentHelp(
+        "The compact token, or '-' to read it from stdin (one trailing newline removed).", valueName: "TOKEN|-"))
+    var token: String
+
+    /// `--date`.
+    @OptionGroup(title: "Readable times")
+    var times: TimeDisplayOptions
+
+    /// `--now`.
+    @Option(help: ArgumentHelp(
+        "Measure the relative times of the readable lines from this instant (seconds since 1970) instead of the clock.",
+        valueName: "UNIX_SECONDS"))
+    var now: Double?
+
+    /// Keeps `--now` to a representable instant.
+    func validate() throws {
+        if let now, !(now.isFinite && abs(now) <= SecondsFlagLimits.maximumInstant) {
+            throw ValidationError("--now must be a number of seconds since 1970 between -\(Int(SecondsFlagLimits.maximumInstant)) and \(Int(SecondsFlagLimits.maximumInstant))")
+        }
+    }
+
+    /// Decodes and prints.
+    func run() throws {
+        Console.err(Console.paint("warning", .yellow)
+                    + ": decoded only; the signature and claims were NOT verified (use 'jose verify')")
+        do {
+            let parts = try UnverifiedJWS(unverified: try TokenInput.read(token))
+            guard let header = JSONRendering.value(ofJSONBytes: parts.header) else {
+                throw JOSEError(.malformed, "the header is not strict JSON")
+            }
+            let payload = JSONRendering.value(ofJSONBytes: parts.payload) ?? .string(Base64URL.encode(parts.payload))
+            Console.out(JSONOutput.object([("header", header), ("payload", payload)]).serialized(pretty: true))
+            let readable = ReadableTime(zone: times.date, now: now ?? Date().timeIntervalSince1970)
+            for line in readable.lines(forClaims: parts.payload) { Console.err(line) }
+        } catch let error as JOSEError {
+            Console.err(Console.paint("invalid", .red) + ": " + error.description)
+            throw CLIFailure.rejected
+        }
+    }
+}
