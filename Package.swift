@@ -72,7 +72,7 @@ let package = Package(
         ),
         // The bare crypto-backend check `jose bench` measures the full verify against.
         .target(
-            name: "JOSEPrimitiveTimer",
+            name: "JOSEPrimitiveSignatureCheck",
             dependencies: ["JOSE"]
         ),
         .executableTarget(
@@ -80,7 +80,7 @@ let package = Package(
             dependencies: [
                 "JOSE",
                 "JOSEURLSession",
-                "JOSEPrimitiveTimer",
+                "JOSEPrimitiveSignatureCheck",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -18,8 +18,8 @@ symbol links in comments (``Name``) count as names. A name declared in more than
 counts only where the file using it cannot see any of its declarations.
 
 The CLI (Sources/JOSECLI) must use only public API. The library's `package` entries are the
-bare signature check for the primitive timer target beside `jose bench` (names starting with
-`primitive`) and Support/ (the locks and atomics every target shares); the CLI names none but
+bare signature check for the JOSEPrimitiveSignatureCheck target beside `jose bench` (names
+starting with `primitive`) and Support/ (the locks and atomics every target shares); the CLI names none but
 Support's, and does not import the library with @testable.
 
     python3 .ci/check-layers.py [LIBRARY_FOLDER CLI_FOLDER]   (defaults: Sources/JOSE Sources/JOSECLI)
@@ -129,7 +129,7 @@ for path, code in codes.items():
         for name in PACKAGE.findall(line):
             if not name.startswith("primitive"):
                 problems.append(f"{path.relative_to(RELATIVE)}:{number} declares `package` API `{name}` "
-                                "(only the primitive timer's `primitive...` entry, and Support/, may be package)")
+                                "(only the primitive signature check's `primitive...` entry, and Support/, may be package)")
             package_names.add(name)
 for path in sorted(CLI.rglob("*.swift")):
     code = code_of(path.read_text())
