@@ -80,6 +80,15 @@ class PlantedViolations(unittest.TestCase):
         self.assertFails({"Keys/Doc.swift": "/// See ``Client``.\nstruct Documented {}\n"}, "names Client")
         self.assertFails({"Keys/Text.swift": 'let text = "\\(Client.self)"\n'}, "names Client")
 
+    def test_a_subfolder_belongs_to_its_folders_layer(self):
+        room = {"ResourceServer/IssuerRegistry/Registry.swift": "struct Registry { let cache: Cache; let resource: Resource }\n"}
+        result = run(CLEAN | room)
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        self.assertFails(room | {"OAuth/Use.swift": "struct UsesRegistry { let registry: Registry }\n"},
+                         "names Registry, declared in another folder of the same layer")
+        self.assertFails(room | {"JWT/Use.swift": "struct UsesRegistry { let registry: Registry }\n"},
+                         "names Registry, declared in a higher layer")
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
