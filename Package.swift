@@ -83,7 +83,7 @@ let package = Package(
         ),
         // The bare crypto-backend check `jose bench` measures the full verify against.
         .target(
-            name: "JOSEPrimitiveTimer",
+            name: "JOSEPrimitiveSignatureCheck",
             dependencies: ["JOSE"]
         ),
         .executableTarget(
@@ -92,7 +92,7 @@ let package = Package(
                 "JOSE",
                 "JOSEOAuth",
                 "JOSEURLSession",
-                "JOSEPrimitiveTimer",
+                "JOSEPrimitiveSignatureCheck",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

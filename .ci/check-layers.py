@@ -18,7 +18,7 @@ symbol links in comments (``Name``) count as names. A name declared in more than
 counts only where the file using it cannot see any of its declarations.
 
 The CLI (Sources/JOSECLI) must use only public API. The library's `package` entries are the
-bare signature check for the primitive timer target beside `jose bench` (names starting with
+bare signature check for the JOSEPrimitiveSignatureCheck target beside `jose bench` (names starting with
 `primitive`), the two helpers the login-flow module needs (FOR_LOGIN_MODULE below) and Support/
 (the locks, atomics, error factories and durations every target shares); the CLI names none but
 Support's, and does not import the library with @testable.
@@ -135,7 +135,7 @@ for path, code in codes.items():
         for name in PACKAGE.findall(line):
             if not name.startswith("primitive") and name not in FOR_LOGIN_MODULE:
                 problems.append(f"{path.relative_to(RELATIVE)}:{number} declares `package` API `{name}` "
-                                "(only the primitive timer's `primitive...` entry, what FOR_LOGIN_MODULE lists, "
+                                "(only the primitive signature check's `primitive...` entry, what FOR_LOGIN_MODULE lists, "
                                 "and Support/ may be package)")
             package_names.add(name)
 for path in sorted(CLI.rglob("*.swift")):

@@ -81,6 +81,16 @@ class PlantedViolations(unittest.TestCase):
         self.assertFails({"Keys/Doc.swift": "/// See ``Resource``.\nstruct Documented {}\n"}, "names Resource")
         self.assertFails({"Keys/Text.swift": 'let text = "\\(Resource.self)"\n'}, "names Resource")
 
+    def test_a_subfolder_belongs_to_its_folders_layer(self):
+        room = {"ResourceServer/IssuerRegistry/Registry.swift": "struct Registry { let cache: Cache; let resource: Resource }\n"}
+        result = run(CLEAN | room)
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        nested = {"JWKS/Replicas/Replica.swift": "struct Replica { let key: Key }\n"}
+        self.assertFails(nested | {"DPoP/Use.swift": "struct UsesReplica { let replica: Replica }\n"},
+                         "names Replica, declared in another folder of the same layer")
+        self.assertFails(room | {"JWT/Use.swift": "struct UsesRegistry { let registry: Registry }\n"},
+                         "names Registry, declared in a higher layer")
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -157,7 +157,7 @@ public struct DPoPProofVerifier: Sendable {
             throw JOSEError(.invalidDPoPProof, "the DPoP proof is longer than \(maximumProofBytes) bytes")
         }
         do {
-            return try TokenText.withUTF8(of: proof) { try check($0, request: request, targetURI: targetURI, now: now) }
+            return try ContiguousToken.withUTF8(of: proof) { try check($0, request: request, targetURI: targetURI, now: now) }
         } catch let error as JOSEError {
             switch error.code {
             case .invalidDPoPProof, .useDPoPNonce, .invalidTokenBinding, .invalidInput, .invalidRequest: throw error

@@ -55,7 +55,7 @@ public final class JWKSCache: JWKSetSource, Sendable {
     /// Everything that changes, behind a lock that is never held across a suspension.
     private let state = Lock(State())
     /// What the hit path reads: the set while it needs no refresh, one copy per thread stripe.
-    private let hits = HitStripes()
+    private let freshReplicas = FreshKeySetReplicas()
 
     /// The most `kid`s remembered as unknown between two fetches; bounds memory under a storm.
     static let maximumRememberedUnknownKeyIDs = 1024
@@ -235,7 +235,7 @@ public final class JWKSCache: JWKSetSource, Sendable {
     /// `mayWait`, a fetch to wait for).
     private func plan(for header: JWSHeader, mayWait: Bool) -> Plan {
         let now = configuration.clock.now
-        if let hit = hits.keySet(for: header, at: now) { return .serve(hit) }
+        if let hit = freshReplicas.keySet(for: header, at: now) { return .serve(hit) }
         return plan(header: header, now: now, mayWait: mayWait)
     }
 
@@ -423,7 +423,7 @@ public final class JWKSCache: JWKSetSource, Sendable {
         state.lastFailure = nil
         state.unknownKeyIDs.removeAll()
         if let keySet = state.keySet {
-            hits.publish(keySet, until: state.refreshFrom)
+            freshReplicas.publish(keySet, until: state.refreshFrom)
         }
     }
 

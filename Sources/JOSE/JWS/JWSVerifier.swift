@@ -67,7 +67,7 @@ public struct JWSVerifier: Sendable {
     ///   `invalid_signature`.
     @inlinable
     public func verify(_ token: some StringProtocol) throws -> VerifiedJWS {
-        try TokenText.withUTF8(of: token) { try verify($0) }
+        try ContiguousToken.withUTF8(of: token) { try verify($0) }
     }
 
     /// Verifies a compact JWS given as UTF-8 bytes (`[UInt8]`, `Data`, `ArraySlice`, a buffer).
@@ -75,7 +75,7 @@ public struct JWSVerifier: Sendable {
     /// - Throws: ``JOSEError`` as ``verify(_:)-(StringProtocol)``.
     @inlinable
     public func verify(_ token: some Collection<UInt8>) throws -> VerifiedJWS {
-        try TokenText.withBytes(of: token) { try verify($0) }
+        try ContiguousToken.withBytes(of: token) { try verify($0) }
     }
 
     /// Verifies token text held in memory (the non-generic core the entry points above reach).

@@ -22,12 +22,11 @@ public struct JWTVerifier: Sendable {
     /// What a verifier holds, in one immutable object: copying a verifier (into an app's state,
     /// a DI container, a request handler) retains this one reference, not each string, set and
     /// key of its rules and keys, which every thread copying it would otherwise write.
-    @usableFromInline
     final class Storage: Sendable {
         /// Where keys come from, as given.
         let keySource: any JWKSetSource
         /// The claim rules.
-        @usableFromInline let rules: JWTClaimRules
+        let rules: JWTClaimRules
         /// The allow-list, limits and `crit` parameters.
         let signatures: SignatureRules
         /// Whether ``keySource`` is a fixed set, ``fixedKeys``, read directly. Any other source
@@ -52,7 +51,7 @@ public struct JWTVerifier: Sendable {
     }
 
     /// Everything the verifier holds.
-    @usableFromInline let storage: Storage
+    let storage: Storage
 
     /// Where keys come from, as given.
     public var keySource: any JWKSetSource { storage.keySource }
@@ -75,30 +74,22 @@ public struct JWTVerifier: Sendable {
 
     // MARK: - Verifying
     //
-    // The public entry points are generic over the token's type; they are `@inlinable` so that
-    // the caller's compiler specialises them, and they only reach the token's bytes in place and
-    // hand them to the non-generic core below: no generic code runs per byte or per token
-    // across the module boundary.
+    // `verify(_:)` and `verifyWithoutSuspending(_:)`, for text and for bytes, are written once, in
+    // `_InPlaceJWTVerifying`'s extension, over the two requirements below.
 
-    /// Verifies the signature and the claims of a compact JWT, fetching keys if the source must.
-    ///
-    /// When the keys are at hand (a fixed ``JWKSet``, or a cache hit) this never suspends.
-    ///
-    /// - Parameter token: the compact serialization, with no surrounding whitespace.
-    /// - Throws: ``JOSEError``: signature errors as ``JWSVerifier``, claim errors as
-    ///   ``JWTClaimRules``, `jwks_unavailable` when the source has no keys to offer.
-    @inlinable
-    public func verify(_ token: some StringProtocol) async throws -> VerifiedJWT {
-        try await finish(TokenText.withUTF8(of: token) { try begin($0, rules: storage.rules) }, rules: storage.rules)
-    }
-
-    /// Verifies a compact JWT given as UTF-8 bytes (`[UInt8]`, `Data`, `ArraySlice`, a buffer),
-    /// as ``verify(_:)-(StringProtocol)``.
+    /// Verifies `token` in place with the keys at hand (see ``verifyWithKeysAtHand(_:rules:)``);
+    /// `nil` when the source must fetch first.
     ///
     /// - Throws: ``JOSEError`` as ``verify(_:)-(StringProtocol)``.
-    @inlinable
-    public func verify(_ token: some Collection<UInt8>) async throws -> VerifiedJWT {
-        try await finish(TokenText.withBytes(of: token) { try begin($0, rules: storage.rules) }, rules: storage.rules)
+    public func _verifyWithKeysAtHand(_ token: UnsafeRawBufferPointer) throws -> VerifiedJWT? {
+        try verifyWithKeysAtHand(token, rules: storage.rules)
+    }
+
+    /// Verifies `token` (a copy owned by the caller) with keys awaited from the source.
+    ///
+    /// - Throws: ``JOSEError`` as ``verify(_:)-(StringProtocol)``.
+    public func _verifyAwaitingKeys(_ token: UnsafeRawBufferPointer) async throws -> VerifiedJWT {
+        try await verifyAwaitingKeys(token, rules: storage.rules)
     }
 
     /// Verifies only the signature of a compact JWS, fetching keys if the source must; the
@@ -107,7 +98,9 @@ public struct JWTVerifier: Sendable {
     /// - Throws: ``JOSEError`` as ``JWSVerifier/verify(_:)-(StringProtocol)``, or `jwks_unavailable`.
     @inlinable
     public func verifySignature(_ token: some StringProtocol) async throws -> VerifiedJWS {
-        try await finishSignature(TokenText.withUTF8(of: token) { try beginSignature($0) })
+        try await ContiguousToken.withUTF8(of: token) { token in
+            try VerificationStep(token) { try verifySignatureWithKeysAtHand($0) }
+        }.finish { try await verifySignatureAwaitingKeys($0) }
     }
 
     /// Verifies only the signature of a compact JWS given as UTF-8 bytes, as
@@ -116,121 +109,29 @@ public struct JWTVerifier: Sendable {
     /// - Throws: ``JOSEError`` as ``verifySignature(_:)-(StringProtocol)``.
     @inlinable
     public func verifySignature(_ token: some Collection<UInt8>) async throws -> VerifiedJWS {
-        try await finishSignature(TokenText.withBytes(of: token) { try beginSignature($0) })
-    }
-
-    /// Verifies the signature and the claims of a compact JWT without suspending, with the keys
-    /// at hand: a fixed ``JWKSet``'s, or what the source can give without waiting (a cache hit,
-    /// or a set a cache serves while it refreshes). For code that cannot `await`; everywhere
-    /// else use ``verify(_:)-(StringProtocol)``, which is as fast and fetches when it must.
-    ///
-    /// - Throws: ``JOSEError`` as ``verify(_:)-(StringProtocol)``; `jwks_unavailable` when the
-    ///   keys would have to be fetched first.
-    @inlinable
-    public func verifyWithoutSuspending(_ token: some StringProtocol) throws -> VerifiedJWT {
-        try TokenText.withUTF8(of: token) { try verifyWithoutSuspending($0, rules: storage.rules) }
-    }
-
-    /// ``verifyWithoutSuspending(_:)-(StringProtocol)`` for a token given as UTF-8 bytes.
-    ///
-    /// - Throws: ``JOSEError`` as ``verifyWithoutSuspending(_:)-(StringProtocol)``.
-    @inlinable
-    public func verifyWithoutSuspending(_ token: some Collection<UInt8>) throws -> VerifiedJWT {
-        try TokenText.withBytes(of: token) { try verifyWithoutSuspending($0, rules: storage.rules) }
+        try await ContiguousToken.withBytes(of: token) { token in
+            try VerificationStep(token) { try verifySignatureWithKeysAtHand($0) }
+        }.finish { try await verifySignatureAwaitingKeys($0) }
     }
 
     // MARK: - With other claim rules (ID tokens)
 
     /// ``verify(_:)-(StringProtocol)`` with other claim rules for this token.
     func verify(_ token: some StringProtocol, rules: JWTClaimRules) async throws -> VerifiedJWT {
-        try await finish(TokenText.withUTF8(of: token) { try begin($0, rules: rules) }, rules: rules)
+        try await ContiguousToken.withUTF8(of: token) { token in
+            try VerificationStep(token) { try verifyWithKeysAtHand($0, rules: rules) }
+        }.finish { try await verifyAwaitingKeys($0, rules: rules) }
     }
 
     /// ``verifyWithoutSuspending(_:)-(StringProtocol)`` with other claim rules for this token.
     func verifyWithoutSuspending(_ token: some StringProtocol, rules: JWTClaimRules) throws -> VerifiedJWT {
-        try TokenText.withUTF8(of: token) { try verifyWithoutSuspending($0, rules: rules) }
+        try ContiguousToken.withUTF8(of: token) { token in
+            guard let verified = try verifyWithKeysAtHand(token, rules: rules) else { throw Self.keysNotAtHand }
+            return verified
+        }
     }
 
     // MARK: - The non-generic core
-
-    /// What reading a token in place came to: a result, or a copy of the token (owned by the
-    /// step, freed by ``finish(_:rules:)``) to verify once the key source has answered.
-    @usableFromInline
-    enum Step<Verified> {
-        /// Verified (or thrown) in place, with the keys at hand.
-        case verified(Verified)
-        /// Copied, for a key source that must be awaited.
-        case copied(UnsafeRawBufferPointer)
-    }
-
-    /// The in-place part of ``verify(_:)-(StringProtocol)``: the whole verification when the
-    /// keys are at hand (a fixed set, or a source answering without suspending), otherwise one
-    /// copy of the token.
-    @usableFromInline
-    func begin(_ token: UnsafeRawBufferPointer, rules: JWTClaimRules) throws -> Step<VerifiedJWT> {
-        if let verified = try verifyWithKeysAtHand(token, rules: rules) { return .verified(verified) }
-        return .copied(TokenBytes.copy(token))
-    }
-
-    /// The rest of ``verify(_:)-(StringProtocol)``: the result, or the copied token verified
-    /// with keys awaited from the source.
-    @usableFromInline
-    func finish(_ step: Step<VerifiedJWT>, rules: JWTClaimRules) async throws -> VerifiedJWT {
-        switch step {
-        case .verified(let verified):
-            return verified
-        case .copied(let copy):
-            let token = TokenBytes(adopting: copy)
-            let jwt = try CompactJWT(token.bytes, rules: storage.signatures)
-            let keySet = try await storage.keySource.keySet(for: jwt.jws.header)
-            let key = try storage.signatures.verifySignature(of: jwt.jws, token: token.bytes, with: keySet)
-            return try jwt.verified(by: key, rules: rules)
-        }
-    }
-
-    /// The in-place part of ``verifySignature(_:)-(StringProtocol)``, as ``begin(_:rules:)``.
-    @usableFromInline
-    func beginSignature(_ token: UnsafeRawBufferPointer) throws -> Step<VerifiedJWS> {
-        if let verified = try verifySignatureWithKeysAtHand(token) { return .verified(verified) }
-        return .copied(TokenBytes.copy(token))
-    }
-
-    /// The rest of ``verifySignature(_:)-(StringProtocol)``.
-    @usableFromInline
-    func finishSignature(_ step: Step<VerifiedJWS>) async throws -> VerifiedJWS {
-        switch step {
-        case .verified(let verified):
-            return verified
-        case .copied(let copy):
-            let token = TokenBytes(adopting: copy)
-            let jws = try storage.signatures.parse(token.bytes)
-            let keySet = try await storage.keySource.keySet(for: jws.header)
-            let key = try storage.signatures.verifySignature(of: jws, token: token.bytes, with: keySet)
-            return jws.verified(by: key)
-        }
-    }
-
-    // MARK: - Without suspending
-
-    /// Verifies `token` with the keys at hand (the fixed set, read in place, or what the source
-    /// gives without waiting), or throws `jwks_unavailable`: signature, then the claims parsed in
-    /// place.
-    @usableFromInline
-    func verifyWithoutSuspending(_ token: UnsafeRawBufferPointer, rules: JWTClaimRules) throws -> VerifiedJWT {
-        guard let verified = try verifyWithKeysAtHand(token, rules: rules) else { throw Self.keysNotAtHand }
-        return verified
-    }
-
-    /// Verifies the signature of `token` with the keys at hand, or throws `jwks_unavailable`.
-    func verifySignatureWithoutSuspending(_ token: UnsafeRawBufferPointer) throws -> VerifiedJWS {
-        guard let verified = try verifySignatureWithKeysAtHand(token) else { throw Self.keysNotAtHand }
-        return verified
-    }
-
-    /// What verifying without suspending throws when the source would have to fetch first.
-    private static var keysNotAtHand: JOSEError {
-        JOSEError(.jwksUnavailable, "the keys for this token are not at hand (they must be fetched first); use the async verify")
-    }
 
     /// Verifies `token` in place with the keys at hand: the fixed set (read where it is stored:
     /// see ``Storage/fixedKeys``), or what the source gives without waiting; `nil` when the
@@ -247,8 +148,17 @@ public struct JWTVerifier: Sendable {
         return try jwt.verified(by: key, rules: rules)
     }
 
+    /// Verifies `token` (a copy owned by the caller) with keys awaited from the source.
+    private func verifyAwaitingKeys(_ token: UnsafeRawBufferPointer, rules: JWTClaimRules) async throws -> VerifiedJWT {
+        let jwt = try CompactJWT(token, rules: storage.signatures)
+        let keySet = try await storage.keySource.keySet(for: jwt.jws.header)
+        let key = try storage.signatures.verifySignature(of: jwt.jws, token: token, with: keySet)
+        return try jwt.verified(by: key, rules: rules)
+    }
+
     /// ``verifyWithKeysAtHand(_:rules:)`` for the signature alone.
-    private func verifySignatureWithKeysAtHand(_ token: UnsafeRawBufferPointer) throws -> VerifiedJWS? {
+    @usableFromInline
+    func verifySignatureWithKeysAtHand(_ token: UnsafeRawBufferPointer) throws -> VerifiedJWS? {
         let jws = try storage.signatures.parse(token)
         let key: JWK
         if storage.keysAreFixed {
@@ -257,6 +167,15 @@ public struct JWTVerifier: Sendable {
             guard let keySet = try storage.keySource.keySetWithoutSuspending(for: jws.header) else { return nil }
             key = try storage.signatures.verifySignature(of: jws, token: token, with: keySet)
         }
+        return jws.verified(by: key)
+    }
+
+    /// ``verifyAwaitingKeys(_:rules:)`` for the signature alone.
+    @usableFromInline
+    func verifySignatureAwaitingKeys(_ token: UnsafeRawBufferPointer) async throws -> VerifiedJWS {
+        let jws = try storage.signatures.parse(token)
+        let keySet = try await storage.keySource.keySet(for: jws.header)
+        let key = try storage.signatures.verifySignature(of: jws, token: token, with: keySet)
         return jws.verified(by: key)
     }
 }

@@ -29,4 +29,4 @@ public protocol JWTVerifying: Sendable {
     func verifyWithoutSuspending(_ token: some StringProtocol) throws -> VerifiedJWT
 }
 
-extension JWTVerifier: JWTVerifying {}
+extension JWTVerifier: _InPlaceJWTVerifying {}

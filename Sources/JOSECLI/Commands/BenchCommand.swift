@@ -2,7 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import JOSE
-import JOSEPrimitiveTimer
+import JOSEPrimitiveSignatureCheck
 
 /// `jose bench`: verify throughput per algorithm beside the raw primitive of the crypto backend
 /// compiled into this build (``CryptoBackend/current``: OpenSSL or swift-crypto).

@@ -96,7 +96,8 @@ private final class AtHandSource: JWKSetSource, Sendable {
         #expect(try verifier.verifyWithoutSuspending(Self.token).claims.subject == "alice")
         // With the keys at hand the token is verified where it lies: nothing is copied to wait on.
         let steps = try Array(Self.token.utf8).withUnsafeBytes { token in
-            (try verifier.begin(token, rules: verifier.rules), try verifier.beginSignature(token))
+            (try VerificationStep(token) { try verifier._verifyWithKeysAtHand($0) },
+             try VerificationStep(token) { try verifier.verifySignatureWithKeysAtHand($0) })
         }
         guard case .verified(let jwt) = steps.0, case .verified = steps.1 else {
             Issue.record("a source with its keys at hand made a copy of the token")
@@ -107,8 +108,10 @@ private final class AtHandSource: JWKSetSource, Sendable {
 
     @Test func sourceThatMustFetchGetsACopy() throws {
         let verifier = JWTVerifier(keySource: CountingSource(Self.keys), rules: JWTClaimRules())
-        let step = try Array(Self.token.utf8).withUnsafeBytes { try verifier.begin($0, rules: verifier.rules) }
-        guard case .copied(let copy) = step else {
+        let step = try Array(Self.token.utf8).withUnsafeBytes { token in
+            try VerificationStep(token) { try verifier._verifyWithKeysAtHand($0) }
+        }
+        guard case .awaitingKeys(let copy) = step else {
             Issue.record("a source without keys at hand verified in place")
             return
         }

@@ -72,7 +72,7 @@ import JOSETestSupport
         #expect(registry.statistics.cachesCreated == 0)
     }
 
-    @Test(arguments: [1, IssuerRegistry.PlainIssuers.scanLimit + 1])
+    @Test(arguments: [1, IssuerRegistry.PlainIssuerLookup.scanLimit + 1])
     func issuersAreFoundAmongMany(_ others: Int) async throws {
         let a = try await LoopbackIssuer.start()
         // Never contacted: only A's tokens are verified.

@@ -1,11 +1,11 @@
 extension JWKSCache {
-    /// The hit path's view of a cache: the key set while it needs no refresh, copied into one
-    /// stripe per thread (see ``ThreadStripes``).
+    /// The cached key set while it needs no refresh, one replica per thread stripe (see
+    /// ``ThreadStripes``): what the hit path reads.
     ///
     /// Each stripe holds its own replica of the set (see ``JWKSet/replica()``): threads
     /// verifying through one cache take no common lock and write no common reference count per
     /// token. Publishing, once per fetch, writes every stripe.
-    final class HitStripes: Sendable {
+    final class FreshKeySetReplicas: Sendable {
         /// What a stripe holds.
         struct Hit {
             /// The calling stripe's replica of the cached set.

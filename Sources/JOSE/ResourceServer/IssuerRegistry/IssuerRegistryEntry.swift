@@ -42,7 +42,7 @@ extension IssuerRegistry {
         private let creation = Lock<Creation>(Creation())
         /// Whether a token has verified with this entry (for a tenant: it leaves probation).
         private let hasVerified = AtomicValue<Bool>(false)
-        /// The recency stamp (see ``TenantHits``) of a tenant's latest use, for forgetting the
+        /// The recency stamp (see ``VerifiedTenantLookup``) of a tenant's latest use, for forgetting the
         /// least recently used; unused for a plain issuer.
         private let latestUse = AtomicValue<UInt64>(0)
 

@@ -44,12 +44,12 @@ extension IssuerRegistry {
     /// a new one (kept, which may forget the least recently used tenant); `nil` when it fits no
     /// template.
     ///
-    /// A verified tenant is found through ``TenantHits``, without the tenant table's lock.
+    /// A verified tenant is found through ``VerifiedTenantLookup``, without the tenant table's lock.
     ///
     /// - Throws: `invalid_issuer` when the tenant id is malformed, not allowed, or differs from
     ///   the token's `tid`; `missing_claim` / `invalid_claim` for an absent or non-string `tid`.
     private func tenantEntry(issuer: UnsafeBufferPointer<UInt8>, document: JSONView, tenantIDAt position: Int) throws -> Entry? {
-        if let kept = tenantHits.entry(for: issuer)
+        if let kept = verifiedTenants.entry(for: issuer)
             ?? tenants.withLock({ table in IssuerKey.withBorrowed(issuer) { table.entry(for: $0) } }) {
             let tenantID = UnsafeBufferPointer(rebasing: issuer[kept.tenantIDBytes])
             try Self.checkTenantIDClaim(document, at: position) { document.isString(at: position, equalTo: tenantID) }

@@ -1,7 +1,8 @@
-/// Reaching a token's bytes in place, whatever type holds them: inlined into the caller, so
-/// that the caller's compiler specialises it for the token's type.
+/// A token's bytes as one contiguous buffer, read where they lie whatever type holds them (or
+/// copied once when they are not contiguous): inlined into the caller, so that the caller's
+/// compiler specialises it for the token's type.
 @usableFromInline
-enum TokenText {
+enum ContiguousToken {
     /// Calls `body` with the UTF-8 of `token` in place (a native `String` or `Substring`), or of
     /// a contiguous copy.
     @inlinable

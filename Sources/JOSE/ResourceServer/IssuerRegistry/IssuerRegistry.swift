@@ -51,9 +51,14 @@ import Foundation
 /// (written only once per change to the tenant table) and the `tid` comparison. (On Apple
 /// systems, where the `Synchronization` atomics need iOS 18 / macOS 15, each atomic is a short
 /// lock of its own, and a tenant's token also takes the registry's recency lock.)
-/// Immutable and
-/// `Sendable`: make one and share it across tasks and threads.
-public final class IssuerRegistry: JWTVerifying {
+///
+/// Besides the errors of a single issuer's verification, a token is refused with
+/// `invalid_issuer` when its `iss` names no trusted issuer (nothing is fetched), or, for a
+/// tenant template, when the tenant id is malformed, not allowed, or differs from `tid`; and with
+/// `missing_claim` / `invalid_claim` for an absent or non-string `iss` (or `tid`, for a template).
+///
+/// Immutable and `Sendable`: make one and share it across tasks and threads.
+public final class IssuerRegistry: _InPlaceJWTVerifying {
     /// The issuers and tenant templates, as configured.
     public let issuers: [Issuer]
     /// The HTTP client every discovery and key-set fetch goes through.
@@ -62,13 +67,13 @@ public final class IssuerRegistry: JWTVerifying {
     public let configuration: Configuration
 
     /// The plain issuers.
-    let plainIssuers: PlainIssuers
+    let plainIssuers: PlainIssuerLookup
     /// The tenant templates, in configured order.
     let templates: [(template: TenantTemplate, issuer: Issuer)]
     /// The tenants kept, behind a lock never held across a suspension.
     let tenants: Lock<TenantTable>
     /// The verified tenants, as their tokens find them without that lock.
-    let tenantHits = TenantHits()
+    let verifiedTenants = VerifiedTenantLookup()
     /// The limits tokens are parsed with before their issuer is known.
     let parsing: SignatureRules
     /// The counters.
@@ -97,7 +102,7 @@ public final class IssuerRegistry: JWTVerifying {
         self.fetcher = fetcher
         self.configuration = configuration
         self.parsing = SignatureRules(algorithms: nil, limits: configuration.limits, understoodCriticalParameters: [])
-        self.tenants = Lock(TenantTable(capacity: configuration.maximumTenantCount, hits: tenantHits))
+        self.tenants = Lock(TenantTable(capacity: configuration.maximumTenantCount, verifiedLookup: verifiedTenants))
 
         var plainIssuers: [Entry] = []
         var templates: [(template: TenantTemplate, issuer: Issuer)] = []
@@ -123,7 +128,7 @@ public final class IssuerRegistry: JWTVerifying {
                     "issuer \(JOSEError.quoted(issuer.identifier)) has no audiences in its rules: set rules.audiences to this API's identifiers")
             }
         }
-        self.plainIssuers = PlainIssuers(plainIssuers)
+        self.plainIssuers = PlainIssuerLookup(plainIssuers)
         self.templates = templates
     }
 
@@ -137,97 +142,33 @@ public final class IssuerRegistry: JWTVerifying {
     var probationTenantIDs: [String] { tenants.withLock { $0.probationTenantIDs } }
 
     // MARK: - Verifying
-
-    /// Verifies the signature and the claims of a compact JWT with the keys and rules of the
-    /// issuer its `iss` names, fetching that issuer's keys (and discovery document) if need be.
-    ///
-    /// When the issuer's keys are at hand (a cache hit) this never suspends.
-    ///
-    /// - Parameter token: the compact serialization, with no surrounding whitespace.
-    /// - Throws: ``JOSEError``: `invalid_issuer` when `iss` names no trusted issuer (nothing is
-    ///   fetched), or for a tenant template when the tenant id is malformed, not allowed, or
-    ///   differs from `tid`; `missing_claim` / `invalid_claim` for an absent or non-string
-    ///   `iss` (or `tid`, for a template); signature errors as ``JWSVerifier``; claim errors as
-    ///   ``JWTClaimRules``; `jwks_unavailable` when the issuer's keys cannot be had.
-    @inlinable
-    public func verify(_ token: some StringProtocol) async throws -> VerifiedJWT {
-        try await finish(TokenText.withUTF8(of: token) { try begin($0) })
-    }
-
-    /// Verifies a compact JWT given as UTF-8 bytes (`[UInt8]`, `Data`, `ArraySlice`, a buffer),
-    /// as ``verify(_:)-(StringProtocol)``.
-    ///
-    /// - Throws: ``JOSEError`` as ``verify(_:)-(StringProtocol)``.
-    @inlinable
-    public func verify(_ token: some Collection<UInt8>) async throws -> VerifiedJWT {
-        try await finish(TokenText.withBytes(of: token) { try begin($0) })
-    }
-
-    /// Verifies a compact JWT without suspending, with the keys at hand (a cache hit). For code
-    /// that cannot `await`; everywhere else use ``verify(_:)-(StringProtocol)``, which is as
-    /// fast and fetches when it must.
-    ///
-    /// - Throws: ``JOSEError`` as ``verify(_:)-(StringProtocol)``; `jwks_unavailable` when the
-    ///   issuer's keys would have to be fetched first.
-    @inlinable
-    public func verifyWithoutSuspending(_ token: some StringProtocol) throws -> VerifiedJWT {
-        try TokenText.withUTF8(of: token) { try verifyWithoutSuspending($0) }
-    }
-
-    /// ``verifyWithoutSuspending(_:)-(StringProtocol)`` for a token given as UTF-8 bytes.
-    ///
-    /// - Throws: ``JOSEError`` as ``verifyWithoutSuspending(_:)-(StringProtocol)``.
-    @inlinable
-    public func verifyWithoutSuspending(_ token: some Collection<UInt8>) throws -> VerifiedJWT {
-        try TokenText.withBytes(of: token) { try verifyWithoutSuspending($0) }
-    }
-
-    // MARK: - The non-generic core
-
-    /// The in-place part of ``verify(_:)-(StringProtocol)``: the whole verification when the
-    /// keys are at hand, otherwise one copy of the token to finish with after waiting.
-    @usableFromInline
-    func begin(_ token: UnsafeRawBufferPointer) throws -> JWTVerifier.Step<VerifiedJWT> {
-        if let verified = try verifyWithKeysAtHand(token) { return .verified(verified) }
-        return .copied(TokenBytes.copy(token))
-    }
-
-    /// The rest of ``verify(_:)-(StringProtocol)``: the result, or the copied token verified
-    /// once its issuer's keys have been fetched.
-    @usableFromInline
-    func finish(_ step: JWTVerifier.Step<VerifiedJWT>) async throws -> VerifiedJWT {
-        switch step {
-        case .verified(let verified):
-            return verified
-        case .copied(let copy):
-            let token = TokenBytes(adopting: copy)
-            let jwt = try CompactJWT(token.bytes, rules: parsing)
-            var registered = RegisteredClaims()
-            let entry = try entry(for: jwt.claims, registered: &registered)
-            let keySet = try await entry.keySet(for: jwt.jws.header)
-            let verified = try entry.verify(jwt, token: token.bytes, with: keySet, registered: registered)
-            recordVerification(by: entry)
-            return verified
-        }
-    }
-
-    /// ``verifyWithoutSuspending(_:)-(StringProtocol)`` over token text in memory.
-    @usableFromInline
-    func verifyWithoutSuspending(_ token: UnsafeRawBufferPointer) throws -> VerifiedJWT {
-        guard let verified = try verifyWithKeysAtHand(token) else {
-            throw JOSEError(.jwksUnavailable,
-                            "the keys for this token's issuer are not at hand (they must be fetched first); use the async verify")
-        }
-        return verified
-    }
+    //
+    // `verify(_:)` and `verifyWithoutSuspending(_:)`, for text and for bytes, are written once, in
+    // `_InPlaceJWTVerifying`'s extension, over the two requirements below.
 
     /// Verifies `token` in place when its issuer's keys are at hand; `nil` when they must be
     /// fetched first (nothing is fetched here).
-    private func verifyWithKeysAtHand(_ token: UnsafeRawBufferPointer) throws -> VerifiedJWT? {
+    ///
+    /// - Throws: ``JOSEError`` as ``verify(_:)-(StringProtocol)``.
+    public func _verifyWithKeysAtHand(_ token: UnsafeRawBufferPointer) throws -> VerifiedJWT? {
         let jwt = try CompactJWT(token, rules: parsing)
         var registered = RegisteredClaims()
         let entry = try entry(for: jwt.claims, registered: &registered)
         guard let keySet = try entry.keySetWithoutSuspending(for: jwt.jws.header) else { return nil }
+        let verified = try entry.verify(jwt, token: token, with: keySet, registered: registered)
+        recordVerification(by: entry)
+        return verified
+    }
+
+    /// Verifies `token` (a copy owned by the caller) once its issuer's keys have been fetched
+    /// (and its discovery document, if need be).
+    ///
+    /// - Throws: ``JOSEError`` as ``verify(_:)-(StringProtocol)``.
+    public func _verifyAwaitingKeys(_ token: UnsafeRawBufferPointer) async throws -> VerifiedJWT {
+        let jwt = try CompactJWT(token, rules: parsing)
+        var registered = RegisteredClaims()
+        let entry = try entry(for: jwt.claims, registered: &registered)
+        let keySet = try await entry.keySet(for: jwt.jws.header)
         let verified = try entry.verify(jwt, token: token, with: keySet, registered: registered)
         recordVerification(by: entry)
         return verified
