@@ -3,7 +3,8 @@
 
 For every target of every library product in Package.swift, the top-level public types
 (`public struct/class/enum/protocol/actor/typealias` at the start of a line; nested types are
-reached through their parent's page) must each appear as ``Name`` in a topic group, below
+reached through their parent's page; names starting with `_`, which DocC leaves out, are
+skipped) must each appear as ``Name`` in a topic group, below
 `## Topics`, of the landing page `Sources/<Target>/<Target>.docc/<Target>.md`. A target with a
 public type and no landing page fails too.
 
@@ -27,7 +28,7 @@ def public_types(sources: pathlib.Path) -> set[str]:
     names: set[str] = set()
     for path in sources.rglob("*.swift"):
         names.update(PUBLIC_TYPE.findall(path.read_text(encoding="utf-8")))
-    return names
+    return {name for name in names if not name.startswith("_")}
 
 
 def curated(landing: pathlib.Path) -> set[str]:
