@@ -38,8 +38,16 @@ public struct AuthorizationRequest: Sendable {
     public var redirectURI: String
     /// The scopes; `openid` is added first when missing.
     public var scopes: [String]
-    /// `acr_values`: authentication context classes asked for, in order of preference.
+    /// `acr_values`: authentication context classes asked for, in order of preference. A
+    /// voluntary request (OpenID Connect Core §3.1.2.1): providers may answer with another
+    /// `acr` or none (one that picks an upstream identity provider with `acr_values=idp:google`
+    /// never echoes it), and the login is accepted either way unless
+    /// ``requiresAuthenticationContext`` is set.
     public var acrValues: [String] = []
+    /// Whether the ID token must carry an `acr` that is one of ``acrValues`` (or of the
+    /// client's ID-token validator's accepted set, when it names one); `false` unless set.
+    /// Setting it needs ``acrValues``.
+    public var requiresAuthenticationContext = false
     /// `prompt`: for example `login`, `consent`, `select_account`, `none`.
     public var prompt: [String] = []
     /// `login_hint`: the user's identifier, when known.
@@ -107,7 +115,8 @@ public struct AuthorizationRequest: Sendable {
     /// - Throws: `JOSEError` `invalid_input` for an empty client id, a redirect URI that is
     ///   not absolute or has a query or fragment, an empty or spaced scope or option value, a
     ///   `max_age` outside 0...``maximumMaxAge``, a `resource` that is not an absolute URI, an
-    ///   extra parameter that is reserved or repeated, or an endpoint with a fragment or with a
+    ///   extra parameter that is reserved or repeated, ``requiresAuthenticationContext`` without
+    ///   ``acrValues``, or an endpoint with a fragment or with a
     ///   query naming one of ``reservedParameters`` or an extra parameter (ignoring case).
     public func prepare(
         authorizationEndpoint: URL, issuer: String, requiresIssuerParameter: Bool = false, clock: JOSEClock = .system
@@ -123,7 +132,8 @@ public struct AuthorizationRequest: Sendable {
         return try LoginTransaction(
             issuer: issuer, clientID: clientID, redirectURI: redirectURI, state: RandomValue.state(),
             nonce: RandomValue.nonce(), codeVerifier: CodeVerifier.generate(), maxAge: maxAge,
-            createdAt: clock.now, requiresIssuerParameter: requiresIssuerParameter, acrValues: acrValues)
+            createdAt: clock.now, requiresIssuerParameter: requiresIssuerParameter, acrValues: acrValues,
+            requiresAuthenticationContext: requiresAuthenticationContext)
     }
 
     /// The request's parameters for `transaction`, security parameters first.
@@ -175,6 +185,9 @@ public struct AuthorizationRequest: Sendable {
             for value in values where value.isEmpty || value.contains(where: { $0 == " " || $0.isNewline }) {
                 throw JOSEError.invalidInput("a \(name) value \(JOSEError.quoted(value)) is empty or holds a space")
             }
+        }
+        guard !requiresAuthenticationContext || !acrValues.isEmpty else {
+            throw JOSEError.invalidInput("requiresAuthenticationContext needs acrValues: name the acr values the login must reach")
         }
         if let loginHint, loginHint.isEmpty { throw JOSEError.invalidInput("login_hint is empty") }
         if let maxAge, !(0...Self.maximumMaxAge).contains(maxAge) {

@@ -88,6 +88,15 @@ public struct ClientAuthentication: Sendable {
         }
     }
 
+    /// The client secret of `client_secret_basic` and `client_secret_post`, which also keys
+    /// HS256, HS384 and HS512 ID tokens (OpenID Connect Core §10.1); `nil` for other methods.
+    var clientSecret: String? {
+        switch method {
+        case .secretBasic(let secret), .secretPost(let secret): secret
+        case .none, .privateKeyJWT: nil
+        }
+    }
+
     /// Adds the client's credentials to a request's form and headers.
     ///
     /// - Parameters:

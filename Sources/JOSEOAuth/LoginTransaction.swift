@@ -34,9 +34,12 @@ public struct LoginTransaction: Sendable, Hashable, Codable {
     /// Whether the provider's metadata says authorization responses carry `iss` (RFC 9207);
     /// then a response without it is refused.
     public let requiresIssuerParameter: Bool
-    /// The `acr_values` sent, in order; when there are some, the ID token's `acr` must be one
-    /// of them (unless the client's ID-token validator names its own accepted set).
+    /// The `acr_values` sent, in order. A voluntary request: the ID token need not carry an
+    /// `acr`, nor one of these, unless ``requiresAuthenticationContext`` is set.
     public let acrValues: [String]
+    /// Whether the ID token must carry an `acr` among ``acrValues`` (or among the client's
+    /// ID-token validator's accepted set, when it names one).
+    public let requiresAuthenticationContext: Bool
 
     /// The longest `state` or `nonce` accepted when decoding.
     static let maximumValueLength = 512
@@ -54,13 +57,15 @@ public struct LoginTransaction: Sendable, Hashable, Codable {
     ///   - createdAt: Seconds since 1970.
     ///   - requiresIssuerParameter: Whether the response must carry `iss`.
     ///   - acrValues: The `acr_values` sent; none unless given.
+    ///   - requiresAuthenticationContext: Whether the ID token must carry an `acr` among
+    ///     `acrValues`; `false` unless given.
     /// - Throws: `JOSEError` `invalid_input` when a value is empty or too long, `maxAge` is
-    ///   negative, `createdAt` is not finite, or an `acr_values` entry is empty, holds a space
-    ///   or there are more than 32 of them.
+    ///   negative, `createdAt` is not finite, an `acr_values` entry is empty, holds a space
+    ///   or there are more than 32 of them, or an `acr` is required without `acrValues`.
     public init(
         issuer: String, clientID: String, redirectURI: String, state: String, nonce: String,
         codeVerifier: CodeVerifier, maxAge: Int?, createdAt: Double, requiresIssuerParameter: Bool,
-        acrValues: [String] = []
+        acrValues: [String] = [], requiresAuthenticationContext: Bool = false
     ) throws {
         for (name, value) in [("issuer", issuer), ("client id", clientID), ("redirect URI", redirectURI),
                               ("state", state), ("nonce", nonce)] {
@@ -82,6 +87,9 @@ public struct LoginTransaction: Sendable, Hashable, Codable {
         }) else {
             throw JOSEError.invalidInput("a login transaction holds at most 32 acr_values of 1 to 2048 bytes without spaces")
         }
+        guard !requiresAuthenticationContext || !acrValues.isEmpty else {
+            throw JOSEError.invalidInput("a login transaction that requires an acr must name the acr_values it accepts")
+        }
         self.issuer = issuer
         self.clientID = clientID
         self.redirectURI = redirectURI
@@ -92,19 +100,22 @@ public struct LoginTransaction: Sendable, Hashable, Codable {
         self.createdAt = createdAt
         self.requiresIssuerParameter = requiresIssuerParameter
         self.acrValues = acrValues
+        self.requiresAuthenticationContext = requiresAuthenticationContext
     }
 
     private enum CodingKeys: String, CodingKey {
         case issuer, clientID = "client_id", redirectURI = "redirect_uri", state, nonce
         case codeVerifier = "code_verifier", maxAge = "max_age", createdAt = "created_at"
         case requiresIssuerParameter = "requires_iss", acrValues = "acr_values"
+        case requiresAuthenticationContext = "requires_acr"
     }
 
-    /// Decodes and validates a stored transaction (one stored without `acr_values` has none).
+    /// Decodes and validates a stored transaction (one stored without `acr_values` has none,
+    /// and one without `requires_acr` does not require an `acr`).
     ///
     /// - Parameter decoder: The decoder.
     /// - Throws: A decoding error for missing members or wrong types; `JOSEError`
-    ///   `invalid_input` for values ``init(issuer:clientID:redirectURI:state:nonce:codeVerifier:maxAge:createdAt:requiresIssuerParameter:acrValues:)``
+    ///   `invalid_input` for values ``init(issuer:clientID:redirectURI:state:nonce:codeVerifier:maxAge:createdAt:requiresIssuerParameter:acrValues:requiresAuthenticationContext:)``
     ///   refuses, including a malformed code verifier.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -118,7 +129,8 @@ public struct LoginTransaction: Sendable, Hashable, Codable {
             maxAge: container.decodeIfPresent(Int.self, forKey: .maxAge),
             createdAt: container.decode(Double.self, forKey: .createdAt),
             requiresIssuerParameter: container.decode(Bool.self, forKey: .requiresIssuerParameter),
-            acrValues: container.decodeIfPresent([String].self, forKey: .acrValues) ?? [])
+            acrValues: container.decodeIfPresent([String].self, forKey: .acrValues) ?? [],
+            requiresAuthenticationContext: container.decodeIfPresent(Bool.self, forKey: .requiresAuthenticationContext) ?? false)
     }
 
     /// Encodes the transaction (the code verifier as its text).
@@ -137,5 +149,6 @@ public struct LoginTransaction: Sendable, Hashable, Codable {
         try container.encode(createdAt, forKey: .createdAt)
         try container.encode(requiresIssuerParameter, forKey: .requiresIssuerParameter)
         if !acrValues.isEmpty { try container.encode(acrValues, forKey: .acrValues) }
+        if requiresAuthenticationContext { try container.encode(true, forKey: .requiresAuthenticationContext) }
     }
 }

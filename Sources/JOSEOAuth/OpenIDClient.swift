@@ -32,7 +32,10 @@ public struct OpenIDClient: Sendable {
     public let authentication: ClientAuthentication
     /// The HTTP client for the token and PAR endpoints.
     public let fetcher: any HTTPFetcher
-    /// Validates ID tokens; set its `acr`, `amr` and `sid` rules to require them.
+    /// Validates ID tokens; set its `acr`, `amr` and `sid` rules to require them. For a client
+    /// authenticating with a client secret, its `clientSecret` is that secret, so that HS256,
+    /// HS384 and HS512 ID tokens verify (OpenID Connect Core §10.1); a validator set here
+    /// without one refuses them.
     public var idTokenValidator: IDTokenValidator
     /// The longest a transaction may wait for its callback; 10 minutes unless set.
     public var transactionLifetime: Duration = .seconds(600)
@@ -44,6 +47,8 @@ public struct OpenIDClient: Sendable {
     public static let maximumRequestURILength = 2048
     /// The transactions already finished.
     private let consumed = ConsumedTransactions()
+    /// The refresh requests in flight.
+    let refreshFlights = RefreshFlights()
     /// How far in the future a transaction's creation time may lie (clock skew between the
     /// process that made it and this one), in seconds.
     static let creationLeeway = 60.0
@@ -74,6 +79,7 @@ public struct OpenIDClient: Sendable {
         idTokenValidator = IDTokenValidator(
             issuer: metadata.issuer, clientID: clientID, keySource: keys,
             algorithms: metadata.idTokenSigningAlgorithms, clock: clock)
+        idTokenValidator.clientSecret = authentication.clientSecret
     }
 
     /// Discovers `issuer` and creates a client for it.
@@ -124,8 +130,15 @@ public struct OpenIDClient: Sendable {
     /// Finishes a login from a checked authorization response: exchanges the code with the PKCE
     /// verifier, reads the token response strictly, and validates the ID token (signature,
     /// issuer, audience, times, `nonce`, `auth_time` against `max_age`, `at_hash` against the
-    /// access token, `acr` among the transaction's `acr_values` when some were sent and the
-    /// validator names no accepted set of its own, and the validator's own rules).
+    /// access token, and the validator's own rules).
+    ///
+    /// The `acr` rule: `acr_values` are a voluntary request (OpenID Connect Core §3.1.2.1), so
+    /// an ID token without `acr`, or with another class than those asked for, is accepted,
+    /// unless the app asked for it: with the validator's `acceptedAuthenticationContexts` a
+    /// present `acr` must be one of them, with its `requiresAuthenticationContext` one must be
+    /// present, and a transaction whose request set
+    /// ``AuthorizationRequest/requiresAuthenticationContext`` needs an `acr` among its
+    /// `acr_values` (or among the validator's accepted set, when it names one).
     ///
     /// A response without `iss` is refused when the transaction or this client's metadata says
     /// the provider sends it (RFC 9207).
@@ -153,8 +166,11 @@ public struct OpenIDClient: Sendable {
             throw JOSEError(.invalidTokenResponse, "the token response has no \"id_token\"")
         }
         var validator = idTokenValidator
-        if validator.acceptedAuthenticationContexts == nil, !transaction.acrValues.isEmpty {
-            validator.acceptedAuthenticationContexts = Set(transaction.acrValues)
+        if transaction.requiresAuthenticationContext {
+            validator.requiresAuthenticationContext = true
+            if validator.acceptedAuthenticationContexts == nil {
+                validator.acceptedAuthenticationContexts = Set(transaction.acrValues)
+            }
         }
         let verified = try await validator.validate(
             idToken, nonce: transaction.nonce, maxAge: transaction.maxAge.map { .seconds($0) },
@@ -166,6 +182,14 @@ public struct OpenIDClient: Sendable {
     /// the usual rules, the same `iss`, `sub` and `aud` as the ID token of the login (compared
     /// byte for byte), the same `auth_time` when both carry one, and a `nonce`, which it should
     /// not carry, equal to the original's when it does.
+    ///
+    /// **One request per refresh token.** Concurrent refreshes with the same refresh token and
+    /// scopes, through this client or its copies, share one token request and its answer (or
+    /// its error): a provider that rotates refresh tokens sees the old one once, and every
+    /// caller gets the same new refresh token in ``RefreshResult/tokens``. Each caller checks
+    /// the new ID token against its own `previousIDToken`. Once the request has ended, a
+    /// refresh with the same token sends a new one. A caller that is cancelled still waits for
+    /// the shared request, which the other callers need.
     ///
     /// - Parameters:
     ///   - refreshToken: The refresh token.
@@ -181,7 +205,9 @@ public struct OpenIDClient: Sendable {
         refreshToken: String, previousIDToken: VerifiedJWT, scopes: [String] = []
     ) async throws -> RefreshResult {
         try checkValidator()
-        let tokens = try await requestTokens(.refreshToken(refreshToken, scopes: scopes))
+        let tokens = try await refreshFlights.run(refreshToken: refreshToken, scopes: scopes) { [self] in
+            try await requestTokens(.refreshToken(refreshToken, scopes: scopes))
+        }
         guard let idToken = tokens.idToken else { return RefreshResult(tokens: tokens, idToken: nil) }
         let verified = try await idTokenValidator.validate(idToken, accessToken: tokens.accessToken)
         let old = previousIDToken.claims
@@ -314,7 +340,7 @@ public struct LoginResult: Sendable {
 
 /// The outcome of a refresh.
 public struct RefreshResult: Sendable {
-    /// The token response.
+    /// The token response, with the rotated refresh token when the provider issued one.
     public let tokens: TokenResponse
     /// The validated new ID token, when the provider returned one.
     public let idToken: VerifiedJWT?

@@ -1,17 +1,19 @@
 extension IDTokenValidator {
     /// Checks `acr`, `amr` and `sid` as ``acceptedAuthenticationContexts``,
-    /// ``requiredAuthenticationMethods`` and ``requiresSessionID`` ask.
+    /// ``requiresAuthenticationContext``, ``requiredAuthenticationMethods`` and
+    /// ``requiresSessionID`` ask. A present `acr` must be a string in any case.
     func checkAuthenticationRules(_ claims: JWTClaims) throws {
-        if let accepted = acceptedAuthenticationContexts {
-            guard let value = claims.json["acr"] else {
-                throw JOSEError(.missingClaim, "the ID token has no \"acr\" claim")
-            }
+        if let value = claims.json["acr"] {
             guard let acr = value.string else {
                 throw JOSEError(.invalidClaim, "the \"acr\" claim is not a string")
             }
-            guard accepted.contains(acr) else {
-                throw JOSEError(.invalidClaim, "\"acr\" \(JOSEError.quoted(acr)) is not one of the accepted values")
+            if let accepted = acceptedAuthenticationContexts, !accepted.contains(acr) {
+                throw JOSEError(.invalidClaim, "\"acr\" \(JOSEError.quoted(acr)) is not one of the accepted values "
+                                + accepted.sorted().map { JOSEError.quoted($0) }.joined(separator: ", "))
             }
+        } else if requiresAuthenticationContext {
+            throw JOSEError(.missingClaim, "the ID token has no \"acr\" claim, which this login requires "
+                            + "(requiresAuthenticationContext); the provider did not state how the user authenticated")
         }
         if !requiredAuthenticationMethods.isEmpty {
             guard let value = claims.json["amr"] else {

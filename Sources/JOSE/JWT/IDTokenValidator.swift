@@ -5,7 +5,9 @@
 /// always equals the client id; `sub`, `exp` and `iat` are present; `exp`, `nbf`, `iat` within
 /// the leeway; `nonce` equals the one sent (when one was); `auth_time` present and recent enough
 /// when `max_age` was requested; `at_hash` / `c_hash` match the access token / code supplied;
-/// and, when asked for, `acr` in an accepted set, `amr` holding required methods, `sid` present.
+/// and, when asked for, `acr` present or in an accepted set, `amr` holding required methods,
+/// `sid` present. An ID token signed with HS256, HS384 or HS512 is verified with the
+/// ``clientSecret`` (Core §10.1), never with the key source, and refused when there is none.
 ///
 /// ```swift
 /// let validator = IDTokenValidator(
@@ -19,16 +21,27 @@ public struct IDTokenValidator: Sendable {
     public let issuer: String
     /// The client id: must be in `aud`, and equal `azp` when that is present.
     public let clientID: String
-    /// When set, the token must carry an `acr` that is one of these (the values asked for with
-    /// `acr_values`, say): a missing `acr` is `missing_claim`, another one `invalid_claim`.
+    /// When set, an `acr` the token carries must be one of these: another one is
+    /// `invalid_claim`. A token without `acr` passes unless ``requiresAuthenticationContext``
+    /// is set too (`acr_values` is a voluntary request, OpenID Connect Core §3.1.2.1, and many
+    /// providers never echo it).
     public var acceptedAuthenticationContexts: Set<String>?
+    /// Whether the token must carry an `acr`: a missing one is `missing_claim`. Set it when the
+    /// app cannot accept a login without a stated authentication context; `false` unless set.
+    public var requiresAuthenticationContext = false
     /// Values the token's `amr` array must all contain (for example `mfa`): a missing `amr` is
     /// `missing_claim`, one without them `invalid_claim`.
     public var requiredAuthenticationMethods: Set<String> = []
     /// Whether the token must carry a `sid` (session id) string, as front- and back-channel
     /// logout need; a missing `sid` is `missing_claim`.
     public var requiresSessionID = false
-    private let verifier: JWTVerifier
+    /// The client secret, whose UTF-8 bytes key ID tokens signed with HS256, HS384 or HS512
+    /// (OpenID Connect Core §10.1): set it for a client that authenticates with a client
+    /// secret. `nil` unless set: such ID tokens are then refused (`algorithm_not_allowed`),
+    /// as a public client or one authenticating with a private key must.
+    public var clientSecret: String?
+    /// Verifies the signature with the key source (never an HMAC one) and checks the claims.
+    let verifier: JWTVerifier
 
     /// Creates a validator.
     ///
@@ -62,12 +75,20 @@ public struct IDTokenValidator: Sendable {
     ///   - accessToken: the access token issued with it; checked against `at_hash` when present.
     ///   - authorizationCode: the code issued with it; checked against `c_hash` when present.
     /// - Returns: the verified token.
-    /// - Throws: ``JOSEError`` naming the first rule that failed.
+    /// - Throws: ``JOSEError`` naming the first rule that failed; for an HS256, HS384 or
+    ///   HS512 token, `algorithm_not_allowed` without a ``clientSecret`` or outside the
+    ///   allow-list, `invalid_key` for a secret shorter than the algorithm's hash, and
+    ///   `invalid_signature` when the secret does not verify it.
     public func validate(
         _ idToken: String, nonce: String? = nil, maxAge: Duration? = nil, accessToken: String? = nil,
         authorizationCode: String? = nil
     ) async throws -> VerifiedJWT {
-        let token = try await verifier.verify(idToken, rules: rules(nonce: nonce, maxAge: maxAge))
+        let rules = rules(nonce: nonce, maxAge: maxAge)
+        let token = if let header = hmacHeader(of: idToken) {
+            try verifyWithClientSecret(idToken, header: header, rules: rules)
+        } else {
+            try await verifier.verify(idToken, rules: rules)
+        }
         try checkAuthenticationRules(token.claims)
         return try checkHashes(token, accessToken: accessToken, authorizationCode: authorizationCode)
     }
@@ -103,7 +124,12 @@ extension IDTokenValidator {
         _ idToken: String, nonce: String? = nil, maxAge: Duration? = nil, accessToken: String? = nil,
         authorizationCode: String? = nil
     ) throws -> VerifiedJWT {
-        let token = try verifier.verifyWithoutSuspending(idToken, rules: rules(nonce: nonce, maxAge: maxAge))
+        let rules = rules(nonce: nonce, maxAge: maxAge)
+        let token = if let header = hmacHeader(of: idToken) {
+            try verifyWithClientSecret(idToken, header: header, rules: rules)
+        } else {
+            try verifier.verifyWithoutSuspending(idToken, rules: rules)
+        }
         try checkAuthenticationRules(token.claims)
         return try checkHashes(token, accessToken: accessToken, authorizationCode: authorizationCode)
     }
