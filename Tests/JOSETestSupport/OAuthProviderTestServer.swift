@@ -59,6 +59,29 @@ package final class OAuthProviderTestServer: Sendable {
         _ = try await send("/_control/client", method: "POST", body: JSONSerialization.data(withJSONObject: spec))
     }
 
+    /// Registers a client that authenticates with a client secret and gets ID tokens signed
+    /// with `idTokenAlgorithm` (HS256, HS384 or HS512), keyed with the secret's UTF-8 bytes.
+    ///
+    /// - Parameters:
+    ///   - clientID: The client id.
+    ///   - authentication: `client_secret_basic` or `client_secret_post`.
+    ///   - secret: The client secret.
+    ///   - idTokenAlgorithm: The ID tokens' `alg`.
+    ///   - redirectURIs: The registered redirect URIs.
+    package func registerHMACClient(
+        _ clientID: String, authentication: String, secret: String, idTokenAlgorithm: String, redirectURIs: [String]
+    ) async throws {
+        let spec: [String: Any] = ["client_id": clientID, "auth": authentication, "secret": secret,
+                                   "id_token_alg": idTokenAlgorithm, "redirect_uris": redirectURIs]
+        _ = try await send("/_control/client", method: "POST", body: JSONSerialization.data(withJSONObject: spec))
+    }
+
+    /// Lets the refresh requests held by the `hold_refresh` behaviour answer (and any later
+    /// ones, until the behaviour is set again).
+    package func releaseRefresh() async throws {
+        _ = try await send("/_control/release_refresh", method: "POST", body: Data())
+    }
+
     /// Changes how the provider behaves (see BEHAVIOUR in the script), for example
     /// `["send_iss": false]` or `["nonce_override": "other"]`.
     package func setBehaviour(_ changes: [String: Any]) async throws {

@@ -19,10 +19,13 @@ Provider endpoints:
                           authentication none / client_secret_basic / client_secret_post /
                           private_key_jwt (assertion verified with jwcrypto: signature, iss=sub=
                           client_id, aud = token endpoint or issuer, exp within 60 s, fresh jti)
+                          ID tokens are RS256, or HS256/HS384/HS512 keyed with the UTF-8 bytes of
+                          the client secret for a client registered with "id_token_alg"
 
 Test control:
   POST /_control/client     {"client_id", "auth", "secret"?, "jwk"?, "redirect_uris": [..]}
   POST /_control/behaviour  members merged into the behaviour (see BEHAVIOUR below)
+  POST /_control/release_refresh   lets the refresh requests held by "hold_refresh" answer
   GET  /_control/last?path=/token   {"count": n, "params": {..last form or query..}, "headers": {..}}
 """
 
@@ -48,6 +51,7 @@ REFRESH_TOKENS = {}
 PUSHED = {}
 SEEN_JTIS = set()
 REQUESTS = {}
+REFRESH_RELEASE = threading.Event()
 BEHAVIOUR = {
     "iss_supported": True,        # metadata authorization_response_iss_parameter_supported
     "send_iss": True,             # put iss in the callback
@@ -65,6 +69,7 @@ BEHAVIOUR = {
     "token_redirect": None,       # answer /token with a 307 to this Location
     "par_body": None,             # answer /par with this body ...
     "par_status": 201,            # ... and this status
+    "hold_refresh": False,        # hold refresh_token requests until /_control/release_refresh
     "acr": "urn:example:loa:2",
     "amr": ["pwd", "mfa"],
 }
@@ -230,11 +235,32 @@ class Handler(BaseHTTPRequestHandler):
             claims["acr"] = acr
         if nonce is not None:
             claims["nonce"] = BEHAVIOUR["nonce_override"] or nonce
-        digest = hashlib.sha256(access_token.encode("ascii")).digest()
+        digest = self.id_token_hash(client_id)(access_token.encode("ascii")).digest()
         claims["at_hash"] = BEHAVIOUR["at_hash_override"] or b64url(digest[:16])
-        token = jwt.JWT(header={"alg": "RS256", "kid": SIGNING_KEY.key_id, "typ": "JWT"}, claims=claims)
-        token.make_signed_token(SIGNING_KEY)
+        return self.sign_id_token(client_id, claims)
+
+    def id_token_hash(self, client_id):
+        """The hash of the client's ID-token alg, for at_hash: SHA-256 unless HS384/HS512."""
+        alg = CLIENTS.get(client_id, {}).get("id_token_alg") or "RS256"
+        return {"384": hashlib.sha384, "512": hashlib.sha512}.get(alg[-3:], hashlib.sha256)
+
+    def sign_id_token(self, client_id, claims):
+        """RS256 with the provider key, or the client's "id_token_alg" keyed with its secret."""
+        alg = CLIENTS.get(client_id, {}).get("id_token_alg")
+        if alg:
+            secret = CLIENTS[client_id]["secret"].encode("utf-8")
+            key = jwk.JWK(kty="oct", k=b64url(secret))
+            token = jwt.JWT(header={"alg": alg, "typ": "JWT"}, claims=claims)
+        else:
+            key = SIGNING_KEY
+            token = jwt.JWT(header={"alg": "RS256", "kid": SIGNING_KEY.key_id, "typ": "JWT"}, claims=claims)
+        token.make_signed_token(key)
         return token.serialize()
+
+    def hold_refresh(self):
+        """Waits for /_control/release_refresh while "hold_refresh" is set."""
+        if BEHAVIOUR["hold_refresh"]:
+            REFRESH_RELEASE.wait(60)
 
     def issue(self, client_id, grant):
         access_token = secrets.token_urlsafe(32)
@@ -280,6 +306,7 @@ class Handler(BaseHTTPRequestHandler):
                 return self.oauth_error(400, "invalid_grant", "PKCE verifier does not match the challenge")
             return self.issue(client_id, grant)
         if grant_type == "refresh_token":
+            self.hold_refresh()
             with LOCK:
                 grant = REFRESH_TOKENS.pop(form.get("refresh_token", ""), None)
             if not grant or grant["client_id"] != client_id:
@@ -398,6 +425,10 @@ class Handler(BaseHTTPRequestHandler):
             spec = json.loads(self.read_body() or b"{}")
             with LOCK:
                 CLIENTS[spec["client_id"]] = spec
+            return self.send_json(200, {"ok": True})
+        if path == "/_control/release_refresh":
+            self.read_body()
+            REFRESH_RELEASE.set()
             return self.send_json(200, {"ok": True})
         if path == "/_control/behaviour":
             spec = json.loads(self.read_body() or b"{}")

@@ -20,11 +20,25 @@ import Testing
         #expect(token.claims.string("sid") == "s1")
     }
 
-    @Test(arguments: [
-        ("", JOSEError.Code.missingClaim), (#""acr":"loa1""#, .invalidClaim), (#""acr":2"#, .invalidClaim),
-    ])
-    func acrRule(extra: String, code: JOSEError.Code) async throws {
+    @Test(arguments: [(#""acr":"loa1""#, JOSEError.Code.invalidClaim), (#""acr":2"#, .invalidClaim)])
+    func acrOutsideTheAcceptedSetIsRefused(extra: String, code: JOSEError.Code) async throws {
         _ = await expectJOSEError(code) { try validate(extra) { $0.acceptedAuthenticationContexts = ["loa2"] } }
+    }
+
+    @Test func acrIsCheckedOnlyWhenPresentUnlessRequired() async throws {
+        let token = try validate("") { $0.acceptedAuthenticationContexts = ["loa2"] }
+        #expect(token.claims.json["acr"] == nil)
+        let error = await expectJOSEError(.missingClaim) {
+            try validate("") { $0.acceptedAuthenticationContexts = ["loa2"]; $0.requiresAuthenticationContext = true }
+        }
+        #expect(error?.message.contains("requiresAuthenticationContext") == true)
+        _ = await expectJOSEError(.missingClaim) { try validate("") { $0.requiresAuthenticationContext = true } }
+        let any = try validate(#""acr":"loa1""#) { $0.requiresAuthenticationContext = true }
+        #expect(any.claims.string("acr") == "loa1")
+    }
+
+    @Test func acrThatIsNotAStringIsRefusedWithoutRules() async throws {
+        _ = await expectJOSEError(.invalidClaim) { try validate(#""acr":2"#) { _ in } }
     }
 
     @Test(arguments: [

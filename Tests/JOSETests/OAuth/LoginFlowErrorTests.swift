@@ -255,13 +255,30 @@ import JOSETestSupport
         #expect(try await fixture.provider.lastRequest(path: "/token").count == 0)
     }
 
-    @Test func acrOutsideTheRequestedValuesIsRefused() async throws {
+    @Test func acrValuesAreAVoluntaryRequest() async throws {
         let fixture = try await LoginFixture.make()
         var request = fixture.request()
         request.acrValues = ["urn:example:loa:2"]
         try await fixture.provider.setBehaviour(["acr_override": "urn:example:loa:1"])
+        let other = try await fixture.authorize(request)
+        #expect(other.transaction.acrValues == ["urn:example:loa:2"])
+        #expect(!other.transaction.requiresAuthenticationContext)
+        let otherLogin = try await fixture.client.finishLogin(callbackURL: other.callback, transaction: other.transaction)
+        #expect(otherLogin.idToken.claims.string("acr") == "urn:example:loa:1")
+        try await fixture.provider.setBehaviour(["acr_override": ""])
+        let missing = try await fixture.authorize(request)
+        let missingLogin = try await fixture.client.finishLogin(callbackURL: missing.callback, transaction: missing.transaction)
+        #expect(missingLogin.idToken.claims.json["acr"] == nil)
+    }
+
+    @Test func requiredACRMustBeOneOfTheRequestedValues() async throws {
+        let fixture = try await LoginFixture.make()
+        var request = fixture.request()
+        request.acrValues = ["urn:example:loa:2"]
+        request.requiresAuthenticationContext = true
+        try await fixture.provider.setBehaviour(["acr_override": "urn:example:loa:1"])
         let weak = try await fixture.authorize(request)
-        #expect(weak.transaction.acrValues == ["urn:example:loa:2"])
+        #expect(weak.transaction.requiresAuthenticationContext)
         _ = await expectJOSEError(.invalidClaim) {
             try await fixture.client.finishLogin(callbackURL: weak.callback, transaction: weak.transaction)
         }
@@ -274,6 +291,54 @@ import JOSETestSupport
         let strong = try await fixture.authorize(request)
         let login = try await fixture.client.finishLogin(callbackURL: strong.callback, transaction: strong.transaction)
         #expect(login.idToken.claims.string("acr") == "urn:example:loa:2")
+    }
+
+    @Test func validatorAcceptedSetChecksAPresentACR() async throws {
+        var fixture = try await LoginFixture.make()
+        fixture.client.idTokenValidator.acceptedAuthenticationContexts = ["urn:example:loa:2"]
+        try await fixture.provider.setBehaviour(["acr_override": "urn:example:loa:1"])
+        let weak = try await fixture.authorize()
+        _ = await expectJOSEError(.invalidClaim) {
+            try await fixture.client.finishLogin(callbackURL: weak.callback, transaction: weak.transaction)
+        }
+        try await fixture.provider.setBehaviour(["acr_override": ""])
+        let missing = try await fixture.authorize()
+        _ = try await fixture.client.finishLogin(callbackURL: missing.callback, transaction: missing.transaction)
+        fixture.client.idTokenValidator.requiresAuthenticationContext = true
+        let required = try await fixture.authorize()
+        _ = await expectJOSEError(.missingClaim) {
+            try await fixture.client.finishLogin(callbackURL: required.callback, transaction: required.transaction)
+        }
+    }
+
+    @Test func upstreamIdPSelectionWithACRValuesLogsIn() async throws {
+        let fixture = try await LoginFixture.make()
+        try await fixture.provider.setBehaviour(["acr_override": ""])
+        var request = fixture.request()
+        request.acrValues = ["idp:google"]
+        let (callback, transaction) = try await fixture.authorize(request)
+        #expect(try await fixture.provider.lastRequest(path: "/authorize").parameters["acr_values"] == "idp:google")
+        let login = try await fixture.client.finishLogin(callbackURL: callback, transaction: transaction)
+        #expect(login.idToken.claims.subject == "alice")
+        #expect(login.idToken.claims.json["acr"] == nil)
+    }
+
+    @Test func requiringACRWithoutACRValuesIsRefused() async throws {
+        var request = AuthorizationRequest(clientID: "app", redirectURI: "https://app.example/callback")
+        request.requiresAuthenticationContext = true
+        let endpoint = try #require(URL(string: "https://op.example/authorize"))
+        _ = await expectJOSEError(.invalidInput) {
+            try request.prepare(authorizationEndpoint: endpoint, issuer: "https://op.example")
+        }
+        request.acrValues = ["urn:a"]
+        let transaction = try request.prepare(authorizationEndpoint: endpoint, issuer: "https://op.example").transaction
+        let stored = try JSONEncoder().encode(transaction)
+        #expect(try JSONDecoder().decode(LoginTransaction.self, from: stored).requiresAuthenticationContext)
+        var object = try #require(try JSONSerialization.jsonObject(with: stored) as? [String: Any])
+        object.removeValue(forKey: "acr_values")
+        _ = await expectJOSEError(.invalidInput) {
+            try JSONDecoder().decode(LoginTransaction.self, from: JSONSerialization.data(withJSONObject: object))
+        }
     }
 
     @Test func transactionWithoutACRValuesDecodesAndKeepsThemWhenPresent() throws {
