@@ -236,7 +236,7 @@ class Handler(BaseHTTPRequestHandler):
         if nonce is not None:
             claims["nonce"] = BEHAVIOUR["nonce_override"] or nonce
         digest = self.id_token_hash(client_id)(access_token.encode("ascii")).digest()
-        claims["at_hash"] = BEHAVIOUR["at_hash_override"] or b64url(digest[:16])
+        claims["at_hash"] = BEHAVIOUR["at_hash_override"] or b64url(digest[:len(digest) // 2])
         return self.sign_id_token(client_id, claims)
 
     def id_token_hash(self, client_id):
