@@ -78,6 +78,43 @@ struct LoginCommandTests {
         #expect((object["tokens"] as? [String: Any])?["token_type"] as? String == "Bearer")
     }
 
+    @Test("authorize-url --acr-values idp:google, then callback --exchange, logs in against a provider that ignores acr_values")
+    func acrValuesToPickAnUpstreamIdP() async throws {
+        let provider = try await provider()
+        try await provider.setBehaviour(["acr_override": ""])
+        let scratch = try JoseProcess.makeScratch()
+        defer { JoseProcess.removeScratch(scratch) }
+        let (url, file) = try await authorizeURL(provider, in: scratch, extra: ["--acr-values", "idp:google"])
+        let transaction = try JoseProcess.object(String(contentsOfFile: file, encoding: .utf8))
+        #expect(transaction["acr_values"] as? [String] == ["idp:google"])
+        let callback = try await provider.callbackURL(for: url)
+        #expect(try await provider.lastRequest(path: "/authorize").parameters["acr_values"] == "idp:google")
+        let exchanged = try await JoseProcess.run(["callback", "--transaction", file, "--exchange", "--json", callback])
+        #expect(exchanged.status == 0, "\(exchanged)")
+        let claims = try #require(try exchanged.jsonObject()["claims"] as? [String: Any])
+        #expect(claims["sub"] as? String == "alice")
+        #expect(claims["acr"] == nil)
+    }
+
+    @Test("callback --exchange --client-secret verifies an HS256 ID token with the secret")
+    func hmacIDTokenWithTheClientSecret() async throws {
+        let secret = "a client secret of at least 32 bytes for HS256"
+        let provider = try OAuthProviderTestServer()
+        try await provider.registerHMACClient("app", authentication: "client_secret_basic", secret: secret,
+                                              idTokenAlgorithm: "HS256", redirectURIs: [Self.redirect])
+        try await provider.setBehaviour(["metadata_extra": ["id_token_signing_alg_values_supported": ["RS256", "HS256"]]])
+        let scratch = try JoseProcess.makeScratch()
+        defer { JoseProcess.removeScratch(scratch) }
+        let (url, file) = try await authorizeURL(provider, in: scratch)
+        let callback = try await provider.callbackURL(for: url)
+        let exchanged = try await JoseProcess.run(
+            ["callback", "--transaction", file, "--exchange", "--json", "--client-secret", secret, callback])
+        #expect(exchanged.status == 0, "\(exchanged)")
+        let claims = try #require(try exchanged.jsonObject()["claims"] as? [String: Any])
+        #expect(claims["sub"] as? String == "alice")
+        #expect(try await provider.lastRequest(path: "/token").headers["authorization"]?.hasPrefix("Basic ") == true)
+    }
+
     @Test("callback --exchange with --client-key signs a private_key_jwt assertion")
     func privateKeyJWTFromTheTerminal() async throws {
         let scratch = try JoseProcess.makeScratch()
