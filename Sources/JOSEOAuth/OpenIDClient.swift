@@ -188,8 +188,8 @@ public struct OpenIDClient: Sendable {
     /// its error): a provider that rotates refresh tokens sees the old one once, and every
     /// caller gets the same new refresh token in ``RefreshResult/tokens``. Each caller checks
     /// the new ID token against its own `previousIDToken`. Once the request has ended, a
-    /// refresh with the same token sends a new one. A caller that is cancelled still waits for
-    /// the shared request, which the other callers need.
+    /// refresh with the same token sends a new one. The first caller sends the request, on its
+    /// own executor; when it is cancelled, the callers sharing its request get its error.
     ///
     /// - Parameters:
     ///   - refreshToken: The refresh token.

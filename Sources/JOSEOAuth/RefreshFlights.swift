@@ -8,60 +8,83 @@ import JOSE
 /// An entry is keyed by a SHA-512/256 hash of the token and scopes, never the token, and is
 /// removed when its request ends, with success or failure: a later refresh sends a new request.
 /// Bounded: beyond ``capacity`` requests in flight, a refresh sends its own request.
+///
+/// The first caller sends the request itself, on its own executor (as every entry point of the
+/// library does); the others wait for its answer. When that caller is cancelled, the others
+/// get its error.
 final class RefreshFlights: Sendable {
     /// The most requests shared at once.
     static let capacity = 1024
 
-    /// One shared request: its task, and how many callers wait for it.
+    /// One shared request: its id, and the callers waiting for its answer (`nil` to look again).
     private struct Flight: Sendable {
         let id: UInt64
-        let task: Task<TokenResponse, any Error>
-        var callers: Int
+        var waiters: [CheckedContinuation<TokenResponse?, any Error>]
     }
 
     /// The next flight's id, and the flights by key.
     private let state = Lock<(nextID: UInt64, flights: [String: Flight])>((0, [:]))
 
-    /// Answers with the flight for `refreshToken` and `scopes`, starting it with `request` when
-    /// there is none.
+    /// Answers with the answer of the request in flight for `refreshToken` and `scopes`, or
+    /// sends it with `request` when there is none and gives its answer to the callers who
+    /// came meanwhile.
     ///
     /// - Throws: What `request` throws, to every caller that shares it.
     func run(
-        refreshToken: String, scopes: [String], _ request: @escaping @Sendable () async throws -> TokenResponse
+        refreshToken: String, scopes: [String], _ request: nonisolated(nonsending) () async throws -> TokenResponse
     ) async throws -> TokenResponse {
         let key = try Self.key(refreshToken: refreshToken, scopes: scopes)
-        let shared: Task<TokenResponse, any Error>? = state.withLock { state in
-            if var flight = state.flights[key] {
-                flight.callers += 1
-                state.flights[key] = flight
-                return flight.task
+        while true {
+            let sender: UInt64?? = state.withLock { state in
+                if state.flights[key] != nil { return .none }
+                guard state.flights.count < Self.capacity else { return .some(nil) }
+                let id = state.nextID
+                state.nextID += 1
+                state.flights[key] = Flight(id: id, waiters: [])
+                return id
             }
-            guard state.flights.count < Self.capacity else { return nil }
-            let id = state.nextID
-            state.nextID += 1
-            let task = Task {
-                defer { self.end(key, id: id) }
-                return try await request()
+            guard let sender else {
+                let answer = try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<TokenResponse?, any Error>) in
+                    let waiting = state.withLock { state in
+                        guard state.flights[key] != nil else { return false }
+                        state.flights[key]?.waiters.append(waiter)
+                        return true
+                    }
+                    if !waiting { waiter.resume(returning: nil) }
+                }
+                if let answer { return answer }
+                continue
             }
-            state.flights[key] = Flight(id: id, task: task, callers: 1)
-            return task
+            return try await send(request, as: sender, key: key)
         }
-        guard let shared else { return try await request() }
-        return try await shared.value
+    }
+
+    /// Sends `request` and, for flight `id`, ends the flight and gives its answer to its waiters.
+    private func send(
+        _ request: nonisolated(nonsending) () async throws -> TokenResponse, as id: UInt64?, key: String
+    ) async throws -> TokenResponse {
+        let result: Result<TokenResponse, any Error>
+        do {
+            result = .success(try await request())
+        } catch {
+            result = .failure(error)
+        }
+        if let id {
+            let waiters = state.withLock { state in
+                guard let flight = state.flights[key], flight.id == id else { return [CheckedContinuation<TokenResponse?, any Error>]() }
+                state.flights[key] = nil
+                return flight.waiters
+            }
+            for waiter in waiters { waiter.resume(with: result.map { $0 }) }
+        }
+        return try result.get()
     }
 
     /// How many callers share the request in flight for `refreshToken` and `scopes`; 0 when
     /// there is none.
     func callers(refreshToken: String, scopes: [String]) throws -> Int {
         let key = try Self.key(refreshToken: refreshToken, scopes: scopes)
-        return state.withLock { $0.flights[key]?.callers ?? 0 }
-    }
-
-    /// Removes the flight `id` under `key` (not a later one under the same key).
-    private func end(_ key: String, id: UInt64) {
-        state.withLock { state in
-            if state.flights[key]?.id == id { state.flights[key] = nil }
-        }
+        return state.withLock { state in state.flights[key].map { $0.waiters.count + 1 } ?? 0 }
     }
 
     /// The key of a refresh: the left half of the SHA-512 hash of the token's length, the token
