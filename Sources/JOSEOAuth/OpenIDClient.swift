@@ -205,8 +205,19 @@ public struct OpenIDClient: Sendable {
         refreshToken: String, previousIDToken: VerifiedJWT, scopes: [String] = []
     ) async throws -> RefreshResult {
         try checkValidator()
-        let tokens = try await refreshFlights.run(refreshToken: refreshToken, scopes: scopes) { [self] in
-            try await requestTokens(.refreshToken(refreshToken, scopes: scopes))
+        let tokens: TokenResponse
+        switch try await refreshFlights.turn(refreshToken: refreshToken, scopes: scopes) {
+        case .answered(let shared):
+            tokens = shared
+        case .send(let ticket):
+            let result: Result<TokenResponse, any Error>
+            do {
+                result = .success(try await requestTokens(.refreshToken(refreshToken, scopes: scopes)))
+            } catch {
+                result = .failure(error)
+            }
+            refreshFlights.finish(ticket, with: result)
+            tokens = try result.get()
         }
         guard let idToken = tokens.idToken else { return RefreshResult(tokens: tokens, idToken: nil) }
         let verified = try await idTokenValidator.validate(idToken, accessToken: tokens.accessToken)

@@ -25,14 +25,30 @@ final class RefreshFlights: Sendable {
     /// The next flight's id, and the flights by key.
     private let state = Lock<(nextID: UInt64, flights: [String: Flight])>((0, [:]))
 
-    /// Answers with the answer of the request in flight for `refreshToken` and `scopes`, or
-    /// sends it with `request` when there is none and gives its answer to the callers who
-    /// came meanwhile.
+    /// What a refresh does: use the answer of the request another caller sent, or send the
+    /// request itself and hand its outcome to ``finish(_:with:)``.
+    enum Turn {
+        /// The answer of the request another caller sent.
+        case answered(TokenResponse)
+        /// This caller sends the request.
+        case send(Ticket)
+    }
+
+    /// A caller's right and duty to send a request: it must end the flight with
+    /// ``finish(_:with:)``.
+    struct Ticket {
+        /// The flight's key.
+        fileprivate let key: String
+        /// The flight's id; `nil` when the request is not shared (too many in flight).
+        fileprivate let id: UInt64?
+    }
+
+    /// Joins the request in flight for `refreshToken` and `scopes` and waits for its answer, or,
+    /// when there is none, starts a flight that the caller sends (on its own executor: the
+    /// request is never made here).
     ///
-    /// - Throws: What `request` throws, to every caller that shares it.
-    func run(
-        refreshToken: String, scopes: [String], _ request: nonisolated(nonsending) () async throws -> TokenResponse
-    ) async throws -> TokenResponse {
+    /// - Throws: What the shared request threw, to every caller that waited for it.
+    func turn(refreshToken: String, scopes: [String]) async throws -> Turn {
         let key = try Self.key(refreshToken: refreshToken, scopes: scopes)
         while true {
             let sender: UInt64?? = state.withLock { state in
@@ -43,41 +59,28 @@ final class RefreshFlights: Sendable {
                 state.flights[key] = Flight(id: id, waiters: [])
                 return id
             }
-            guard let sender else {
-                let answer = try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<TokenResponse?, any Error>) in
-                    let waiting = state.withLock { state in
-                        guard state.flights[key] != nil else { return false }
-                        state.flights[key]?.waiters.append(waiter)
-                        return true
-                    }
-                    if !waiting { waiter.resume(returning: nil) }
+            if let sender { return .send(Ticket(key: key, id: sender)) }
+            let answer = try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<TokenResponse?, any Error>) in
+                let waiting = state.withLock { state in
+                    guard state.flights[key] != nil else { return false }
+                    state.flights[key]?.waiters.append(waiter)
+                    return true
                 }
-                if let answer { return answer }
-                continue
+                if !waiting { waiter.resume(returning: nil) }
             }
-            return try await send(request, as: sender, key: key)
+            if let answer { return .answered(answer) }
         }
     }
 
-    /// Sends `request` and, for flight `id`, ends the flight and gives its answer to its waiters.
-    private func send(
-        _ request: nonisolated(nonsending) () async throws -> TokenResponse, as id: UInt64?, key: String
-    ) async throws -> TokenResponse {
-        let result: Result<TokenResponse, any Error>
-        do {
-            result = .success(try await request())
-        } catch {
-            result = .failure(error)
+    /// Ends the flight of `ticket` and gives `result` to the callers waiting for it.
+    func finish(_ ticket: Ticket, with result: Result<TokenResponse, any Error>) {
+        guard let id = ticket.id else { return }
+        let waiters = state.withLock { state in
+            guard let flight = state.flights[ticket.key], flight.id == id else { return [CheckedContinuation<TokenResponse?, any Error>]() }
+            state.flights[ticket.key] = nil
+            return flight.waiters
         }
-        if let id {
-            let waiters = state.withLock { state in
-                guard let flight = state.flights[key], flight.id == id else { return [CheckedContinuation<TokenResponse?, any Error>]() }
-                state.flights[key] = nil
-                return flight.waiters
-            }
-            for waiter in waiters { waiter.resume(with: result.map { $0 }) }
-        }
-        return try result.get()
+        for waiter in waiters { waiter.resume(with: result.map { $0 }) }
     }
 
     /// How many callers share the request in flight for `refreshToken` and `scopes`; 0 when
