@@ -41,8 +41,10 @@ struct AuthorizeURLCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The registered redirect URI.", valueName: "URI"))
     var redirectURI: String
 
-    /// `--scope`.
-    @Option(help: ArgumentHelp("A scope to ask for (repeatable); openid is always included.", valueName: "S"))
+    /// `--scope`, repeatable, each a scope or a space-separated list (see ``ScopeList``).
+    @Option(help: ArgumentHelp(
+        "A scope to ask for, or a space-separated list of them (repeatable); openid is always included.",
+        valueName: "S"))
     var scope: [String] = []
 
     /// `--acr-values`.
@@ -76,6 +78,7 @@ struct AuthorizeURLCommand: AsyncParsableCommand {
     /// One provider source; parameters as k=v.
     func validate() throws {
         try SecondsFlagLimits.check(timeout, "--timeout", positive: true)
+        _ = try ScopeList.scopes(scope)
         switch (discover, authorizationEndpoint, issuer) {
         case (.some, nil, nil), (nil, .some, .some): break
         default: throw ValidationError("give --discover ISSUER, or --authorization-endpoint URL with --issuer ISSUER")
@@ -90,7 +93,7 @@ struct AuthorizeURLCommand: AsyncParsableCommand {
 
     /// Builds the request, prints the URL and writes the transaction.
     func run() async throws {
-        var request = AuthorizationRequest(clientID: clientID, redirectURI: redirectURI, scopes: ["openid"] + scope.filter { $0 != "openid" })
+        var request = AuthorizationRequest(clientID: clientID, redirectURI: redirectURI, scopes: ["openid"] + (try ScopeList.scopes(scope)).filter { $0 != "openid" })
         request.acrValues = acrValues.map { $0.split(separator: " ").map(String.init) } ?? []
         request.prompt = prompt.map { $0.split(separator: " ").map(String.init) } ?? []
         request.loginHint = loginHint

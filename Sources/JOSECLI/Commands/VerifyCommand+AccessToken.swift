@@ -18,7 +18,7 @@ extension VerifyCommand {
                     issuer: issuer, audience: audience, keySource: source, algorithms: keys.allowList,
                     leeway: .seconds(rules.leeway), clock: rules.clock)
                 jwt = try await validator.validate(
-                    token, scope: access.scopes.isEmpty ? nil : .allOf(access.scopes),
+                    token, scope: access.scopes.isEmpty ? nil : .allOf(try ScopeList.scopes(access.scopes)),
                     authentication: rules.maxAge.map { AuthenticationRequirement(maximumAge: .seconds($0)) }).jwt
             } else {
                 let verifier = JWTVerifier(keySource: source, algorithms: keys.allowList, rules: rules.jwtRules(issuer: rules.iss ?? keys.discover))
