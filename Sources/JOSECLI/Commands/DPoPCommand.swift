@@ -27,7 +27,7 @@ struct DPoPCommand: ParsableCommand {
 
     /// `--ath-token`.
     @Option(name: .customLong("ath-token"), help: ArgumentHelp(
-        "The access token sent with the request: its SHA-256 hash goes into ath.", valueName: "TOKEN"))
+        "The access token sent with the request (wrapping such as Bearer removed): its SHA-256 hash goes into ath.", valueName: "TOKEN"))
     var athToken: String?
 
     /// `--nonce`.
@@ -61,7 +61,7 @@ struct DPoPCommand: ParsableCommand {
             try DPoPProofSigner(key: privateKey, algorithm: alg?.algorithm, clock: clock)
         }
         Console.out(try withContext("cannot make the proof") {
-            try signer.proof(method: htm, url: htu, accessToken: athToken, nonce: nonce)
+            try signer.proof(method: htm, url: htu, accessToken: athToken.map(TokenInput.unwrapped), nonce: nonce)
         })
     }
 }

@@ -25,7 +25,7 @@ extension VerifyCommand {
                 jwt = try await verifier.verify(token)
             }
             if let dpop = access.dpop {
-                proof = try await verifyProof(dpop, accessToken: token, claims: jwt.claims)
+                proof = try await verifyProof(TokenInput.unwrapped(dpop), accessToken: token, claims: jwt.claims)
             }
             outcome = .verified(.jwt(jwt))
         } catch let error as JOSEError {

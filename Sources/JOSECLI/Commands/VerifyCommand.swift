@@ -35,7 +35,7 @@ struct VerifyCommand: AsyncParsableCommand {
 
     /// The token, or `-`/nothing for stdin.
     @Argument(help: ArgumentHelp(
-        "The compact token. '-' or nothing reads it from stdin (one trailing newline removed); " + "put -- before a token that starts with '-'.",
+        "The compact token. '-' or nothing reads it from stdin (surrounding whitespace and blank lines removed); " + "put -- before a token that starts with '-'.",
         valueName: "TOKEN|-"))
     var token: String?
 
