@@ -17,6 +17,23 @@ struct VerifyCommandTests {
         #expect(!result.stderr.contains("invalid"))
     }
 
+    @Test("valid: without --iss or --aud notes the claims that went unchecked; with both, no note")
+    func uncheckedClaimsNote() async throws {
+        let token = try JoseProcess.exampleText("id-token.jwt")
+        let keys = ["verify", "--jwks", JoseProcess.example("jwks.json"), "--now", "1767229000"]
+        let neither = try await JoseProcess.run(keys + [token])
+        #expect(neither.status == 0, "\(neither)")
+        #expect(neither.stderr.contains("valid: JWT"), "\(neither)")
+        #expect(neither.stderr.contains("note: not checked: iss (no --iss), aud (no --aud)"), "\(neither)")
+        let onlyIss = try await JoseProcess.run(keys + ["--iss", "https://issuer.example", token])
+        #expect(onlyIss.stderr.contains("note: not checked: aud (no --aud);"), "\(onlyIss)")
+        let both = try await JoseProcess.run(keys + ["--iss", "https://issuer.example", "--aud", "example-client", token])
+        #expect(both.status == 0, "\(both)")
+        #expect(!both.stderr.contains("not checked"), "\(both)")
+        let json = try await JoseProcess.run(keys + ["--json", token])
+        #expect(json.status == 0 && !json.stderr.contains("not checked"), "\(json)")
+    }
+
     @Test("--json: valid token gives {valid, header, claims} in the token's member order")
     func jsonValidShape() async throws {
         let token = try JoseProcess.exampleText("id-token.jwt")

@@ -14,6 +14,14 @@ struct AuthorizeURLCommand: AsyncParsableCommand {
             Prints the URL to open in a browser, and writes the transaction (state, nonce, PKCE \
             verifier, redirect URI, issuer) as JSON to --transaction-out with mode 0600; give \
             that file to 'jose callback'. Exit 2 for unusable flags, 3 when discovery fails.
+
+            Examples:
+              jose authorize-url --discover https://issuer.example --client-id app \\
+                --redirect-uri http://127.0.0.1:8080/callback \\
+                --scope "profile email" --transaction-out login.json
+              jose authorize-url --authorization-endpoint https://op.example/authorize \\
+                --issuer https://op.example --client-id app \\
+                --redirect-uri https://app.example/cb --transaction-out login.json
             """)
 
     /// `--discover`.

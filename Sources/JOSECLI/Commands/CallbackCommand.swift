@@ -14,9 +14,27 @@ struct CallbackCommand: AsyncParsableCommand {
             Checks the redirect URI (exactly), state (constant time), iss (RFC 9207) and error, \
             and prints the code. With --exchange it also discovers the transaction's issuer, \
             exchanges the code with the PKCE verifier at the token endpoint, and validates the \
-            ID token (nonce, max_age, at_hash); it prints the ID token's claims, or with --json \
-            the tokens and claims. Exit 1 when the callback or token is rejected, 2 for unusable \
-            flags or files, 3 when the provider cannot be reached.
+            ID token (nonce, max_age, at_hash). It prints the ID token's claims on stdout and, \
+            on stderr, the token type, expiry, scope and where each token went; the tokens \
+            themselves only with --out FILE (JSON, mode 0600) or --json. After a successful \
+            exchange the transaction file is marked used (its verifier, state and nonce \
+            dropped): a second run with it exits 2.
+
+            A confidential client's secret comes from --client-secret-file PATH or the \
+            environment variable JOSE_CLIENT_SECRET; --client-secret S also works, with a \
+            warning, as other users can see it (ps, shell history). A flag wins over the \
+            environment variable; two secret flags are an error.
+
+            Exit 1 when the callback or token is rejected, 2 for unusable flags or files, 3 \
+            when the provider cannot be reached.
+
+            Examples:
+              jose callback --transaction login.json \\
+                "http://127.0.0.1:8080/callback?code=...&state=..."
+              JOSE_CLIENT_SECRET="$(pass show app)" jose callback \\
+                --transaction login.json --exchange --out tokens.json "$CALLBACK_URL"
+              jose callback --transaction login.json --exchange \\
+                --client-secret-file app.secret --json "$CALLBACK_URL"
             """)
 
     /// `--transaction`.

@@ -11,6 +11,12 @@ struct DPoPCommand: ParsableCommand {
             The proof carries a fresh jti, iat, htm and htu (the URL normalised, without query \
             and fragment), ath with --ath-token, and the server's nonce with --nonce. Its \
             header holds the key's public half. Send it as the request's DPoP header.
+
+            Examples:
+              jose dpop --key client.private.jwk.json --htm POST \\
+                --htu https://issuer.example/token
+              jose dpop --key client.private.jwk.json --htm GET \\
+                --htu https://api.example/orders --ath-token "$ACCESS_TOKEN"
             """)
 
     /// `--key`.

@@ -22,12 +22,14 @@ struct SignCommand: ParsableCommand {
             another option) writes a random one.
 
             Examples:
-              jose sign --key es256.private.jwk.json --alg ES256 --iss https://issuer.example \\
-                --sub alice --aud api --exp +1h --jti
-              jose sign --secret-file hs.secret --alg HS256 --sub svc --claim scope='orders:read' \\
-                --claim-json roles='["admin"]'
-              jose sign --key keys.private.jwks.json --kid 2026-01 --alg RS256 claims.json --exp +15m
-              jose sign --secret hex:00112233... --alg HS256 --header cty=example --sub x --out token.jwt
+              jose sign --key es256.private.jwk.json --iss https://issuer.example \\
+                --sub alice --aud api --exp 1h --jti
+              jose sign --secret-file hs.secret --alg HS256 --sub svc \\
+                --claim scope='orders:read' --claim-json roles='["admin"]'
+              jose sign --key keys.private.jwks.json --kid 2026-01 --alg RS256 \\
+                claims.json --exp 15m
+              jose sign --secret hex:00112233... --alg HS256 --header cty=example \\
+                --sub x --nbf -5m --out token.jwt
             """)
 
     /// `--key`.
