@@ -95,9 +95,11 @@ struct CallbackCommand: AsyncParsableCommand {
                 var client = try await makeClient(for: loaded, authentication: authentication)
                 client.timeout = .seconds(timeout)
                 let login = try await client.finishLogin(callbackURL: callbackURL, transaction: loaded)
-                try TransactionFile.markUsed(transaction)
                 if let out { try OutputFile.write(tokenResponse(login.tokens).serialized(pretty: true), to: out, what: "tokens", secret: true) }
-                printLogin(login)
+                // The tokens are out before the marking, so that a failure to mark loses none.
+                let marking = Result { try TransactionFile.markUsed(transaction) }
+                printLogin(login, markedUsed: (try? marking.get()) != nil)
+                try marking.get()
             } else {
                 let response = try AuthorizationResponse(callbackURL: callbackURL, transaction: loaded)
                 printCode(response)
@@ -168,13 +170,15 @@ struct CallbackCommand: AsyncParsableCommand {
     /// Prints a finished login. Without `--json`, the ID token's claims on stdout, and on stderr
     /// the token type, expiry, scope and where each token went (never a token itself); with
     /// `--json`, one object with the tokens in full, or with `--out` their file instead.
-    private func printLogin(_ login: LoginResult) {
+    ///
+    /// - Parameter markedUsed: whether the transaction file was marked used.
+    private func printLogin(_ login: LoginResult, markedUsed: Bool) {
         let claims = JSONRendering.value(ofJSONText: login.idToken.claims.jsonString)
         guard json else {
             Console.out(claims.serialized(pretty: true))
             for line in summary(login.tokens) { Console.err(line) }
-            Console.err(Console.paint("valid", .green) + ": ID token \(login.idToken.header.algorithm), code exchanged; "
-                        + "transaction file '\(transaction)' marked used")
+            Console.err(Console.paint("valid", .green) + ": ID token \(login.idToken.header.algorithm), code exchanged"
+                        + (markedUsed ? "; transaction file '\(transaction)' marked used" : ""))
             return
         }
         var tokens = tokenResponse(login.tokens)

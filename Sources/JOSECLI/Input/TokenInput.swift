@@ -55,7 +55,7 @@ enum TokenInput {
     /// (three or five dot-separated parts) but names a file, or looks like a path.
     ///
     /// - Throws: ``CLIFailure`` (exit 2) naming what was seen and how to pass a file's contents.
-    static func rejectFileName(_ argument: String, token: String) throws {
+    private static func rejectFileName(_ argument: String, token: String) throws {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false).count
         guard parts != 3, parts != 5, !token.isEmpty, !token.contains(where: \.isWhitespace) else { return }
         let exists = FileManager.default.fileExists(atPath: token)
