@@ -7,7 +7,9 @@ import Testing
 /// 127.0.0.1.
 @Suite("jose callback: client secret sources, used transactions, token output")
 struct LoginHabitsTests {
+    /// The client's registered redirect URI.
     static let redirect = "https://app.example/callback"
+    /// The client secret the provider registers for the secret methods.
     static let secret = "s3cr3t-for-the-test-provider-0123456789"
 
     /// A provider with client `app` registered for `method`, a scratch folder, and a fresh
