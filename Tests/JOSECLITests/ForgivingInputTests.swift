@@ -30,9 +30,55 @@ struct ForgivingInputTests {
         #expect((try argument.jsonObject()["header"] as? [String: Any])?["alg"] as? String == "RS256")
         let stdin = try await JoseProcess.run(["decode", "-"], stdin: "  \"\(token)\"  \n")
         #expect(stdin.status == 0, "\(stdin)")
-        // Standard input is still one line: a second line end is not wrapping.
-        let twoLines = try await JoseProcess.run(["decode", "-"], stdin: "\n\(token)\n")
+        // Two tokens on two lines are not wrapping: the line end inside stays an error.
+        let twoLines = try await JoseProcess.run(["decode", "-"], stdin: "\(token)\n\(token)\n")
         #expect(twoLines.status == 1, "\(twoLines)")
+    }
+
+    @Test("stdin with blank lines and any surrounding whitespace verifies, in verify and decode", arguments: [
+        "%@\n\n", "  %@  \n", "%@\r\n", "%@\r\n\r\n", "\n\n%@\n", "Bearer %@\n\n", "\t%@\t\n\n\n",
+    ])
+    func blankLinesOnStdin(wrapping: String) async throws {
+        let token = try JoseProcess.exampleText("id-token.jwt")
+        let wrapped = wrapping.replacingOccurrences(of: "%@", with: token)
+        let verified = try await JoseProcess.run(idTokenArguments + ["--now", Self.validNow, "--json", "-"], stdin: wrapped)
+        #expect(verified.status == 0, "\(verified)")
+        #expect(try verified.jsonObject()["valid"] as? Bool == true)
+        let decoded = try await JoseProcess.run(["decode", "-"], stdin: wrapped)
+        #expect(decoded.status == 0, "\(decoded)")
+    }
+
+    @Test("whitespace inside the token stays an error on stdin", arguments: ["%@ x\n", "%@\n%@\n", "Bearer\n%@\n"])
+    func whitespaceInsideOnStdin(wrapping: String) async throws {
+        let token = try JoseProcess.exampleText("id-token.jwt")
+        let wrapped = wrapping.replacingOccurrences(of: "%@", with: token)
+        let result = try await JoseProcess.run(idTokenArguments + ["--now", Self.validNow, "--json", "-"], stdin: wrapped)
+        #expect(result.status == 1, "\(result)")
+        #expect((try result.jsonObject()["error"] as? [String: Any])?["code"] as? String == "malformed")
+    }
+
+    @Test("empty stdin says so, exit 2, in verify and decode", arguments: ["", "\n\n", "  \r\n"])
+    func emptyStdin(input: String) async throws {
+        for arguments in [idTokenArguments + ["-"], ["decode", "-"]] {
+            let result = try await JoseProcess.run(arguments, stdin: input)
+            #expect(result.status == 2, "\(result)")
+            #expect(result.stderr.contains("jose: error: standard input was empty"), "\(result)")
+            #expect(result.stderr.contains("hint: pipe the token in"), "\(result)")
+        }
+    }
+
+    @Test("a file name given as the token says so and how to pass the file, exit 2")
+    func fileNameAsToken() async throws {
+        let file = JoseProcess.example("id-token.jwt")
+        for arguments in [idTokenArguments + [file], ["decode", file]] {
+            let result = try await JoseProcess.run(arguments)
+            #expect(result.status == 2, "\(result)")
+            #expect(result.stderr.contains("is a file name, not a token"), "\(result)")
+            #expect(result.stderr.contains("hint: pass the file's contents on standard input: - < \"\(file)\""), "\(result)")
+        }
+        let missing = try await JoseProcess.run(["decode", "tokens/missing.jwt"])
+        #expect(missing.status == 2, "\(missing)")
+        #expect(missing.stderr.contains("looks like a file path, not a token"), "\(missing)")
     }
 
     @Test("verification stays strict: the token inside the wrapping must be exact", arguments: [

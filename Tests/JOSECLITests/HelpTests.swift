@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 /// The help of every command (`--help` and `jose help`), run as a process.
@@ -24,15 +25,51 @@ struct HelpTests {
         #expect(viaHelp.stdout == result.stdout)
     }
 
-    @Test("every subcommand's --help has examples", arguments: [
+    /// Every command, the root included.
+    static let commands: [[String]] = [
         ["verify"], ["decode"], ["sign"], ["keygen"], ["pkce"], ["thumbprint"], ["bench"], ["jwk"], ["jwk", "pub"],
         ["jwk", "from-pem"], ["jwk", "to-pem"], ["jwk", "set"], ["jwk", "set", "add"], ["jwk", "set", "remove"],
-        ["jwk", "set", "list"], ["jwk", "inspect"], ["completion"], [],
-    ])
+        ["jwk", "set", "list"], ["jwk", "inspect"], ["completion"], ["discover"], ["authorize-url"], ["callback"],
+        ["dpop"], [],
+    ]
+
+    @Test("every subcommand's --help has examples", arguments: commands)
     func helpExamples(command: [String]) async throws {
         let result = try await JoseProcess.run(command + ["--help"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("Examples:"), "\(command)")
         #expect(result.stdout.contains("jose " + (command.first ?? "")), "\(command)")
+    }
+
+    @Test("help examples fit 80 columns: each command starts a line, and goes on only after a '\\'", arguments: commands)
+    func examplesFitEightyColumns(command: [String]) async throws {
+        let result = try await JoseProcess.run(command + ["--help"])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let start = try #require(lines.firstIndex(of: "Examples:"), "\(command)")
+        var previous = lines[start]
+        for line in lines[(start + 1)...] {
+            if line.isEmpty { break }
+            #expect(line.count <= 80, "\(command): \(line)")
+            if previous.hasSuffix("\\") {
+                #expect(line.hasPrefix("    "), "\(command): a continuation is indented: \(line)")
+            } else {
+                // A command wrapped by the help formatter starts its next line in column 0.
+                #expect(line.hasPrefix("  ") && line.contains("jose "), "\(command): wrapped mid-command: \(line)")
+            }
+            previous = line
+        }
+        #expect(!previous.hasSuffix("\\"), "\(command): the last example ends in a continuation")
+    }
+
+    @Test("--version prints the package version, the latest release in CHANGELOG.md")
+    func version() async throws {
+        let changelog = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("CHANGELOG.md")
+        let text = try String(contentsOf: changelog, encoding: .utf8)
+        let latest = try #require(text.firstMatch(of: /\n## \[(\d+\.\d+\.\d+)\]/)?.output.1)
+        let result = try await JoseProcess.run(["--version"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == latest + "\n", "\(result)")
     }
 }

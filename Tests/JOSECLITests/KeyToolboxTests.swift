@@ -136,6 +136,23 @@ struct KeyToolboxTests {
         #expect(notASet.status == 2)
     }
 
+    @Test("inspect a single JWK (public or private, file or stdin) shows it as one key")
+    func inspectSingleJWK() async throws {
+        let file = JoseProcess.example("es256.private.jwk.json")
+        let result = try await JoseProcess.run(["jwk", "inspect", file])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines.first == "key: a single JWK (not a set)")
+        #expect(result.stdout.contains("kty=EC crv=P-256"), "\(result)")
+        #expect(result.stdout.contains("private=yes"), "\(result)")
+        let publicKey = try await JoseProcess.run(["jwk", "pub", file])
+        let fromStdin = try await JoseProcess.run(["jwk", "inspect", "-"], stdin: publicKey.stdout)
+        #expect(fromStdin.status == 0, "\(fromStdin)")
+        #expect(fromStdin.stdout.contains("private=no"), "\(fromStdin)")
+        let broken = try await JoseProcess.run(["jwk", "inspect", "-"], stdin: #"{"kty":"EC","crv":"P-256","x":"AA"}"#)
+        #expect(broken.status == 2, "\(broken)")
+        #expect(broken.stderr.hasPrefix("jose: error: "), "\(broken)")
+    }
+
     @Test("inspect a URL: status, Cache-Control, ETag and the cache's computed freshness; failures exit 3")
     func inspectURL() async throws {
         let server = try TestHTTPServer()

@@ -60,6 +60,13 @@ struct ResourceServerCommandTests {
         let scope = try await JoseProcess.run(setup.verifyArguments + ["--access-token", "--scope", "orders:write", try setup.token("plain")])
         #expect(scope.status == 1 && scope.stderr.contains("insufficient_scope"), "\(scope)")
 
+        let list = try await JoseProcess.run(setup.verifyArguments + ["--access-token", "--scope", "orders:read profile", try setup.token("plain")])
+        #expect(list.status == 0, "a space-separated --scope is split: \(list)")
+        let listMissing = try await JoseProcess.run(setup.verifyArguments + ["--access-token", "--scope", "profile orders:write", try setup.token("plain")])
+        #expect(listMissing.status == 1 && listMissing.stderr.contains("insufficient_scope"), "\(listMissing)")
+        let empty = try await JoseProcess.run(setup.verifyArguments + ["--access-token", "--scope", " ", try setup.token("plain")])
+        #expect(empty.status == 2, "\(empty)")
+
         let idToken = try await JoseProcess.run(setup.verifyArguments + ["--access-token", "--json", try setup.token("id")])
         #expect(idToken.status == 1, "\(idToken)")
         #expect((try idToken.jsonObject()["error"] as? [String: Any])?["code"] as? String == "invalid_type")

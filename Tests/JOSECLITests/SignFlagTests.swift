@@ -53,6 +53,50 @@ struct SignFlagTests {
         #expect(absolute.claims["iat"] == nil)
     }
 
+    @Test("--exp and --nbf take 1h and -1h as separate arguments: a unit alone counts forward, '-' back")
+    func relativeTimesWithoutEquals() async throws {
+        let key = ["--key", JoseProcess.example("hs256.jwk.json"), "--alg", "HS256", "--now", "1767225600", "--sub", "x"]
+        let signed = try await signAndDecode(key + ["--exp", "1h", "--nbf", "-1h", "--iat", "-30s"])
+        #expect(signed.claims["exp"] as? Int == 1_767_229_200)
+        #expect(signed.claims["nbf"] as? Int == 1_767_222_000)
+        #expect(signed.claims["iat"] as? Int == 1_767_225_570)
+        let past = try await signAndDecode(key + ["--exp", "-2d"])
+        #expect(past.claims["exp"] as? Int == 1_767_052_800)
+        let notATime = try await JoseProcess.run(["sign"] + key + ["--exp", "--aud"])
+        #expect(notATime.status == 2, "\(notATime)")
+    }
+
+    @Test("--claim keeps JSON numbers, booleans, null, arrays and objects; anything else, or JSON quotes, is a string")
+    func typedClaims() async throws {
+        let key = ["--key", JoseProcess.example("hs256.jwk.json"), "--alg", "HS256", "--now", "1767225600", "--no-iat"]
+        let signed = try await signAndDecode(key + [
+            "--claim", "exp=123", "--claim", "ok=true", "--claim", "none=null", "--claim", "list=[1,\"a\"]",
+            "--claim", #"obj={"k":2}"#, "--claim", #"forced="123""#, "--claim", "name=alice", "--claim", "version=1.2.3",
+        ])
+        #expect(signed.claims["exp"] as? Int == 123)
+        #expect(!(signed.claims["exp"] is String))
+        #expect(signed.claims["ok"] as? Bool == true)
+        #expect(signed.claims["none"] is NSNull)
+        #expect((signed.claims["list"] as? [Any])?.count == 2)
+        #expect((signed.claims["obj"] as? [String: Any])?["k"] as? Int == 2)
+        #expect(signed.claims["forced"] as? String == "123")
+        #expect(signed.claims["name"] as? String == "alice")
+        #expect(signed.claims["version"] as? String == "1.2.3")
+    }
+
+    @Test("sign takes the key's alg without --alg; a key or secret without one needs --alg (exit 2)")
+    func algorithmFromTheKey() async throws {
+        let signed = try await signAndDecode(["--key", JoseProcess.example("es256.private.jwk.json"), "--sub", "x"])
+        #expect(signed.header["alg"] as? String == "ES256")
+        let noAlg = try await JoseProcess.run(["sign", "--secret-file", JoseProcess.example("hs256.secret"), "--sub", "x"])
+        #expect(noAlg.status == 2, "\(noAlg)")
+        #expect(noAlg.stderr.contains("jose: error: no --alg, and secret file"), "\(noAlg)")
+        #expect(noAlg.stderr.contains("hint: give --alg"), "\(noAlg)")
+        let overridden = try await JoseProcess.run(["sign", "--key", JoseProcess.example("es256.private.jwk.json"),
+                                                    "--alg", "ES384", "--sub", "x"])
+        #expect(overridden.status == 2, "an explicit --alg still has to fit the key: \(overridden)")
+    }
+
     @Test("--jti without a value is random (last, or before another option); --jti - reads claims from stdin")
     func randomJTI() async throws {
         let key = ["--key", JoseProcess.example("hs256.jwk.json"), "--alg", "HS256"]
@@ -77,7 +121,7 @@ struct SignFlagTests {
         let object = try decoded.jsonObject()
         let claims = try #require(object["payload"] as? [String: Any])
         #expect(claims["iat"] as? Int == 1_767_225_600)
-        #expect(claims["extra"] as? String == "1")
+        #expect(claims["extra"] as? Int == 1)
         // Member order: the file's, the override in place, the new claim last.
         let order = ["iss", "sub", "aud", "exp", "iat", "scope", "extra"].compactMap { decoded.stdout.range(of: "\"\($0)\"")?.lowerBound }
         #expect(order == order.sorted() && order.count == 7)
@@ -97,7 +141,7 @@ struct SignFlagTests {
     }
 
     @Test("strict values: bad times, overflow, bad JSON, a claim set twice are usage errors", arguments: [
-        ["--exp", "1h"], ["--exp", "+1y"], ["--exp", "+"], ["--exp", "+9999999999999d"], ["--exp", "+106751991167300d"],
+        ["--exp", "+1y"], ["--exp", "+"], ["--exp", "+9999999999999d"], ["--exp", "+106751991167300d"],
         ["--exp=-99999999999"], ["--exp", "1e10"], ["--exp", " +1h"], ["--iat", "+1h", "--no-iat"],
         ["--claim-json", "n={"], ["--claim-json", "n=1 2"], ["--claim", "sub=y"], ["--claim-json", "dup={\"a\":1,\"a\":2}"],
         ["--now", "-1"], ["--now", "99999999999999"],

@@ -14,6 +14,14 @@ struct AuthorizeURLCommand: AsyncParsableCommand {
             Prints the URL to open in a browser, and writes the transaction (state, nonce, PKCE \
             verifier, redirect URI, issuer) as JSON to --transaction-out with mode 0600; give \
             that file to 'jose callback'. Exit 2 for unusable flags, 3 when discovery fails.
+
+            Examples:
+              jose authorize-url --discover https://issuer.example --client-id app \\
+                --redirect-uri http://127.0.0.1:8080/callback \\
+                --scope "profile email" --transaction-out login.json
+              jose authorize-url --authorization-endpoint https://op.example/authorize \\
+                --issuer https://op.example --client-id app \\
+                --redirect-uri https://app.example/cb --transaction-out login.json
             """)
 
     /// `--discover`.
@@ -41,8 +49,10 @@ struct AuthorizeURLCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The registered redirect URI.", valueName: "URI"))
     var redirectURI: String
 
-    /// `--scope`.
-    @Option(help: ArgumentHelp("A scope to ask for (repeatable); openid is always included.", valueName: "S"))
+    /// `--scope`, repeatable, each a scope or a space-separated list (see ``ScopeList``).
+    @Option(help: ArgumentHelp(
+        "A scope to ask for, or a space-separated list of them (repeatable); openid is always included.",
+        valueName: "S"))
     var scope: [String] = []
 
     /// `--acr-values`.
@@ -76,6 +86,7 @@ struct AuthorizeURLCommand: AsyncParsableCommand {
     /// One provider source; parameters as k=v.
     func validate() throws {
         try SecondsFlagLimits.check(timeout, "--timeout", positive: true)
+        _ = try ScopeList.scopes(scope)
         switch (discover, authorizationEndpoint, issuer) {
         case (.some, nil, nil), (nil, .some, .some): break
         default: throw ValidationError("give --discover ISSUER, or --authorization-endpoint URL with --issuer ISSUER")
@@ -90,7 +101,7 @@ struct AuthorizeURLCommand: AsyncParsableCommand {
 
     /// Builds the request, prints the URL and writes the transaction.
     func run() async throws {
-        var request = AuthorizationRequest(clientID: clientID, redirectURI: redirectURI, scopes: ["openid"] + scope.filter { $0 != "openid" })
+        var request = AuthorizationRequest(clientID: clientID, redirectURI: redirectURI, scopes: ["openid"] + (try ScopeList.scopes(scope)).filter { $0 != "openid" })
         request.acrValues = acrValues.map { $0.split(separator: " ").map(String.init) } ?? []
         request.prompt = prompt.map { $0.split(separator: " ").map(String.init) } ?? []
         request.loginHint = loginHint

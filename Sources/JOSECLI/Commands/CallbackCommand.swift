@@ -14,9 +14,27 @@ struct CallbackCommand: AsyncParsableCommand {
             Checks the redirect URI (exactly), state (constant time), iss (RFC 9207) and error, \
             and prints the code. With --exchange it also discovers the transaction's issuer, \
             exchanges the code with the PKCE verifier at the token endpoint, and validates the \
-            ID token (nonce, max_age, at_hash); it prints the ID token's claims, or with --json \
-            the tokens and claims. Exit 1 when the callback or token is rejected, 2 for unusable \
-            flags or files, 3 when the provider cannot be reached.
+            ID token (nonce, max_age, at_hash). It prints the ID token's claims on stdout and, \
+            on stderr, the token type, expiry, scope and where each token went; the tokens \
+            themselves only with --out FILE (JSON, mode 0600) or --json. After a successful \
+            exchange the transaction file is marked used (its verifier, state and nonce \
+            dropped): a second run with it exits 2.
+
+            A confidential client's secret comes from --client-secret-file PATH or the \
+            environment variable JOSE_CLIENT_SECRET; --client-secret S also works, with a \
+            warning, as other users can see it (ps, shell history). A flag wins over the \
+            environment variable; two secret flags are an error.
+
+            Exit 1 when the callback or token is rejected, 2 for unusable flags or files, 3 \
+            when the provider cannot be reached.
+
+            Examples:
+              jose callback --transaction login.json \\
+                "http://127.0.0.1:8080/callback?code=...&state=..."
+              JOSE_CLIENT_SECRET="$(pass show app)" jose callback \\
+                --transaction login.json --exchange --out tokens.json "$CALLBACK_URL"
+              jose callback --transaction login.json --exchange \\
+                --client-secret-file app.secret --json "$CALLBACK_URL"
             """)
 
     /// `--transaction`.
@@ -27,13 +45,9 @@ struct CallbackCommand: AsyncParsableCommand {
     @Flag(help: "Exchange the code at the token endpoint and validate the ID token.")
     var exchange = false
 
-    /// `--client-secret`.
-    @Option(help: ArgumentHelp("Authenticate with this client secret (client_secret_basic).", valueName: "S"))
-    var clientSecret: String?
-
-    /// `--client-secret-post`.
-    @Flag(name: .customLong("client-secret-post"), help: "Send --client-secret in the form (client_secret_post).")
-    var clientSecretPost = false
+    /// The client secret: `--client-secret-file`, `JOSE_CLIENT_SECRET` or `--client-secret`.
+    @OptionGroup(title: "Client authentication (with --exchange)")
+    var secret: ClientSecretOptions
 
     /// `--client-key`.
     @Option(help: ArgumentHelp("Authenticate with private_key_jwt signed by this private JWK or PEM.", valueName: "JWK"))
@@ -47,6 +61,12 @@ struct CallbackCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object: {\"valid\":true,...} or {\"valid\":false,\"error\":{...}}.")
     var json = false
 
+    /// `--out`.
+    @Option(help: ArgumentHelp(
+        "With --exchange: write the tokens (the token response as JSON) to this file, mode 0600, replaced.",
+        valueName: "FILE"))
+    var out: String?
+
     /// `--timeout`.
     @Option(help: ArgumentHelp("Timeout in seconds for each request to the provider (discovery, keys, token).", valueName: "SECONDS"))
     var timeout: Double = 10
@@ -58,24 +78,28 @@ struct CallbackCommand: AsyncParsableCommand {
     /// Client authentication only with --exchange, and one kind.
     func validate() throws {
         try SecondsFlagLimits.check(timeout, "--timeout", positive: true)
-        if clientSecret != nil, clientKey != nil { throw ValidationError("give --client-secret or --client-key, not both") }
-        if !exchange, clientSecret != nil || clientKey != nil {
-            throw ValidationError("--client-secret and --client-key need --exchange")
+        if secret.hasFlag, clientKey != nil { throw ValidationError("give a client secret or --client-key, not both") }
+        if !exchange, secret.hasFlag || secret.clientSecretPost || clientKey != nil {
+            throw ValidationError("client authentication (--client-secret-file, --client-secret, --client-secret-post, --client-key) needs --exchange")
         }
-        if clientSecretPost, clientSecret == nil { throw ValidationError("--client-secret-post needs --client-secret") }
         if clientKeyAlg != nil, clientKey == nil { throw ValidationError("--client-key-alg needs --client-key") }
+        if out != nil, !exchange { throw ValidationError("--out writes the tokens of --exchange; add --exchange") }
     }
 
     /// Checks the callback, and exchanges the code when asked.
     func run() async throws {
         let loaded = try TransactionFile.read(transaction)
-        let authentication = try makeAuthentication()
         do {
             if exchange {
+                let authentication = try makeAuthentication()
                 var client = try await makeClient(for: loaded, authentication: authentication)
                 client.timeout = .seconds(timeout)
                 let login = try await client.finishLogin(callbackURL: callbackURL, transaction: loaded)
-                printLogin(login)
+                if let out { try OutputFile.write(tokenResponse(login.tokens).serialized(pretty: true), to: out, what: "tokens", secret: true) }
+                // The tokens are out before the marking, so that a failure to mark loses none.
+                let marking = Result { try TransactionFile.markUsed(transaction) }
+                printLogin(login, markedUsed: (try? marking.get()) != nil)
+                try marking.get()
             } else {
                 let response = try AuthorizationResponse(callbackURL: callbackURL, transaction: loaded)
                 printCode(response)
@@ -97,9 +121,19 @@ struct CallbackCommand: AsyncParsableCommand {
                                 fetcher: fetcher, keySource: keys)
     }
 
-    /// The client authentication the flags ask for.
+    /// The client authentication the flags (or `JOSE_CLIENT_SECRET`) ask for: `--client-key`
+    /// wins over the environment variable.
+    ///
+    /// - Throws: ``CLIFailure`` (exit 2) for an unusable secret or key, or `--client-secret-post`
+    ///   without a secret.
     private func makeAuthentication() throws -> ClientAuthentication {
-        if let clientSecret { return clientSecretPost ? .clientSecretPost(clientSecret) : .clientSecretBasic(clientSecret) }
+        if clientKey == nil, let clientSecret = try secret.secret() {
+            return secret.clientSecretPost ? .clientSecretPost(clientSecret) : .clientSecretBasic(clientSecret)
+        }
+        if secret.clientSecretPost {
+            throw CLIFailure.usage("--client-secret-post needs a client secret",
+                                   hint: "give --client-secret-file PATH or set \(ClientSecretOptions.environmentVariable)")
+        }
         guard let clientKey else { return .none }
         let key = try KeyFile.load(clientKey)
         guard let algorithm = clientKeyAlg?.algorithm ?? key.algorithm ?? key.verificationAlgorithms.first else {
@@ -121,26 +155,61 @@ struct CallbackCommand: AsyncParsableCommand {
         }
     }
 
-    /// Prints a finished login.
-    private func printLogin(_ login: LoginResult) {
+    /// The token response as JSON: every token in full.
+    private func tokenResponse(_ tokens: TokenResponse) -> JSONOutput {
+        var members: [(String, JSONOutput)] = [
+            ("access_token", .string(tokens.accessToken)), ("token_type", .string(tokens.tokenType)),
+        ]
+        if let expiresIn = tokens.expiresIn { members.append(("expires_in", .integer(expiresIn))) }
+        if let refreshToken = tokens.refreshToken { members.append(("refresh_token", .string(refreshToken))) }
+        if let idToken = tokens.idToken { members.append(("id_token", .string(idToken))) }
+        if let scope = tokens.scope { members.append(("scope", .string(scope))) }
+        return .object(members)
+    }
+
+    /// Prints a finished login. Without `--json`, the ID token's claims on stdout, and on stderr
+    /// the token type, expiry, scope and where each token went (never a token itself); with
+    /// `--json`, one object with the tokens in full, or with `--out` their file instead.
+    ///
+    /// - Parameter markedUsed: whether the transaction file was marked used.
+    private func printLogin(_ login: LoginResult, markedUsed: Bool) {
         let claims = JSONRendering.value(ofJSONText: login.idToken.claims.jsonString)
         guard json else {
             Console.out(claims.serialized(pretty: true))
-            Console.err(Console.paint("valid", .green) + ": ID token \(login.idToken.header.algorithm), code exchanged")
+            for line in summary(login.tokens) { Console.err(line) }
+            Console.err(Console.paint("valid", .green) + ": ID token \(login.idToken.header.algorithm), code exchanged"
+                        + (markedUsed ? "; transaction file '\(transaction)' marked used" : ""))
             return
         }
-        let tokens = login.tokens
-        var tokenMembers: [(String, JSONOutput)] = [
-            ("access_token", .string(tokens.accessToken)), ("token_type", .string(tokens.tokenType)),
-        ]
-        if let expiresIn = tokens.expiresIn { tokenMembers.append(("expires_in", .integer(expiresIn))) }
-        if let refreshToken = tokens.refreshToken { tokenMembers.append(("refresh_token", .string(refreshToken))) }
-        if let idToken = tokens.idToken { tokenMembers.append(("id_token", .string(idToken))) }
-        if let scope = tokens.scope { tokenMembers.append(("scope", .string(scope))) }
+        var tokens = tokenResponse(login.tokens)
+        if let out {
+            var members: [(String, JSONOutput)] = [("token_type", .string(login.tokens.tokenType))]
+            if let expiresIn = login.tokens.expiresIn { members.append(("expires_in", .integer(expiresIn))) }
+            if let scope = login.tokens.scope { members.append(("scope", .string(scope))) }
+            tokens = .object(members + [("file", .string(out))])
+        }
         Console.out(JSONOutput.object([
-            ("valid", .bool(true)), ("tokens", .object(tokenMembers)),
+            ("valid", .bool(true)), ("tokens", tokens),
             ("header", JSONRendering.value(ofJSONText: login.idToken.header.jsonString)), ("claims", claims),
         ]).serialized())
+    }
+
+    /// The plain lines about the tokens: type, expiry, scope, and where each token went.
+    private func summary(_ tokens: TokenResponse) -> [String] {
+        let now = Date().timeIntervalSince1970
+        let times = ReadableTime(zone: .utc, now: now)
+        var lines = ["token_type: " + JOSEError.quoted(tokens.tokenType)]
+        if let expiresIn = tokens.expiresIn {
+            lines.append("expires: in \(expiresIn) s, " + times.describe("exp", seconds: now + Double(expiresIn)))
+        } else {
+            lines.append("expires: not said (no expires_in)")
+        }
+        lines.append("scope: " + (tokens.scope.map { JOSEError.quoted($0) } ?? "not said (as requested)"))
+        let place = out.map { "written to '\($0)' (mode 0600)" } ?? "not shown; use --out FILE or --json"
+        lines.append("access_token: " + place)
+        lines.append("refresh_token: " + (tokens.refreshToken == nil ? "none issued" : place))
+        lines.append("id_token: verified, its claims on stdout" + (out == nil ? "" : "; also " + place))
+        return lines
     }
 
     /// Reports a failed check: exit 3 for an unreachable provider, 2 for unusable input, else 1.

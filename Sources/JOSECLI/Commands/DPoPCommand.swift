@@ -11,6 +11,12 @@ struct DPoPCommand: ParsableCommand {
             The proof carries a fresh jti, iat, htm and htu (the URL normalised, without query \
             and fragment), ath with --ath-token, and the server's nonce with --nonce. Its \
             header holds the key's public half. Send it as the request's DPoP header.
+
+            Examples:
+              jose dpop --key client.private.jwk.json --htm POST \\
+                --htu https://issuer.example/token
+              jose dpop --key client.private.jwk.json --htm GET \\
+                --htu https://api.example/orders --ath-token "$ACCESS_TOKEN"
             """)
 
     /// `--key`.
@@ -27,7 +33,7 @@ struct DPoPCommand: ParsableCommand {
 
     /// `--ath-token`.
     @Option(name: .customLong("ath-token"), help: ArgumentHelp(
-        "The access token sent with the request: its SHA-256 hash goes into ath.", valueName: "TOKEN"))
+        "The access token sent with the request (wrapping such as Bearer removed): its SHA-256 hash goes into ath.", valueName: "TOKEN"))
     var athToken: String?
 
     /// `--nonce`.
@@ -61,7 +67,7 @@ struct DPoPCommand: ParsableCommand {
             try DPoPProofSigner(key: privateKey, algorithm: alg?.algorithm, clock: clock)
         }
         Console.out(try withContext("cannot make the proof") {
-            try signer.proof(method: htm, url: htu, accessToken: athToken, nonce: nonce)
+            try signer.proof(method: htm, url: htu, accessToken: athToken.map(TokenInput.unwrapped), nonce: nonce)
         })
     }
 }

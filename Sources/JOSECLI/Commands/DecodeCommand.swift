@@ -27,7 +27,7 @@ struct DecodeCommand: ParsableCommand {
 
     /// The token.
     @Argument(help: ArgumentHelp(
-        "The compact token, or '-' to read it from stdin (one trailing newline removed).", valueName: "TOKEN|-"))
+        "The compact token, or '-' to read it from stdin (surrounding whitespace and blank lines removed).", valueName: "TOKEN|-"))
     var token: String
 
     /// `--date`.

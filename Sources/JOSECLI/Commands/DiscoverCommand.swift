@@ -14,6 +14,11 @@ struct DiscoverCommand: AsyncParsableCommand {
             ISSUER exactly and every endpoint to be https (http only to a loopback host), and \
             prints the document. Exit 2 for an unusable ISSUER, 3 when the document cannot be \
             fetched or trusted.
+
+            Examples:
+              jose discover https://accounts.google.com
+              jose discover --rfc8414 https://issuer.example/tenant
+              jose discover https://issuer.example | jq -r .jwks_uri
             """)
 
     /// The issuer.

@@ -2,7 +2,10 @@ import ArgumentParser
 
 /// The root `jose` command: a thin command line over the JOSE library.
 struct JOSECommand: AsyncParsableCommand {
-    /// Names the tool, its subcommands and its exit codes.
+    /// The package version `jose --version` prints: the latest version in CHANGELOG.md.
+    static let version = "0.1.0"
+
+    /// Names the tool, its version, its subcommands and its exit codes.
     static let configuration = CommandConfiguration(
         commandName: "jose",
         abstract: "Verify, decode and sign JWS/JWT tokens; make keys, PKCE pairs and thumbprints; walk an OpenID Connect login.",
@@ -17,10 +20,11 @@ struct JOSECommand: AsyncParsableCommand {
             Examples:
               jose decode "$TOKEN"
               jose verify --jwks https://issuer.example/jwks.json --aud api "$TOKEN"
-              jose sign --key es256.private.jwk.json --alg ES256 --sub alice --aud api --exp +1h
+              jose sign --key es256.private.jwk.json --sub alice --aud api --exp 1h
               jose jwk inspect https://issuer.example/jwks.json
               jose completion zsh > "${fpath[1]}/_jose"
             """,
+        version: version,
         subcommands: [
             VerifyCommand.self, DecodeCommand.self, SignCommand.self, KeygenCommand.self,
             PKCECommand.self, ThumbprintCommand.self, BenchCommand.self,

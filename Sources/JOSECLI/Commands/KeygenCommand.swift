@@ -14,7 +14,8 @@ struct KeygenCommand: ParsableCommand {
             public key, as a JWK Set to publish or to verify with.
 
             Examples:
-              jose keygen --alg ES256 --kid 2026-01 --out es256.private.jwk.json --jwks-out jwks.json
+              jose keygen --alg ES256 --kid 2026-01 --out es256.private.jwk.json \\
+                --jwks-out jwks.json
               jose keygen --alg HS256 > hs256.jwk.json
               jose keygen --alg RS256 | jose jwk to-pem - --out rsa.pem
             """)

@@ -13,20 +13,23 @@ struct SignCommand: ParsableCommand {
             claim flags applied on top: a flag replaces the file's member of the same name in \
             place, or is appended. Without a claims file, iat is set to now unless --no-iat; \
             with one, iat changes only when --iat or --no-iat is given. Times are seconds since \
-            1970 or offsets from now: +30s, +15m, +1h, +2d; a past offset is written with '=', \
-            as in --nbf=-5m.
+            1970 (digits alone) or offsets from now: 30s, +15m, 1h, +2d, and in the past -5m \
+            (as in --nbf -5m).
 
-            An --alg the key cannot sign (wrong family or curve, a secret too short, another alg \
+            Without --alg the key's own alg is used (a JWK's "alg"); a key without one, and \
+            every --secret, needs --alg. An --alg the key cannot sign (wrong family or curve, a secret too short, another alg \
             bound to the key) is refused with exit 2. --jti without a value (last, or before \
             another option) writes a random one.
 
             Examples:
-              jose sign --key es256.private.jwk.json --alg ES256 --iss https://issuer.example \\
-                --sub alice --aud api --exp +1h --jti
-              jose sign --secret-file hs.secret --alg HS256 --sub svc --claim scope='orders:read' \\
-                --claim-json roles='["admin"]'
-              jose sign --key keys.private.jwks.json --kid 2026-01 --alg RS256 claims.json --exp +15m
-              jose sign --secret hex:00112233... --alg HS256 --header cty=example --sub x --out token.jwt
+              jose sign --key es256.private.jwk.json --iss https://issuer.example \\
+                --sub alice --aud api --exp 1h --jti
+              jose sign --secret-file hs.secret --alg HS256 --sub svc \\
+                --claim scope='orders:read' --claim-json roles='["admin"]'
+              jose sign --key keys.private.jwks.json --kid 2026-01 --alg RS256 \\
+                claims.json --exp 15m
+              jose sign --secret hex:00112233... --alg HS256 --header cty=example \\
+                --sub x --nbf -5m --out token.jwt
             """)
 
     /// `--key`.
@@ -46,8 +49,10 @@ struct SignCommand: ParsableCommand {
     var secretFile: String?
 
     /// `--alg`.
-    @Option(help: ArgumentHelp("The signature algorithm, written to the header's alg.", valueName: "ALG"))
-    var alg: AlgorithmArgument
+    @Option(help: ArgumentHelp(
+        "The signature algorithm, written to the header's alg (default: the key's own alg; required without one).",
+        valueName: "ALG"))
+    var alg: AlgorithmArgument?
 
     /// `--kid`.
     @Option(help: ArgumentHelp(
@@ -121,8 +126,11 @@ struct SignCommand: ParsableCommand {
         let header = try headerMembers.map { try SignClaimOptions.pair($0, flag: "--header") }
             .map { (name: $0.0, value: JSONOutput.string($0.1)) }
         let payload = JSONOutput.object(members).serializedBytes()
+        guard let algorithm = alg?.algorithm ?? signingKey.algorithm else {
+            throw CLIFailure.usage("no --alg, and \(keyDescription) names no alg", hint: "give --alg, e.g. --alg ES256")
+        }
         let token = try withContext("cannot sign with \(keyDescription)") {
-            try JWSSigner(key: signingKey, algorithm: alg.algorithm, keyID: kid)
+            try JWSSigner(key: signingKey, algorithm: algorithm, keyID: kid)
                 .sign(payload, type: typ.isEmpty ? nil : typ, headerMembers: header)
         }
         try OutputFile.emit(token, to: out, what: "token", secret: false)

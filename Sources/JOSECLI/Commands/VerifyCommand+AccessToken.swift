@@ -18,14 +18,14 @@ extension VerifyCommand {
                     issuer: issuer, audience: audience, keySource: source, algorithms: keys.allowList,
                     leeway: .seconds(rules.leeway), clock: rules.clock)
                 jwt = try await validator.validate(
-                    token, scope: access.scopes.isEmpty ? nil : .allOf(access.scopes),
+                    token, scope: access.scopes.isEmpty ? nil : .allOf(try ScopeList.scopes(access.scopes)),
                     authentication: rules.maxAge.map { AuthenticationRequirement(maximumAge: .seconds($0)) }).jwt
             } else {
                 let verifier = JWTVerifier(keySource: source, algorithms: keys.allowList, rules: rules.jwtRules(issuer: rules.iss ?? keys.discover))
                 jwt = try await verifier.verify(token)
             }
             if let dpop = access.dpop {
-                proof = try await verifyProof(dpop, accessToken: token, claims: jwt.claims)
+                proof = try await verifyProof(TokenInput.unwrapped(dpop), accessToken: token, claims: jwt.claims)
             }
             outcome = .verified(.jwt(jwt))
         } catch let error as JOSEError {

@@ -26,16 +26,19 @@ struct VerifyCommand: AsyncParsableCommand {
             get readable lines on stderr; a time-claim rejection names the date.
 
             Examples:
-              jose verify --jwks https://issuer.example/jwks.json --iss https://issuer.example --aud api "$TOKEN"
-              jose verify --discover https://accounts.google.com --id-token --aud CLIENT_ID "$ID_TOKEN"
+              jose verify --jwks https://issuer.example/jwks.json \\
+                --iss https://issuer.example --aud api "$TOKEN"
+              jose verify --discover https://accounts.google.com --id-token \\
+                --aud CLIENT_ID "$ID_TOKEN"
               jose verify --jwks '{"keys":[...]}' --json - < token.txt
-              jose verify --secret-file hs.secret --now 1767225600 "Authorization: Bearer eyJ..."
+              jose verify --secret-file hs.secret --now 1767225600 \\
+                "Authorization: Bearer eyJ..."
               jose verify --jwks jwks.json --batch --threads 4 < tokens.txt
             """)
 
     /// The token, or `-`/nothing for stdin.
     @Argument(help: ArgumentHelp(
-        "The compact token. '-' or nothing reads it from stdin (one trailing newline removed); " + "put -- before a token that starts with '-'.",
+        "The compact token. '-' or nothing reads it from stdin (surrounding whitespace and blank lines removed); " + "put -- before a token that starts with '-'.",
         valueName: "TOKEN|-"))
     var token: String?
 
@@ -140,6 +143,18 @@ struct VerifyCommand: AsyncParsableCommand {
     /// The zone and instant readable times are written against (`--date`, `--now`).
     var readableTimes: ReadableTime { ReadableTime(zone: times.date, now: rules.now ?? Date().timeIntervalSince1970) }
 
+    /// The note after a plain `valid:` when `iss` or `aud` went unchecked (no `--iss` or
+    /// `--discover`, no `--aud`); `nil` when both were checked, or for `--jws` (no claims checked).
+    var uncheckedClaimsNote: String? {
+        guard !output.jws else { return nil }
+        var unchecked: [String] = []
+        if rules.iss == nil, keys.discover == nil { unchecked.append("iss (no --iss)") }
+        if rules.aud.isEmpty { unchecked.append("aud (no --aud)") }
+        guard !unchecked.isEmpty else { return nil }
+        return "note: not checked: " + unchecked.joined(separator: ", ")
+            + "; any issuer or audience the key signs for is accepted"
+    }
+
     /// Builds the verifier for `source` and verifies one token.
     private func verify(with source: some JWKSetSource) async throws {
         let verifier = TokenVerifier(source: source, keys: keys, rules: rules, signatureOnly: output.jws)
@@ -156,6 +171,7 @@ struct VerifyCommand: AsyncParsableCommand {
             Console.out(report.json(line: nil).serialized())
         } else {
             report.printHuman(token: text, times: readableTimes)
+            if report.status == .success, let note = uncheckedClaimsNote { Console.err(note) }
         }
         switch report.status {
         case .success: return

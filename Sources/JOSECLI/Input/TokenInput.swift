@@ -1,32 +1,41 @@
+import Foundation
 import JOSE
 
 /// Forgiving reading of one token typed or pasted at a terminal, for `verify` and `decode`
 /// (not `--batch`, whose lines are passed on exactly as they are).
 ///
-/// Only wrapping is removed: surrounding whitespace and newlines, surrounding quotes (a token
+/// Only wrapping is removed: surrounding whitespace, line ends and blank lines (from an argument
+/// or standard input alike, so a heredoc or a copy from a log works), surrounding quotes (a token
 /// copied out of JSON), an `Authorization:` header name and one `Bearer ` or `DPoP ` scheme (any
-/// case). The token itself is then checked as strictly as ever. Standard input still holds one
-/// line: its one line end is removed, and text with a second line is left as it is (malformed).
-/// A five-part compact token (a JWE) is named as such instead of being called malformed.
+/// case). The token itself is then checked as strictly as ever: whitespace inside it, a second
+/// line included, stays an error. A five-part compact token (a JWE) is named as such instead of
+/// being called malformed; empty standard input, and a file name given where the token belongs,
+/// are usage errors that say how to pass a file.
 enum TokenInput {
+    /// Bytes of standard input read beyond the token limit, for the wrapping around a token.
+    static let wrappingAllowance = 4096
+
     /// The token given as an argument, or read from standard input for `-` or nothing, with its
     /// wrapping removed.
     ///
-    /// - Throws: ``CLIFailure`` as ``argumentOrStandardInput(_:)``; ``JOSE/JOSEError`` `malformed`
-    ///   for a JWE (`unsupported: this is a JWE (alg=..., enc=...)`) or an oversized stdin.
+    /// - Throws: ``CLIFailure`` (exit 2) as ``argumentOrStandardInput(_:)``, for empty standard
+    ///   input and for a file name instead of a token; ``JOSE/JOSEError`` `malformed` for a JWE
+    ///   (`unsupported: this is a JWE (alg=..., enc=...)`) or an oversized stdin.
     static func read(_ argument: String?) throws -> String {
         let text = try argumentOrStandardInput(argument)
-        // Standard input holds one line, as it always has: after its line end is removed, a
-        // second line end is part of the text, which is then malformed, not unwrapped.
+        let token = unwrapped(text)
         let fromStdin = argument == nil || argument == "-"
-        let token = fromStdin && text.contains(where: \.isNewline) ? text : unwrapped(text)
+        if fromStdin, token.isEmpty {
+            throw CLIFailure.usage("standard input was empty (or only whitespace): no token to read",
+                                   hint: "pipe the token in, e.g. '- < token.jwt', or pass it as an argument")
+        }
+        if !fromStdin, let argument { try rejectFileName(argument, token: token) }
         try rejectEncrypted(token)
         return token
     }
 
-    /// A token from an argument, or from standard input for `-` or no argument, with one
-    /// trailing newline (`\n` or `\r\n`) removed. Standard input is read no further than the
-    /// token limit and a line end.
+    /// A token from an argument, or from standard input for `-` or no argument. Standard input is
+    /// read no further than the token limit and some wrapping.
     ///
     /// - Throws: ``CLIFailure`` (exit 2) when no token is given and stdin is a terminal;
     ///   ``JOSE/JOSEError`` `malformed` when standard input holds more than a token may.
@@ -36,15 +45,30 @@ enum TokenInput {
             throw CLIFailure.usage("no token given", hint: "pass the token as an argument, or '-' to read it from stdin")
         }
         let limit = JWSLimits.default.maximumTokenBytes
-        guard var bytes = try Console.readInput(atMost: limit + 2) else {
+        guard let bytes = try Console.readInput(atMost: limit + wrappingAllowance) else {
             throw JOSEError(.malformed, "the token is larger than \(limit) bytes")
-        }
-        if bytes.last == UInt8(ascii: "\n") {
-            bytes.removeLast()
-            if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
         }
         return String(decoding: bytes, as: UTF8.self)
     }
+
+    /// Throws when `argument`, whose unwrapped form is `token`, is not shaped like a compact token
+    /// (three or five dot-separated parts) but names a file, or looks like a path.
+    ///
+    /// - Throws: ``CLIFailure`` (exit 2) naming what was seen and how to pass a file's contents.
+    private static func rejectFileName(_ argument: String, token: String) throws {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false).count
+        guard parts != 3, parts != 5, !token.isEmpty, !token.contains(where: \.isWhitespace) else { return }
+        let exists = FileManager.default.fileExists(atPath: token)
+        let pathLike = token.contains("/") || pathExtensions.contains { token.lowercased().hasSuffix($0) }
+        guard exists || pathLike else { return }
+        let name = JOSEError.quoted(token)
+        throw CLIFailure.usage(
+            exists ? "\(name) is a file name, not a token" : "\(name) looks like a file path, not a token (and no such file exists)",
+            hint: "pass the file's contents on standard input: - < \(name)")
+    }
+
+    /// File name endings that mark an argument as a path rather than a token.
+    private static let pathExtensions = [".jwt", ".jws", ".txt", ".json", ".token", ".pem"]
 
     /// `text` without surrounding whitespace, quotes, `Authorization:` and one `Bearer `/`DPoP `.
     static func unwrapped(_ text: String) -> String {

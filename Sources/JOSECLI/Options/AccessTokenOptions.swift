@@ -8,9 +8,9 @@ struct AccessTokenOptions: ParsableArguments {
         "Apply RFC 9068 access-token rules: typ at+jwt, iss, exp, aud, sub, client_id, iat, jti required. " + "Needs --iss (or --discover) and exactly one --aud: this resource's identifier."))
     var accessToken = false
 
-    /// `--scope`, repeatable.
+    /// `--scope`, repeatable, each a scope or a space-separated list (see ``ScopeList``).
     @Option(name: .customLong("scope"), help: ArgumentHelp(
-        "With --access-token: require this scope in the token's scope claim; repeat to require all of several.",
+        "With --access-token: require this scope in the token's scope claim; repeat it, or give a space-separated list, to require all of several.",
         valueName: "SCOPE"))
     var scopes: [String] = []
 
@@ -36,6 +36,7 @@ struct AccessTokenOptions: ParsableArguments {
         if !scopes.isEmpty, !accessToken {
             throw ValidationError("--scope checks an access token's scopes: add --access-token")
         }
+        _ = try ScopeList.scopes(scopes)
         if dpop == nil, let option = [("--htm", htm), ("--htu", htu)].first(where: { $0.1 != nil })?.0 {
             throw ValidationError("\(option) describes the request a DPoP proof is for: add --dpop PROOF")
         }

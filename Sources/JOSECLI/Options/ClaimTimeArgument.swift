@@ -1,8 +1,8 @@
 import ArgumentParser
 
-/// A time claim value on the command line (`--exp +1h`): an offset from now, `+15m`, `+1h`,
-/// `+2d`, `-30s` (`s`, `m`, `h`, `d`; no unit means seconds), or absolute seconds since 1970
-/// (`1767229200`). Parsed strictly and without overflow: at most 12 digits, and the result must
+/// A time claim value on the command line (`--exp +1h`): an offset from now, `+15m`, `1h`,
+/// `+2d`, `-30s` (`s`, `m`, `h`, `d`; a unit without a sign counts forward; with a sign, no unit
+/// means seconds), or absolute seconds since 1970 (`1767229200`: digits alone). Parsed strictly and without overflow: at most 12 digits, and the result must
 /// fall within the years 1970 to 9999.
 struct ClaimTimeArgument: ExpressibleByArgument {
     /// How the value was written.
@@ -16,16 +16,17 @@ struct ClaimTimeArgument: ExpressibleByArgument {
     /// The parsed value.
     let value: Value
 
-    /// Parses `+15m`, `-2d`, `90` or `1767229200`; `nil` for anything else.
+    /// Parses `+15m`, `15m`, `-2d`, `+90`, or `1767229200`; `nil` for anything else.
     init?(argument: String) {
         var text = Substring(argument)
         var sign: Int64 = 0
         if text.first == "+" { sign = 1 } else if text.first == "-" { sign = -1 }
         if sign != 0 { text = text.dropFirst() }
         var unit: Int64 = 1
-        if sign != 0, let last = text.last, let multiplier = Self.units[last] {
+        if let last = text.last, let multiplier = Self.units[last] {
             unit = multiplier
             text = text.dropLast()
+            if sign == 0 { sign = 1 }
         }
         guard !text.isEmpty, text.count <= 12, text.allSatisfy({ $0.isASCII && $0.isNumber }),
               let number = Int64(text) else { return nil }

@@ -15,16 +15,18 @@ struct SignClaimOptions: ParsableArguments {
     @Option(help: ArgumentHelp("An audience (aud); repeat for several (then aud is an array).", valueName: "AUD"))
     var aud: [String] = []
 
-    /// `--exp`.
-    @Option(help: ArgumentHelp("Expiry (exp): +15m, +1h, +2d from now (a past offset as --exp=-30s), or seconds since 1970.", valueName: "TIME"))
+    /// `--exp`; its value may start with `-` (a past offset).
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Expiry (exp): 15m, +1h, 2d from now, -30s in the past, or seconds since 1970.", valueName: "TIME"))
     var exp: ClaimTimeArgument?
 
-    /// `--nbf`.
-    @Option(help: ArgumentHelp("Not before (nbf): an offset from now or seconds since 1970.", valueName: "TIME"))
+    /// `--nbf`; its value may start with `-` (a past offset).
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Not before (nbf): an offset from now (-5m, 1h) or seconds since 1970.", valueName: "TIME"))
     var nbf: ClaimTimeArgument?
 
-    /// `--iat`.
-    @Option(help: ArgumentHelp(
+    /// `--iat`; its value may start with `-` (a past offset).
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Issued at (iat): an offset from now or seconds since 1970. Default without a claims file: now.",
         valueName: "TIME"))
     var iat: ClaimTimeArgument?
@@ -41,8 +43,12 @@ struct SignClaimOptions: ParsableArguments {
     @Flag(name: .customLong("random-jti"), help: .hidden)
     var randomJTI = false
 
-    /// `--claim`, repeatable.
-    @Option(name: .customLong("claim"), help: ArgumentHelp("A claim with a string value; repeat for several.", valueName: "NAME=VALUE"))
+    /// `--claim`, repeatable: a value that is one strict JSON value keeps its JSON type, anything
+    /// else is a string (see ``claimValue(_:)``).
+    @Option(name: .customLong("claim"), help: ArgumentHelp(
+        "A claim: a JSON number, true/false, null, array or object keeps its type, anything else is a string "
+            + "(force a string with JSON quotes: n='\"123\"'); repeat for several.",
+        valueName: "NAME=VALUE"))
     var textClaims: [String] = []
 
     /// `--claim-json`, repeatable.
@@ -93,7 +99,7 @@ struct SignClaimOptions: ParsableArguments {
         if randomJTI { try add("jti", .string(try withContext("cannot make a random jti") { try RandomValue.nonce() })) }
         for claim in textClaims {
             let (name, value) = try Self.pair(claim, flag: "--claim")
-            try add(name, .string(value))
+            try add(name, Self.claimValue(value))
         }
         for claim in jsonClaims {
             let (name, text) = try Self.pair(claim, flag: "--claim-json")
@@ -103,6 +109,14 @@ struct SignClaimOptions: ParsableArguments {
             try add(name, .raw(document.root))
         }
         return claims
+    }
+
+    /// The value of `--claim NAME=VALUE`: `text` as its JSON value when it is one strict JSON
+    /// value (`123`, `true`, `null`, `[..]`, `{..}`, or a quoted `"123"`, which is a string), else
+    /// `text` as a string.
+    static func claimValue(_ text: String) -> JSONOutput {
+        guard let document = try? JSONDocument(text: text) else { return .string(text) }
+        return .raw(document.root)
     }
 
     /// Splits `NAME=VALUE` at the first `=`; the name must not be empty.
