@@ -28,7 +28,7 @@ public struct IDTokenValidator: Sendable {
     /// Whether the token must carry a `sid` (session id) string, as front- and back-channel
     /// logout need; a missing `sid` is `missing_claim`.
     public var requiresSessionID = false
-    private let verifier: JWTVerifier
+    let verifier: JWTVerifier
 
     /// Creates a validator.
     ///
