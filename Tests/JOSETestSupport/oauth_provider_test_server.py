@@ -458,10 +458,11 @@ def userinfo(handler, _query):
         return handler.wfile.write(data)
     claims = {"sub": BEHAVIOUR["userinfo_sub"] or grant["subject"], "name": "Alice Example",
               "email": "alice@example.com", "email_verified": True}
+    if BEHAVIOUR["userinfo_signed"]:
+        claims.update({"iss": handler.issuer, "aud": grant["client_id"]})
     claims.update(BEHAVIOUR["userinfo_claims"])
     if not BEHAVIOUR["userinfo_signed"]:
         return handler.send_json(200, claims)
-    claims.update({"iss": handler.issuer, "aud": grant["client_id"]})
     data = signed(claims, {"alg": "RS256", "kid": SIGNING_KEY.key_id}).encode("ascii")
     handler.send_response(200)
     handler.send_header("Content-Type", "application/jwt")

@@ -66,7 +66,7 @@ public struct LogoutTokenValidator: Sendable {
         try check(token)
         let claims = token.claims
         guard let tokenID = claims.tokenID, let issuedAt = claims.issuedAt, let expiresAt = claims.expiration else {
-            throw JOSEError(.missingClaim, "the logout token has no \"jti\", \"iat\" or \"exp\"")
+            throw JOSEError(.missingClaim, "the logout token has no string \"jti\", or no \"iat\" or \"exp\"")
         }
         let leeway = verifier.rules.leeway.inSeconds
         let lastAcceptance = min(expiresAt, issuedAt + maximumTokenAge.inSeconds) + leeway
@@ -78,10 +78,11 @@ public struct LogoutTokenValidator: Sendable {
     }
 
     /// The ID-token rules with the logout token's required claims and age, without `nonce`,
-    /// `max_age` or `typ` (checked here).
+    /// `max_age` or `typ` (checked here, before `jti` and `events`, so that an ID token is
+    /// refused for its `typ`).
     private var rules: JWTClaimRules {
         var rules = verifier.rules
-        rules.requiredClaims = ["iss", "aud", "iat", "exp", "jti", "events"]
+        rules.requiredClaims = ["iss", "aud", "iat", "exp"]
         rules.nonce = nil
         rules.maximumAuthenticationAge = nil
         rules.type = nil
@@ -89,13 +90,16 @@ public struct LogoutTokenValidator: Sendable {
         return rules
     }
 
-    /// The rules the claim rules do not express: `typ`, `events`, `sub`/`sid`, no `nonce`.
+    /// The rules the claim rules do not express: `typ`, `jti`, `events`, `sub`/`sid`, no `nonce`.
     private func check(_ token: VerifiedJWT) throws {
         let type = token.header.json["typ"]
         if type != nil || requiresExplicitType {
             try JWTClaimRules.checkType(type, expected: Self.explicitType)
         }
         let claims = token.claims
+        for name in ["jti", "events"] where !claims.contains(name) {
+            throw JOSEError(.missingClaim, "the logout token has no \"\(name)\" claim")
+        }
         guard let events = claims.json["events"], events.kind == .object else {
             throw JOSEError(.invalidClaim, "the logout token's \"events\" is not a JSON object")
         }
