@@ -30,21 +30,35 @@ extension OpenIDClient {
     ///   - accessToken: The access token from the login or a refresh.
     ///   - idToken: The validated ID token issued with it; its `sub` names the user.
     /// - Returns: The user's claims.
+    /// - Throws: `JOSEError` `invalid_input` for an ID token without `sub`, and as
+    ///   ``userInfo(accessToken:subject:)``.
+    public func userInfo(accessToken: String, idToken: VerifiedJWT) async throws -> UserInfo {
+        guard let subject = idToken.claims.subject else {
+            throw JOSEError.invalidInput("the ID token has no \"sub\" to compare the UserInfo response with")
+        }
+        return try await userInfo(accessToken: accessToken, subject: subject)
+    }
+
+    /// Fetches the user's claims as ``userInfo(accessToken:idToken:)`` does, for the user
+    /// whose ID token had `sub` `subject` (kept from the login, say).
+    ///
+    /// - Parameters:
+    ///   - accessToken: The access token from the login or a refresh.
+    ///   - subject: The `sub` of the ID token issued with it.
+    /// - Returns: The user's claims.
     /// - Throws: `JOSEError` `discovery_failed` when the metadata has no `userinfo_endpoint`;
-    ///   `invalid_input` for an empty access token or one outside visible ASCII, or an ID token
-    ///   without `sub`; `transport_failed` when the endpoint cannot be reached; `token_error`
+    ///   `invalid_input` for an empty access token or one outside visible ASCII, or an empty
+    ///   subject; `transport_failed` when the endpoint cannot be reached; `token_error`
     ///   for an answer other than `200`, with the provider's `WWW-Authenticate` error (or JSON
     ///   error) in `JOSEError.providerError`; `invalid_token_response` for a `200` that is
     ///   neither a JSON object nor a JWT; `missing_claim` or `invalid_claim` for a missing or
     ///   other `sub`; any ID-token validation error for a signed answer.
-    public func userInfo(accessToken: String, idToken: VerifiedJWT) async throws -> UserInfo {
+    public func userInfo(accessToken: String, subject: String) async throws -> UserInfo {
         let endpoint = try metadata.requiredEndpoint(\.userinfoEndpoint, "userinfo_endpoint")
         guard !accessToken.isEmpty, accessToken.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
             throw JOSEError.invalidInput("the access token is empty or holds characters outside visible ASCII")
         }
-        guard let subject = idToken.claims.subject else {
-            throw JOSEError.invalidInput("the ID token has no \"sub\" to compare the UserInfo response with")
-        }
+        guard !subject.isEmpty else { throw JOSEError.invalidInput("the subject to compare the UserInfo response with is empty") }
         let response = try await send(HTTPFetchRequest(
             url: endpoint, headers: ["Authorization": "Bearer " + accessToken, "Accept": "application/json, application/jwt"],
             timeout: timeout))
