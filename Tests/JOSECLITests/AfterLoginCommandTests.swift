@@ -106,4 +106,26 @@ struct AfterLoginCommandTests {
         #expect(stateAlone.status == 2, "\(stateAlone)")
         #expect(stateAlone.stderr.contains("post_logout_redirect_uri"), "\(stateAlone)")
     }
+
+    @Test("verify --logout-token accepts the provider's logout token and refuses one with a nonce")
+    func verifyLogoutToken() async throws {
+        let provider = try OAuthProviderTestServer()
+        let verify = ["verify", "--discover", provider.issuer, "--logout-token", "--aud", "app", "--json", "-"]
+
+        let valid = try await JoseProcess.run(verify, stdin: try await provider.logoutToken(for: "app") + "\n")
+        #expect(valid.status == 0, "\(valid)")
+        #expect((try valid.jsonObject()["claims"] as? [String: Any])?["sid"] as? String == "session-1")
+
+        let withNonce = try await JoseProcess.run(verify, stdin: try await provider.logoutToken(for: "app", claims: ["nonce": "n"]))
+        #expect(withNonce.status == 1, "\(withNonce)")
+        #expect((try withNonce.jsonObject()["error"] as? [String: Any])?["code"] as? String == "invalid_nonce")
+
+        let untyped = try await provider.logoutToken(for: "app", header: ["typ": NSNull()])
+        let strict = try await JoseProcess.run(verify + ["--require-logout-typ"], stdin: untyped)
+        #expect(strict.status == 1, "\(strict)")
+
+        let noClient = try await JoseProcess.run(["verify", "--discover", provider.issuer, "--logout-token", "-"], stdin: untyped)
+        #expect(noClient.status == 2, "\(noClient)")
+        #expect(noClient.stderr.contains("--aud"), "\(noClient)")
+    }
 }
