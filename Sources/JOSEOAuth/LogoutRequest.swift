@@ -12,7 +12,7 @@ import JOSE
 /// ```swift
 /// var request = LogoutRequest(idTokenHint: login.tokens.idToken)
 /// request.postLogoutRedirectURI = "https://app.example/logged-out"
-/// request.state = RandomValue.state()
+/// request.state = try RandomValue.state()
 /// let url = try client.logoutURL(request)   // open it in the browser
 /// ```
 public struct LogoutRequest: Sendable {

@@ -20,7 +20,7 @@
 /// ```swift
 /// let validator = LogoutTokenValidator(idTokenValidator: client.idTokenValidator,
 ///                                      replayCache: try InMemoryReplayCache())
-/// let token = try await validator.validate(form["logout_token"] ?? "")
+/// let token = try await validator.validate(logoutToken)
 /// endSessions(subject: token.claims.subject, sessionID: token.claims.string("sid"))
 /// ```
 public struct LogoutTokenValidator: Sendable {
