@@ -28,6 +28,9 @@ struct RevokeCommand: AsyncParsableCommand {
     /// The provider and client.
     @OptionGroup var provider: ProviderClientOptions
 
+    /// How the client authenticates.
+    @OptionGroup var authentication: ClientAuthenticationOptions
+
     /// `--token-file`.
     @Option(help: ArgumentHelp("The token's file ('-' for stdin; or set JOSE_TOKEN).", valueName: "FILE"))
     var tokenFile: String?
@@ -51,7 +54,7 @@ struct RevokeCommand: AsyncParsableCommand {
     func run() async throws {
         let token = try SecretInput.require(file: tokenFile, flag: "--token-file", variable: Self.tokenVariable, what: "token file")
         do {
-            let client = try await provider.makeClient()
+            let client = try await provider.makeClient(authentication: authentication.makeAuthentication())
             try await client.revoke(token, hint: hint.map(TokenTypeHint.init(rawValue:)))
             if json {
                 Console.out(JSONOutput.object([("ok", .bool(true))]).serialized())
