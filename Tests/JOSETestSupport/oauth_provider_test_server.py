@@ -434,6 +434,7 @@ BEHAVIOUR.update({
     "userinfo_sub": None,         # sub of UserInfo responses instead of the token's subject
     "userinfo_claims": {},        # members merged into UserInfo responses
     "revoke_error": None,         # answer /revoke with 400 and this OAuth error
+    "userinfo_raw": None,         # answer /userinfo with {"content_type", "body"} as they are
 })
 
 
@@ -454,6 +455,14 @@ def userinfo(handler, _query):
         handler.send_header("WWW-Authenticate",
                             'Bearer error="invalid_token", error_description="The access token is not active"')
         handler.send_header("Content-Length", "0")
+        handler.end_headers()
+        return handler.wfile.write(data)
+    raw = BEHAVIOUR["userinfo_raw"]
+    if raw is not None:
+        data = raw["body"].encode("utf-8")
+        handler.send_response(200)
+        handler.send_header("Content-Type", raw["content_type"])
+        handler.send_header("Content-Length", str(len(data)))
         handler.end_headers()
         return handler.wfile.write(data)
     claims = {"sub": BEHAVIOUR["userinfo_sub"] or grant["subject"], "name": "Alice Example",

@@ -83,4 +83,20 @@ import JOSETestSupport
         }
         #expect(try await fixture.provider.lastRequest(path: "/userinfo").count == 0)
     }
+
+    @Test(arguments: [
+        ("text/html", #"{"sub":"alice"}"#, JOSEError.Code.invalidTokenResponse),
+        ("application/json", #"["alice"]"#, .invalidTokenResponse),
+        ("application/json", #"{"sub":"alice","sub":"mallory"}"#, .invalidTokenResponse),
+        ("application/json; charset=utf-8", #"{"name":"Alice"}"#, .missingClaim),
+        ("application/json", #"{"sub":7}"#, .invalidClaim),
+        ("application/jwt", "not.a.jwt", .malformed),
+    ])
+    func unusableAnswersAreRefused(contentType: String, body: String, code: JOSEError.Code) async throws {
+        let (fixture, login) = try await loggedIn()
+        try await fixture.provider.setBehaviour(["userinfo_raw": ["content_type": contentType, "body": body]])
+        _ = await expectJOSEError(code) {
+            try await fixture.client.userInfo(accessToken: login.tokens.accessToken, idToken: login.idToken)
+        }
+    }
 }
