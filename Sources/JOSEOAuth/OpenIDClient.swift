@@ -329,14 +329,14 @@ public struct OpenIDClient: Sendable {
         return try TokenResponse.read(response)
     }
 
-    /// Sends a POST; a fetcher's failure that is not a `JOSEError` becomes `transport_failed`.
-    private func send(_ request: HTTPFetchRequest) async throws -> HTTPFetchResponse {
+    /// Sends a request; a fetcher's failure that is not a `JOSEError` becomes `transport_failed`.
+    func send(_ request: HTTPFetchRequest) async throws -> HTTPFetchResponse {
         do {
             return try await fetcher.fetch(request)
         } catch let error as JOSEError {
             throw error
         } catch {
-            throw JOSEError(.transportFailed, "posting to \(TransportPolicy.describe(request.url)) failed: \(error)")
+            throw JOSEError(.transportFailed, "sending \(request.method.rawValue) to \(TransportPolicy.describe(request.url)) failed: \(error)")
         }
     }
 }

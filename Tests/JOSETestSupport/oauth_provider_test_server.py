@@ -27,6 +27,18 @@ Test control:
   POST /_control/behaviour  members merged into the behaviour (see BEHAVIOUR below)
   POST /_control/release_refresh   lets the refresh requests held by "hold_refresh" answer
   GET  /_control/last?path=/token   {"count": n, "params": {..last form or query..}, "headers": {..}}
+
+Relying-party endpoints after the login (RP_ROUTES below):
+  GET  /userinfo          OIDC Core 5.3: Bearer access token from /token; JSON claims, or a JWT
+                          signed like ID tokens (behaviour userinfo_signed); 401 with
+                          WWW-Authenticate error="invalid_token" for an unknown token
+  POST /revoke            RFC 7009: client authentication, then forgets the token (200 also for
+                          an unknown one); behaviour revoke_error answers 400 with that error
+  GET  /logout            RP-initiated logout: id_token_hint verified, post_logout_redirect_uri
+                          registered; answers {"location": post_logout_redirect_uri?state=..}
+  POST /_control/logout_token  {"client_id", "claims"?, "header"?, "foreign_key"?}: a back-channel
+                          logout token signed with jwcrypto; a null claim or header member removes it
+  GET  /_control/revoked  {"revoked": [{"token", "token_type_hint", "client_id"}, ..]}
 """
 
 import base64
@@ -267,6 +279,7 @@ class Handler(BaseHTTPRequestHandler):
         refresh_token = secrets.token_urlsafe(32)
         with LOCK:
             REFRESH_TOKENS[refresh_token] = dict(grant, client_id=client_id)
+            ACCESS_TOKENS[access_token] = dict(grant, client_id=client_id)
         id_token = self.id_token(client_id, grant["subject"], access_token, grant.get("nonce"),
                                  grant["auth_time"], grant.get("acr"))
         self.send_json(200, {"access_token": access_token, "token_type": "Bearer", "expires_in": 3600,
@@ -408,6 +421,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.send_json(200, {"keys": [json.loads(SIGNING_KEY.export_public())]})
         if path == "/authorize":
             return self.authorize(parts.query)
+        if ("GET", path) in RP_ROUTES:
+            return RP_ROUTES[("GET", path)](self, parts.query)
         if path == "/_control/last":
             wanted = dict(parse_qsl(parts.query)).get("path", "")
             with LOCK:
@@ -421,6 +436,8 @@ class Handler(BaseHTTPRequestHandler):
             return self.token()
         if path == "/par":
             return self.par()
+        if ("POST", path) in RP_ROUTES:
+            return RP_ROUTES[("POST", path)](self, None)
         if path == "/_control/client":
             spec = json.loads(self.read_body() or b"{}")
             with LOCK:
@@ -437,6 +454,136 @@ class Handler(BaseHTTPRequestHandler):
             return self.send_json(200, {"ok": True})
         self.read_body()
         return self.send_json(404, {"error": "not_found"})
+
+
+# --- relying-party endpoints after the login ------------------------------------------------
+
+ACCESS_TOKENS = {}
+REVOKED = []
+BEHAVIOUR.update({
+    "userinfo_signed": False,     # answer /userinfo with application/jwt signed like ID tokens
+    "userinfo_sub": None,         # sub of UserInfo responses instead of the token's subject
+    "userinfo_claims": {},        # members merged into UserInfo responses
+    "revoke_error": None,         # answer /revoke with 400 and this OAuth error
+    "userinfo_raw": None,         # answer /userinfo with {"content_type", "body"} as they are
+})
+
+
+def signed(claims, header, key=None):
+    token = jwt.JWT(header=header, claims=claims)
+    token.make_signed_token(key or SIGNING_KEY)
+    return token.serialize()
+
+
+def userinfo(handler, _query):
+    header = handler.headers.get("Authorization") or ""
+    handler.record("/userinfo", {})
+    with LOCK:
+        grant = ACCESS_TOKENS.get(header[7:]) if header.startswith("Bearer ") else None
+    if not grant:
+        data = b""
+        handler.send_response(401)
+        handler.send_header("WWW-Authenticate",
+                            'Bearer error="invalid_token", error_description="The access token is not active"')
+        handler.send_header("Content-Length", "0")
+        handler.end_headers()
+        return handler.wfile.write(data)
+    raw = BEHAVIOUR["userinfo_raw"]
+    if raw is not None:
+        data = raw["body"].encode("utf-8")
+        handler.send_response(200)
+        handler.send_header("Content-Type", raw["content_type"])
+        handler.send_header("Content-Length", str(len(data)))
+        handler.end_headers()
+        return handler.wfile.write(data)
+    claims = {"sub": BEHAVIOUR["userinfo_sub"] or grant["subject"], "name": "Alice Example",
+              "email": "alice@example.com", "email_verified": True}
+    if BEHAVIOUR["userinfo_signed"]:
+        claims.update({"iss": handler.issuer, "aud": grant["client_id"]})
+    claims.update(BEHAVIOUR["userinfo_claims"])
+    if not BEHAVIOUR["userinfo_signed"]:
+        return handler.send_json(200, claims)
+    data = signed(claims, {"alg": "RS256", "kid": SIGNING_KEY.key_id}).encode("ascii")
+    handler.send_response(200)
+    handler.send_header("Content-Type", "application/jwt")
+    handler.send_header("Content-Length", str(len(data)))
+    handler.end_headers()
+    return handler.wfile.write(data)
+
+
+def revoke(handler, _query):
+    form = handler.form()
+    if form is None:
+        return handler.oauth_error(400, "invalid_request", "unreadable or repeated form parameters")
+    handler.record("/revoke", form)
+    client_id = handler.authenticate(form, "/revoke")
+    if client_id is None:
+        return None
+    if BEHAVIOUR["revoke_error"]:
+        return handler.oauth_error(400, BEHAVIOUR["revoke_error"], "revocation refused by the test provider")
+    if "token" not in form:
+        return handler.oauth_error(400, "invalid_request", "no token")
+    token = form["token"]
+    with LOCK:
+        ACCESS_TOKENS.pop(token, None)
+        REFRESH_TOKENS.pop(token, None)
+        REVOKED.append({"token": token, "token_type_hint": form.get("token_type_hint"), "client_id": client_id})
+    handler.send_response(200)
+    handler.send_header("Content-Length", "0")
+    handler.end_headers()
+    return None
+
+
+def end_session(handler, query):
+    params = dict(parse_qsl(query, keep_blank_values=True))
+    handler.record("/logout", params)
+    try:
+        hint = jwt.JWT(jwt=params["id_token_hint"], key=SIGNING_KEY, algs=["RS256"],
+                       check_claims={"exp": None})
+        claims = json.loads(hint.claims)
+    except Exception as error:  # noqa: BLE001 - any failure is a bad hint
+        return handler.oauth_error(400, "invalid_request", "bad id_token_hint: %s" % error)
+    client = CLIENTS.get(claims.get("aud"))
+    if not client or params.get("client_id", client["client_id"]) != client["client_id"]:
+        return handler.oauth_error(400, "invalid_request", "id_token_hint for another client")
+    redirect = params.get("post_logout_redirect_uri")
+    if redirect is None:
+        return handler.send_json(200, {"logged_out": claims.get("sub")})
+    if redirect not in client.get("post_logout_redirect_uris", client["redirect_uris"]):
+        return handler.oauth_error(400, "invalid_request", "unregistered post_logout_redirect_uri")
+    state = params.get("state")
+    return handler.send_json(200, {"location": redirect + ("?" + urlencode({"state": state}) if state else "")})
+
+
+def mint_logout_token(handler, _query):
+    spec = json.loads(handler.read_body() or b"{}")
+    now = int(time.time())
+    claims = {"iss": handler.issuer, "aud": spec["client_id"], "iat": now, "exp": now + 120,
+              "jti": secrets.token_urlsafe(16), "sub": "alice", "sid": "session-1",
+              "events": {"http://schemas.openid.net/event/backchannel-logout": {}}}
+    header = {"alg": "RS256", "kid": SIGNING_KEY.key_id, "typ": "logout+jwt"}
+    for target, changes in ((claims, spec.get("claims", {})), (header, spec.get("header", {}))):
+        for name, value in changes.items():
+            if value is None:
+                target.pop(name, None)
+            else:
+                target[name] = value
+    key = jwk.JWK.generate(kty="RSA", size=2048, kid=SIGNING_KEY.key_id) if spec.get("foreign_key") else None
+    return handler.send_json(200, {"logout_token": signed(claims, header, key)})
+
+
+def revoked(handler, _query):
+    with LOCK:
+        return handler.send_json(200, {"revoked": list(REVOKED)})
+
+
+RP_ROUTES = {
+    ("GET", "/userinfo"): userinfo,
+    ("POST", "/revoke"): revoke,
+    ("GET", "/logout"): end_session,
+    ("POST", "/_control/logout_token"): mint_logout_token,
+    ("GET", "/_control/revoked"): revoked,
+}
 
 
 def main():

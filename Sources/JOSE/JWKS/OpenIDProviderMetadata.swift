@@ -70,6 +70,9 @@ public struct OpenIDProviderMetadata: Sendable {
     public let authorizationResponseIssParameterSupported: Bool
     /// `require_pushed_authorization_requests` (RFC 9126); `false` when absent.
     public let requirePushedAuthorizationRequests: Bool
+    /// `backchannel_logout_supported` (OpenID Connect Back-Channel Logout 1.0); `false` when
+    /// absent.
+    public let backchannelLogoutSupported: Bool
     /// The whole document, for members not modelled here.
     public let json: JSONValue
 
@@ -142,6 +145,7 @@ public struct OpenIDProviderMetadata: Sendable {
         idTokenSigningAlgValuesSupported = try reader.strings("id_token_signing_alg_values_supported")
         authorizationResponseIssParameterSupported = try reader.flag("authorization_response_iss_parameter_supported")
         requirePushedAuthorizationRequests = try reader.flag("require_pushed_authorization_requests")
+        backchannelLogoutSupported = try reader.flag("backchannel_logout_supported")
         json = root
     }
 

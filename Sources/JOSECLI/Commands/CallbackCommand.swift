@@ -45,17 +45,9 @@ struct CallbackCommand: AsyncParsableCommand {
     @Flag(help: "Exchange the code at the token endpoint and validate the ID token.")
     var exchange = false
 
-    /// The client secret: `--client-secret-file`, `JOSE_CLIENT_SECRET` or `--client-secret`.
+    /// The client authentication: a client secret or `--client-key`.
     @OptionGroup(title: "Client authentication (with --exchange)")
-    var secret: ClientSecretOptions
-
-    /// `--client-key`.
-    @Option(help: ArgumentHelp("Authenticate with private_key_jwt signed by this private JWK or PEM.", valueName: "JWK"))
-    var clientKey: String?
-
-    /// `--client-key-alg`.
-    @Option(help: ArgumentHelp("The algorithm for --client-key (default: the key's alg).", valueName: "ALG"))
-    var clientKeyAlg: AlgorithmArgument?
+    var authentication: ClientAuthenticationOptions
 
     /// `--json`.
     @Flag(help: "Print one JSON object: {\"valid\":true,...} or {\"valid\":false,\"error\":{...}}.")
@@ -78,11 +70,9 @@ struct CallbackCommand: AsyncParsableCommand {
     /// Client authentication only with --exchange, and one kind.
     func validate() throws {
         try SecondsFlagLimits.check(timeout, "--timeout", positive: true)
-        if secret.hasFlag, clientKey != nil { throw ValidationError("give a client secret or --client-key, not both") }
-        if !exchange, secret.hasFlag || secret.clientSecretPost || clientKey != nil {
+        if !exchange, authentication.isGiven {
             throw ValidationError("client authentication (--client-secret-file, --client-secret, --client-secret-post, --client-key) needs --exchange")
         }
-        if clientKeyAlg != nil, clientKey == nil { throw ValidationError("--client-key-alg needs --client-key") }
         if out != nil, !exchange { throw ValidationError("--out writes the tokens of --exchange; add --exchange") }
     }
 
@@ -91,8 +81,7 @@ struct CallbackCommand: AsyncParsableCommand {
         let loaded = try TransactionFile.read(transaction)
         do {
             if exchange {
-                let authentication = try makeAuthentication()
-                var client = try await makeClient(for: loaded, authentication: authentication)
+                var client = try await makeClient(for: loaded, authentication: try authentication.makeAuthentication())
                 client.timeout = .seconds(timeout)
                 let login = try await client.finishLogin(callbackURL: callbackURL, transaction: loaded)
                 if let out { try OutputFile.write(tokenResponse(login.tokens).serialized(pretty: true), to: out, what: "tokens", secret: true) }
@@ -119,29 +108,6 @@ struct CallbackCommand: AsyncParsableCommand {
         let keys = try JWKSCache(metadata: metadata, fetcher: fetcher, configuration: configuration)
         return try OpenIDClient(metadata: metadata, clientID: loaded.clientID, authentication: authentication,
                                 fetcher: fetcher, keySource: keys)
-    }
-
-    /// The client authentication the flags (or `JOSE_CLIENT_SECRET`) ask for: `--client-key`
-    /// wins over the environment variable.
-    ///
-    /// - Throws: ``CLIFailure`` (exit 2) for an unusable secret or key, or `--client-secret-post`
-    ///   without a secret.
-    private func makeAuthentication() throws -> ClientAuthentication {
-        if clientKey == nil, let clientSecret = try secret.secret() {
-            return secret.clientSecretPost ? .clientSecretPost(clientSecret) : .clientSecretBasic(clientSecret)
-        }
-        if secret.clientSecretPost {
-            throw CLIFailure.usage("--client-secret-post needs a client secret",
-                                   hint: "give --client-secret-file PATH or set \(ClientSecretOptions.environmentVariable)")
-        }
-        guard let clientKey else { return .none }
-        let key = try KeyFile.load(clientKey)
-        guard let algorithm = clientKeyAlg?.algorithm ?? key.algorithm ?? key.verificationAlgorithms.first else {
-            throw CLIFailure.input("cannot tell the algorithm of --client-key '\(clientKey)'; give --client-key-alg")
-        }
-        return try withContext("cannot use --client-key '\(clientKey)'") {
-            try ClientAuthentication.privateKeyJWT(JWSSigner(key: key, algorithm: algorithm))
-        }
     }
 
     /// Prints the checked code.

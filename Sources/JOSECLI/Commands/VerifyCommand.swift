@@ -34,6 +34,8 @@ struct VerifyCommand: AsyncParsableCommand {
               jose verify --secret-file hs.secret --now 1767225600 \\
                 "Authorization: Bearer eyJ..."
               jose verify --jwks jwks.json --batch --threads 4 < tokens.txt
+              jose verify --discover https://op.example --logout-token \\
+                --aud CLIENT_ID - < logout.jwt
             """)
 
     /// The token, or `-`/nothing for stdin.
@@ -66,12 +68,17 @@ struct VerifyCommand: AsyncParsableCommand {
     @OptionGroup(title: "Access tokens and DPoP")
     var access: AccessTokenOptions
 
+    /// Back-channel logout tokens (verified in VerifyCommand+LogoutToken.swift).
+    @OptionGroup(title: "Back-channel logout tokens")
+    var logout: LogoutTokenOptions
+
     /// Checks the combination of options before anything is read.
     mutating func validate() throws {
         try keys.validate()
         try rules.validate(keys: keys)
         try remote.validate()
         try access.validate(rules: rules, keys: keys, output: output)
+        try logout.validate(rules: rules, keys: keys, output: output, access: access)
         if output.jws, let option = rules.claimOptionNames.first {
             throw ValidationError("\(option) checks claims, which --jws does not do (it checks the signature only)")
         }
@@ -101,6 +108,13 @@ struct VerifyCommand: AsyncParsableCommand {
         }
         if output.batch {
             try await BatchVerification(verifiers: try batchVerifiers(source)).run()
+            return
+        }
+        if logout.logoutToken {
+            switch source {
+            case .local(let keySet): try await verifyLogoutToken(with: keySet)
+            case .remote(let remoteSource): try await verifyLogoutToken(with: remoteSource)
+            }
             return
         }
         if access.isActive {

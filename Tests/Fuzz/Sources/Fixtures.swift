@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import JOSE
+import JOSEOAuth
 
 /// Keys from `Vectors/examples`, read once (through `#filePath`, so run from a checkout).
 enum Fixtures {

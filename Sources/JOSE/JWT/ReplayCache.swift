@@ -1,5 +1,5 @@
-/// Remembers the identifiers of DPoP proofs already accepted, so that a proof is accepted once
-/// (RFC 9449 §11.1).
+/// Remembers the identifiers of tokens already accepted, so that each is accepted once: DPoP
+/// proofs (RFC 9449 §11.1) and back-channel logout tokens (``LogoutTokenValidator``).
 ///
 /// ``InMemoryReplayCache`` serves one process; servers behind a load balancer plug in a shared
 /// store (Redis `SET key 1 NX EXAT expiry`, a database unique key) by conforming their own type.
@@ -12,8 +12,9 @@ public protocol ReplayCache: Sendable {
     /// but moves each call off the caller's executor and back.
     ///
     /// - Parameters:
-    ///   - identifier: the proof's identity (the verifier passes its key thumbprint and `jti`).
-    ///   - expiresAt: seconds since 1970 after which the proof could no longer be accepted anyway.
+    ///   - identifier: the token's identity (the DPoP verifier passes its key thumbprint and
+    ///     `jti`, the logout-token validator its issuer and `jti`).
+    ///   - expiresAt: seconds since 1970 after which the token could no longer be accepted anyway.
     /// - Returns: `true` when the identifier was new (the proof is fresh); `false` when it was
     ///   seen before, or when the store cannot tell (a store that cannot be reached must answer
     ///   `false`: failing open would let replays through).

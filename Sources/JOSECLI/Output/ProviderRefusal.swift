@@ -1,0 +1,27 @@
+import JOSE
+
+/// How `userinfo` and `revoke` report a library error: exit 3 when the provider cannot be
+/// reached or used, 2 for unusable input, 1 when the provider or a check refused.
+enum ProviderRefusal {
+    /// Prints `error` (one JSON object with `json`) and ends with its exit code.
+    ///
+    /// - Throws: ``CLIFailure`` always, its outcome already printed.
+    static func report(_ error: JOSEError, json: Bool) throws -> Never {
+        let remote = error.code.isRemoteFailure
+        let usage = error.code == .invalidInput
+        if json {
+            var details = [("code", JSONOutput.string(error.code.rawValue)), ("message", .string(error.message))]
+            if let provider = error.providerError {
+                details.append(("error", .string(provider.error)))
+                if let description = provider.errorDescription { details.append(("error_description", .string(description))) }
+                if let uri = provider.errorURI { details.append(("error_uri", .string(uri))) }
+            }
+            Console.out(JSONOutput.object([("ok", .bool(false)), ("error", .object(details))]).serialized())
+        } else if remote || usage {
+            Console.err("jose: error: " + error.description)
+        } else {
+            Console.err(Console.paint("refused", .red) + ": " + error.description)
+        }
+        throw CLIFailure(status: remote ? .remote : usage ? .usage : .rejected, message: nil, hint: nil)
+    }
+}

@@ -1,0 +1,144 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import JOSE
+
+/// The claims a UserInfo endpoint returned about the logged-in user (OpenID Connect Core
+/// §5.3), checked to be about the user of the ID token.
+public struct UserInfo: Sendable {
+    /// `sub`, equal to the ID token's byte for byte.
+    public let subject: String
+    /// The claims: the JSON object, or the signed response's claims set.
+    public let claims: JSONValue
+    /// The verified JWT, when the endpoint answered `application/jwt`.
+    public let signedResponse: VerifiedJWT?
+}
+
+extension OpenIDClient {
+    /// Fetches the user's claims from the provider's `userinfo_endpoint` (OpenID Connect Core
+    /// §5.3) with a `GET` carrying `Authorization: Bearer` and the access token.
+    ///
+    /// A JSON answer (`application/json`) must be one object whose `sub` equals the ID token's
+    /// byte for byte. A signed answer (`application/jwt`) is validated as
+    /// `IDTokenValidator.validateUserInfo(_:subject:)` does with ``idTokenValidator``: the ID
+    /// tokens' keys and allow-list, `iss`, `aud`, and the same `sub`. Any other answer is
+    /// refused.
+    ///
+    /// - Parameters:
+    ///   - accessToken: The access token from the login or a refresh.
+    ///   - idToken: The validated ID token issued with it; its `sub` names the user.
+    /// - Returns: The user's claims.
+    /// - Throws: `JOSEError` `invalid_input` for an ID token without `sub`, and as
+    ///   ``userInfo(accessToken:subject:)``.
+    public func userInfo(accessToken: String, idToken: VerifiedJWT) async throws -> UserInfo {
+        guard let subject = idToken.claims.subject else {
+            throw JOSEError.invalidInput("the ID token has no \"sub\" to compare the UserInfo response with")
+        }
+        return try await userInfo(accessToken: accessToken, subject: subject)
+    }
+
+    /// Fetches the user's claims as ``userInfo(accessToken:idToken:)`` does, for the user
+    /// whose ID token had `sub` `subject` (kept from the login, say).
+    ///
+    /// - Parameters:
+    ///   - accessToken: The access token from the login or a refresh.
+    ///   - subject: The `sub` of the ID token issued with it.
+    /// - Returns: The user's claims.
+    /// - Throws: `JOSEError` `discovery_failed` when the metadata has no `userinfo_endpoint`;
+    ///   `invalid_input` for an empty access token or one outside visible ASCII, or an empty
+    ///   subject; `transport_failed` when the endpoint cannot be reached; `token_error`
+    ///   for an answer other than `200`, with the provider's `WWW-Authenticate` error (or JSON
+    ///   error) in `JOSEError.providerError`; `invalid_token_response` for a `200` that is
+    ///   neither a JSON object nor a JWT; `missing_claim` or `invalid_claim` for a missing or
+    ///   other `sub`; any ID-token validation error for a signed answer.
+    public func userInfo(accessToken: String, subject: String) async throws -> UserInfo {
+        let endpoint = try metadata.requiredEndpoint(\.userinfoEndpoint, "userinfo_endpoint")
+        guard !accessToken.isEmpty, accessToken.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            throw JOSEError.invalidInput("the access token is empty or holds characters outside visible ASCII")
+        }
+        guard !subject.isEmpty else { throw JOSEError.invalidInput("the subject to compare the UserInfo response with is empty") }
+        let response = try await send(HTTPFetchRequest(
+            url: endpoint, headers: ["Authorization": "Bearer " + accessToken, "Accept": "application/json, application/jwt"],
+            timeout: timeout))
+        guard response.statusCode == 200 else { throw Self.userInfoFailure(response) }
+        let mediaType = response.header("Content-Type")?.split(separator: ";").first.map { Self.trimmed($0).lowercased() }
+        if mediaType == "application/jwt" {
+            guard let text = String(validatingUTF8Bytes: response.body) else {
+                throw JOSEError(.invalidTokenResponse, "the UserInfo endpoint's application/jwt answer is not UTF-8")
+            }
+            let verified = try await idTokenValidator.validateUserInfo(
+                Self.trimmed(Substring(text), [" ", "\t", "\r", "\n", "\r\n"]), subject: subject)
+            let claims = try JSONDocument(bytes: Array(verified.claims.jsonString.utf8)).root
+            return UserInfo(subject: subject, claims: claims, signedResponse: verified)
+        }
+        guard mediaType == "application/json" else {
+            throw JOSEError(.invalidTokenResponse,
+                            "the UserInfo endpoint answered with content type \(JOSEError.quoted(mediaType ?? "none")); application/json or application/jwt is required")
+        }
+        let root: JSONValue
+        do {
+            root = try JSONDocument(bytes: response.body).root
+        } catch let error as JOSEError {
+            throw JOSEError(.invalidTokenResponse, "the UserInfo response is not valid JSON: \(error.message)")
+        }
+        guard root.kind == .object else {
+            throw JOSEError(.invalidTokenResponse, "the UserInfo response is not a JSON object")
+        }
+        guard let sub = root["sub"] else {
+            throw JOSEError(.missingClaim, "the UserInfo response has no \"sub\"")
+        }
+        guard let actual = sub.string, actual.utf8.elementsEqual(subject.utf8) else {
+            throw JOSEError(.invalidClaim, "the UserInfo response's \"sub\" differs from the ID token's; it is about another user")
+        }
+        return UserInfo(subject: subject, claims: root, signedResponse: nil)
+    }
+
+    /// The error for a UserInfo answer other than `200`: the `WWW-Authenticate` error (RFC 6750
+    /// §3), or a JSON OAuth error, in `providerError`.
+    private static func userInfoFailure(_ response: HTTPFetchResponse) -> JOSEError {
+        let challenge = response.header("WWW-Authenticate")
+        let details = challenge.flatMap(bearerError(in:)) ?? TokenResponse.providerError(in: response.body)
+        var message = "the UserInfo endpoint answered \(response.statusCode)"
+        if let details { message += ": \(details.summary)" }
+        if details == nil, let challenge { message += " with WWW-Authenticate \(JOSEError.quoted(challenge))" }
+        if response.statusCode == 401 || details?.error == "invalid_token" {
+            message += "; the access token is expired, revoked or not for this endpoint: refresh it or log in again"
+        }
+        return JOSEError(.tokenError, message, providerError: details)
+    }
+
+    /// The `error`, `error_description` and `error_uri` of a `Bearer` challenge, or `nil`.
+    private static func bearerError(in challenge: String) -> JOSEError.ProviderError? {
+        guard challenge.lowercased().hasPrefix("bearer ") else { return nil }
+        var values: [String: String] = [:]
+        var rest = Substring(challenge.dropFirst(7))
+        while let equals = rest.firstIndex(of: "=") {
+            let name = Self.trimmed(rest[..<equals], [" ", "\t", ","]).lowercased()
+            rest = rest[rest.index(after: equals)...]
+            var value = ""
+            if rest.first == "\"" {
+                rest = rest.dropFirst()
+                while let character = rest.first, character != "\"" {
+                    if character == "\\" { rest = rest.dropFirst() }
+                    if let next = rest.first { value.append(next) }
+                    rest = rest.dropFirst()
+                }
+                rest = rest.dropFirst()
+            } else {
+                let end = rest.firstIndex(of: ",") ?? rest.endIndex
+                value = Self.trimmed(rest[..<end])
+                rest = rest[end...]
+            }
+            if values[name] == nil { values[name] = value }
+        }
+        guard let error = values["error"], !error.isEmpty else { return nil }
+        return JOSEError.ProviderError(error: error, errorDescription: values["error_description"], errorURI: values["error_uri"])
+    }
+
+    /// `text` without `characters` at either end.
+    private static func trimmed(_ text: Substring, _ characters: Set<Character> = [" ", "\t"]) -> String {
+        String(text.drop(while: characters.contains).reversed().drop(while: characters.contains).reversed())
+    }
+}

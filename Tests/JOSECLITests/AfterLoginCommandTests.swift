@@ -1,0 +1,131 @@
+import Foundation
+import JOSETestSupport
+import Testing
+
+/// `jose userinfo`, `jose revoke` and `jose logout-url`, run as a user would, against the
+/// provider test server on 127.0.0.1.
+@Suite("jose userinfo, revoke and logout-url")
+struct AfterLoginCommandTests {
+    static let redirect = "https://app.example/callback"
+    static let secret = "cli s3cret/+"
+
+    /// A provider with client `app` (client_secret_basic), logged in through `authorize-url` and
+    /// `callback --exchange`: the provider, a scratch folder and the token response.
+    private func loggedIn() async throws -> (provider: OAuthProviderTestServer, scratch: URL, tokens: [String: Any]) {
+        let provider = try OAuthProviderTestServer()
+        try await provider.registerClient("app", authentication: "client_secret_basic", secret: Self.secret,
+                                          redirectURIs: [Self.redirect])
+        let scratch = try JoseProcess.makeScratch()
+        let file = scratch.appendingPathComponent("transaction.json").path
+        let authorize = try await JoseProcess.run(["authorize-url", "--discover", provider.issuer, "--client-id", "app",
+                                                   "--redirect-uri", Self.redirect, "--transaction-out", file])
+        #expect(authorize.status == 0, "\(authorize)")
+        let url = try #require(URL(string: authorize.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let callback = try await provider.callbackURL(for: url)
+        let exchanged = try await JoseProcess.run(["callback", "--transaction", file, "--exchange", "--json",
+                                                   "--client-secret", Self.secret, callback])
+        #expect(exchanged.status == 0, "\(exchanged)")
+        return (provider, scratch, try #require(exchanged.jsonObject()["tokens"] as? [String: Any]))
+    }
+
+    /// The `--issuer` and `--client-id` flags for `provider`.
+    private func client(_ provider: OAuthProviderTestServer) -> [String] {
+        ["--issuer", provider.issuer, "--client-id", "app"]
+    }
+
+    @Test("userinfo takes the access token from the environment and checks the subject")
+    func userInfo() async throws {
+        let (provider, scratch, tokens) = try await loggedIn()
+        defer { JoseProcess.removeScratch(scratch) }
+        let accessToken = try #require(tokens["access_token"] as? String)
+
+        let fetched = try await JoseProcess.run(["userinfo"] + client(provider) + ["--subject", "alice", "--json"],
+                                                environment: ["JOSE_ACCESS_TOKEN": accessToken])
+        #expect(fetched.status == 0, "\(fetched)")
+        let object = try fetched.jsonObject()
+        #expect((object["claims"] as? [String: Any])?["email"] as? String == "alice@example.com")
+        #expect(object["signed"] as? Bool == false)
+
+        let other = try await JoseProcess.run(["userinfo"] + client(provider) + ["--subject", "mallory", "--json"],
+                                              environment: ["JOSE_ACCESS_TOKEN": accessToken])
+        #expect(other.status == 1, "\(other)")
+        #expect((try other.jsonObject()["error"] as? [String: Any])?["code"] as? String == "invalid_claim")
+
+        let refused = try await JoseProcess.run(["userinfo"] + client(provider) + ["--subject", "alice", "--access-token-file", "-"],
+                                                stdin: "not-issued\n\n")
+        #expect(refused.status == 1, "\(refused)")
+        #expect(refused.stderr.contains("invalid_token"), "\(refused)")
+
+        let missing = try await JoseProcess.run(["userinfo"] + client(provider) + ["--subject", "alice"],
+                                                environment: ["JOSE_ACCESS_TOKEN": ""])
+        #expect(missing.status == 2, "\(missing)")
+    }
+
+    @Test("revoke authenticates with the secret file and reads the token from stdin")
+    func revoke() async throws {
+        let (provider, scratch, tokens) = try await loggedIn()
+        defer { JoseProcess.removeScratch(scratch) }
+        let refreshToken = try #require(tokens["refresh_token"] as? String)
+        let secretFile = scratch.appendingPathComponent("secret.txt")
+        try Data((Self.secret + "\n").utf8).write(to: secretFile)
+
+        let revoked = try await JoseProcess.run(
+            ["revoke"] + client(provider) + ["--client-secret-file", secretFile.path, "--hint", "refresh_token", "--token-file", "-"],
+            stdin: "\n" + refreshToken + "\n\n")
+        #expect(revoked.status == 0, "\(revoked)")
+        let recorded = try await provider.revokedTokens()
+        #expect(recorded.map(\.token) == [refreshToken])
+        #expect(recorded.first?.hint == "refresh_token")
+        #expect(try await provider.lastRequest(path: "/revoke").headers["authorization"]?.hasPrefix("Basic ") == true)
+
+        let unauthenticated = try await JoseProcess.run(["revoke"] + client(provider) + ["--json"],
+                                                        environment: ["JOSE_TOKEN": refreshToken])
+        #expect(unauthenticated.status == 1, "\(unauthenticated)")
+        #expect((try unauthenticated.jsonObject()["error"] as? [String: Any])?["error"] as? String == "invalid_client")
+
+        let noToken = try await JoseProcess.run(["revoke"] + client(provider))
+        #expect(noToken.status == 2, "\(noToken)")
+        #expect(noToken.stderr.contains("--token-file"), "\(noToken)")
+    }
+
+    @Test("logout-url prints a URL the provider accepts")
+    func logoutURL() async throws {
+        let (provider, scratch, tokens) = try await loggedIn()
+        defer { JoseProcess.removeScratch(scratch) }
+        let idToken = try #require(tokens["id_token"] as? String)
+
+        let printed = try await JoseProcess.run(
+            ["logout-url"] + client(provider) + ["--post-logout-redirect-uri", Self.redirect, "--state", "st-1", "--ui-locale", "en"],
+            environment: ["JOSE_ID_TOKEN": idToken])
+        #expect(printed.status == 0, "\(printed)")
+        let url = try #require(URL(string: printed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let answer = try await provider.authorize(url)
+        #expect(answer["location"] == Self.redirect + "?state=st-1")
+
+        let stateAlone = try await JoseProcess.run(["logout-url"] + client(provider) + ["--state", "st-1"])
+        #expect(stateAlone.status == 2, "\(stateAlone)")
+        #expect(stateAlone.stderr.contains("post_logout_redirect_uri"), "\(stateAlone)")
+    }
+
+    @Test("verify --logout-token accepts the provider's logout token and refuses one with a nonce")
+    func verifyLogoutToken() async throws {
+        let provider = try OAuthProviderTestServer()
+        let verify = ["verify", "--discover", provider.issuer, "--logout-token", "--aud", "app", "--json", "-"]
+
+        let valid = try await JoseProcess.run(verify, stdin: try await provider.logoutToken(for: "app") + "\n")
+        #expect(valid.status == 0, "\(valid)")
+        #expect((try valid.jsonObject()["claims"] as? [String: Any])?["sid"] as? String == "session-1")
+
+        let withNonce = try await JoseProcess.run(verify, stdin: try await provider.logoutToken(for: "app", claims: ["nonce": "n"]))
+        #expect(withNonce.status == 1, "\(withNonce)")
+        #expect((try withNonce.jsonObject()["error"] as? [String: Any])?["code"] as? String == "invalid_nonce")
+
+        let untyped = try await provider.logoutToken(for: "app", header: ["typ": NSNull()])
+        let strict = try await JoseProcess.run(verify + ["--require-logout-typ"], stdin: untyped)
+        #expect(strict.status == 1, "\(strict)")
+
+        let noClient = try await JoseProcess.run(["verify", "--discover", provider.issuer, "--logout-token", "-"], stdin: untyped)
+        #expect(noClient.status == 2, "\(noClient)")
+        #expect(noClient.stderr.contains("--aud"), "\(noClient)")
+    }
+}
