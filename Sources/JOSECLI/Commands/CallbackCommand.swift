@@ -94,7 +94,7 @@ struct CallbackCommand: AsyncParsableCommand {
                 printCode(response)
             }
         } catch let error as JOSEError {
-            try reportRejection(error)
+            try ProviderRefusal.report(error, json: json, step: .check)
         }
     }
 
@@ -176,25 +176,5 @@ struct CallbackCommand: AsyncParsableCommand {
         lines.append("refresh_token: " + (tokens.refreshToken == nil ? "none issued" : place))
         lines.append("id_token: verified, its claims on stdout" + (out == nil ? "" : "; also " + place))
         return lines
-    }
-
-    /// Reports a failed check: exit 3 for an unreachable provider, 2 for unusable input, else 1.
-    private func reportRejection(_ error: JOSEError) throws -> Never {
-        let remote = error.code.isRemoteFailure
-        let usage = error.code == .invalidInput
-        if json {
-            var details = [("code", JSONOutput.string(error.code.rawValue)), ("message", .string(error.message))]
-            if let provider = error.providerError {
-                details.append(("error", .string(provider.error)))
-                if let description = provider.errorDescription { details.append(("error_description", .string(description))) }
-                if let uri = provider.errorURI { details.append(("error_uri", .string(uri))) }
-            }
-            Console.out(JSONOutput.object([("valid", .bool(false)), ("error", .object(details))]).serialized())
-        } else if remote || usage {
-            Console.err("jose: error: " + error.description)
-        } else {
-            Console.err(Console.paint("invalid", .red) + ": " + error.description)
-        }
-        throw CLIFailure(status: remote ? .remote : usage ? .usage : .rejected, message: nil, hint: nil)
     }
 }

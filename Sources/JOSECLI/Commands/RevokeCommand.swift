@@ -62,7 +62,7 @@ struct RevokeCommand: AsyncParsableCommand {
                 Console.err(Console.paint("revoked", .green) + ": the provider answered 200 (also its answer for a token it does not know)")
             }
         } catch let error as JOSEError {
-            try ProviderRefusal.report(error, json: json)
+            try ProviderRefusal.report(error, json: json, step: .request)
         }
     }
 }

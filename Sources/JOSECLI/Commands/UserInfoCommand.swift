@@ -60,7 +60,7 @@ struct UserInfoCommand: AsyncParsableCommand {
                 Console.err(Console.paint("valid", .green) + ": UserInfo (\(how)) for sub \(JOSEError.quoted(info.subject))")
             }
         } catch let error as JOSEError {
-            try ProviderRefusal.report(error, json: json)
+            try ProviderRefusal.report(error, json: json, step: .request)
         }
     }
 }

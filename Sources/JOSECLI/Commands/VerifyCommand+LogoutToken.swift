@@ -21,16 +21,6 @@ extension VerifyCommand {
         } catch let error as JOSEError {
             outcome = .failure(error)
         }
-        let report = VerificationReport(outcome: outcome)
-        if output.json {
-            Console.out(report.json(line: nil).serialized())
-        } else {
-            report.printHuman(token: text, times: readableTimes)
-        }
-        switch report.status {
-        case .success: return
-        case .remote: throw CLIFailure.remoteReported
-        default: throw CLIFailure.rejected
-        }
+        try report(outcome, token: text)
     }
 }

@@ -180,12 +180,20 @@ struct VerifyCommand: AsyncParsableCommand {
         } catch let error as JOSEError {
             outcome = .failure(error)
         }
+        try report(outcome, token: text, note: uncheckedClaimsNote)
+    }
+
+    /// Prints the outcome of one verification (`--json`, or the human lines and `note` after a
+    /// plain `valid:`) and ends with its exit status.
+    ///
+    /// - Throws: ``CLIFailure``: rejected (exit 1) or remote keys unusable (exit 3).
+    func report(_ outcome: TokenVerifier.Outcome, token text: String, note: String? = nil) throws {
         let report = VerificationReport(outcome: outcome)
         if output.json {
             Console.out(report.json(line: nil).serialized())
         } else {
             report.printHuman(token: text, times: readableTimes)
-            if report.status == .success, let note = uncheckedClaimsNote { Console.err(note) }
+            if report.status == .success, let note { Console.err(note) }
         }
         switch report.status {
         case .success: return
