@@ -2,9 +2,9 @@ import Foundation
 import JOSETestSupport
 import Testing
 
-/// `jose userinfo`, `jose revoke` and `jose logout-url`, run as a user would, against the
+/// `jose refresh`, `jose userinfo`, `jose revoke` and `jose logout-url`, run as a user would, against the
 /// provider test server on 127.0.0.1.
-@Suite("jose userinfo, revoke and logout-url")
+@Suite("jose refresh, userinfo, revoke and logout-url")
 struct AfterLoginCommandTests {
     static let redirect = "https://app.example/callback"
     static let secret = "cli s3cret/+"
@@ -86,6 +86,47 @@ struct AfterLoginCommandTests {
         let noToken = try await JoseProcess.run(["revoke"] + client(provider))
         #expect(noToken.status == 2, "\(noToken)")
         #expect(noToken.stderr.contains("--token-file"), "\(noToken)")
+    }
+
+    @Test("refresh reads the refresh token from the environment, checks the new ID token against the previous one, and keeps tokens off the terminal")
+    func refresh() async throws {
+        let (provider, scratch, tokens) = try await loggedIn()
+        defer { JoseProcess.removeScratch(scratch) }
+        let refreshToken = try #require(tokens["refresh_token"] as? String)
+        let accessToken = try #require(tokens["access_token"] as? String)
+        let idTokenFile = scratch.appendingPathComponent("id.jwt")
+        try Data(try #require(tokens["id_token"] as? String).utf8).write(to: idTokenFile)
+        let secretFile = scratch.appendingPathComponent("secret.txt")
+        try Data(Self.secret.utf8).write(to: secretFile)
+        let out = scratch.appendingPathComponent("tokens.json").path
+        let arguments = ["refresh"] + client(provider) + ["--client-secret-file", secretFile.path, "--id-token-file", idTokenFile.path]
+
+        let refreshed = try await JoseProcess.run(arguments + ["--out", out], environment: ["JOSE_REFRESH_TOKEN": refreshToken])
+        #expect(refreshed.status == 0, "\(refreshed)")
+        let written = try JoseProcess.object(try String(contentsOfFile: out, encoding: .utf8))
+        let rotated = try #require(written["refresh_token"] as? String)
+        #expect(rotated != refreshToken)
+        #expect(written["access_token"] as? String != accessToken)
+        #expect((try FileManager.default.attributesOfItem(atPath: out)[.posixPermissions] as? Int) == 0o600)
+        for token in [rotated, try #require(written["access_token"] as? String)] {
+            #expect(!refreshed.stdout.contains(token) && !refreshed.stderr.contains(token))
+        }
+        #expect(refreshed.stderr.contains("refresh_token: written to"), "\(refreshed)")
+        #expect(try await provider.lastRequest(path: "/token").parameters["grant_type"] == "refresh_token")
+
+        // The old refresh token was spent by the rotation: the provider refuses it (exit 1).
+        let spent = try await JoseProcess.run(arguments + ["--json"], environment: ["JOSE_REFRESH_TOKEN": refreshToken])
+        #expect(spent.status == 1, "\(spent)")
+        #expect((try spent.jsonObject()["error"] as? [String: Any])?["error"] as? String == "invalid_grant")
+
+        // The rotated one works, with --json carrying the tokens in full.
+        let again = try await JoseProcess.run(arguments + ["--refresh-token-file", "-", "--json"], stdin: rotated + "\n")
+        #expect(again.status == 0, "\(again)")
+        #expect((try again.jsonObject()["tokens"] as? [String: Any])?["refresh_token"] is String)
+
+        let noPrevious = try await JoseProcess.run(["refresh"] + client(provider), environment: ["JOSE_REFRESH_TOKEN": rotated])
+        #expect(noPrevious.status == 2, "\(noPrevious)")
+        #expect(noPrevious.stderr.contains("--id-token-file"), "\(noPrevious)")
     }
 
     @Test("logout-url prints a URL the provider accepts")

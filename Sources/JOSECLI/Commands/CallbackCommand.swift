@@ -84,7 +84,7 @@ struct CallbackCommand: AsyncParsableCommand {
                 var client = try await makeClient(for: loaded, authentication: try authentication.makeAuthentication())
                 client.timeout = .seconds(timeout)
                 let login = try await client.finishLogin(callbackURL: callbackURL, transaction: loaded)
-                if let out { try OutputFile.write(tokenResponse(login.tokens).serialized(pretty: true), to: out, what: "tokens", secret: true) }
+                try TokenResponseOutput(tokens: login.tokens, out: out).writeFile()
                 // The tokens are out before the marking, so that a failure to mark loses none.
                 let marking = Result { try TransactionFile.markUsed(transaction) }
                 printLogin(login, markedUsed: (try? marking.get()) != nil)
@@ -121,18 +121,6 @@ struct CallbackCommand: AsyncParsableCommand {
         }
     }
 
-    /// The token response as JSON: every token in full.
-    private func tokenResponse(_ tokens: TokenResponse) -> JSONOutput {
-        var members: [(String, JSONOutput)] = [
-            ("access_token", .string(tokens.accessToken)), ("token_type", .string(tokens.tokenType)),
-        ]
-        if let expiresIn = tokens.expiresIn { members.append(("expires_in", .integer(expiresIn))) }
-        if let refreshToken = tokens.refreshToken { members.append(("refresh_token", .string(refreshToken))) }
-        if let idToken = tokens.idToken { members.append(("id_token", .string(idToken))) }
-        if let scope = tokens.scope { members.append(("scope", .string(scope))) }
-        return .object(members)
-    }
-
     /// Prints a finished login. Without `--json`, the ID token's claims on stdout, and on stderr
     /// the token type, expiry, scope and where each token went (never a token itself); with
     /// `--json`, one object with the tokens in full, or with `--out` their file instead.
@@ -140,41 +128,17 @@ struct CallbackCommand: AsyncParsableCommand {
     /// - Parameter markedUsed: whether the transaction file was marked used.
     private func printLogin(_ login: LoginResult, markedUsed: Bool) {
         let claims = JSONRendering.value(ofJSONText: login.idToken.claims.jsonString)
+        let output = TokenResponseOutput(tokens: login.tokens, out: out)
         guard json else {
             Console.out(claims.serialized(pretty: true))
-            for line in summary(login.tokens) { Console.err(line) }
+            for line in output.summary(idToken: "verified, its claims on stdout") { Console.err(line) }
             Console.err(Console.paint("valid", .green) + ": ID token \(login.idToken.header.algorithm), code exchanged"
                         + (markedUsed ? "; transaction file '\(transaction)' marked used" : ""))
             return
         }
-        var tokens = tokenResponse(login.tokens)
-        if let out {
-            var members: [(String, JSONOutput)] = [("token_type", .string(login.tokens.tokenType))]
-            if let expiresIn = login.tokens.expiresIn { members.append(("expires_in", .integer(expiresIn))) }
-            if let scope = login.tokens.scope { members.append(("scope", .string(scope))) }
-            tokens = .object(members + [("file", .string(out))])
-        }
         Console.out(JSONOutput.object([
-            ("valid", .bool(true)), ("tokens", tokens),
+            ("valid", .bool(true)), ("tokens", output.json),
             ("header", JSONRendering.value(ofJSONText: login.idToken.header.jsonString)), ("claims", claims),
         ]).serialized())
-    }
-
-    /// The plain lines about the tokens: type, expiry, scope, and where each token went.
-    private func summary(_ tokens: TokenResponse) -> [String] {
-        let now = Date().timeIntervalSince1970
-        let times = ReadableTime(zone: .utc, now: now)
-        var lines = ["token_type: " + JOSEError.quoted(tokens.tokenType)]
-        if let expiresIn = tokens.expiresIn {
-            lines.append("expires: in \(expiresIn) s, " + times.describe("exp", seconds: now + Double(expiresIn)))
-        } else {
-            lines.append("expires: not said (no expires_in)")
-        }
-        lines.append("scope: " + (tokens.scope.map { JOSEError.quoted($0) } ?? "not said (as requested)"))
-        let place = out.map { "written to '\($0)' (mode 0600)" } ?? "not shown; use --out FILE or --json"
-        lines.append("access_token: " + place)
-        lines.append("refresh_token: " + (tokens.refreshToken == nil ? "none issued" : place))
-        lines.append("id_token: verified, its claims on stdout" + (out == nil ? "" : "; also " + place))
-        return lines
     }
 }

@@ -4,7 +4,7 @@ import JOSE
 import JOSEOAuth
 import JOSEURLSession
 
-/// The provider and client of `userinfo`, `revoke` and `logout-url`: the issuer to discover,
+/// The provider and client of `refresh`, `userinfo`, `revoke` and `logout-url`: the issuer to discover,
 /// the client id and the timeout.
 struct ProviderClientOptions: ParsableArguments {
     /// `--issuer`.
@@ -28,6 +28,14 @@ struct ProviderClientOptions: ParsableArguments {
     ///
     /// - Parameter authentication: How the client authenticates; a public client unless given.
     func makeClient(authentication: ClientAuthentication = .none) async throws -> OpenIDClient {
+        try await connect(authentication: authentication).client
+    }
+
+    /// Discovers the issuer and makes a client whose requests each have `--timeout`, with the
+    /// cache of the provider's keys it validates ID tokens with.
+    ///
+    /// - Parameter authentication: How the client authenticates.
+    func connect(authentication: ClientAuthentication) async throws -> (client: OpenIDClient, keys: JWKSCache) {
         let fetcher = URLSessionHTTPFetcher()
         let metadata = try await OpenIDProviderMetadata.discover(issuer: issuer, using: fetcher, timeout: .seconds(timeout))
         var configuration = JWKSCache.Configuration()
@@ -36,6 +44,6 @@ struct ProviderClientOptions: ParsableArguments {
         var client = try OpenIDClient(metadata: metadata, clientID: clientID, authentication: authentication,
                                       fetcher: fetcher, keySource: keys)
         client.timeout = .seconds(timeout)
-        return client
+        return (client, keys)
     }
 }
