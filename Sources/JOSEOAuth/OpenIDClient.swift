@@ -7,7 +7,7 @@ import JOSE
 
 /// An OpenID Connect relying party for one provider and one client id: it prepares
 /// authorization requests, finishes logins (callback checks, code exchange, ID-token
-/// validation) and refreshes tokens.
+/// validation) and refreshes tokens; with a ``dpop`` key, its tokens are DPoP-bound (RFC 9449).
 ///
 /// ```swift
 /// let client = try await OpenIDClient.discover(
@@ -164,8 +164,10 @@ public struct OpenIDClient: Sendable {
     ///   transaction older than ``transactionLifetime`` or made in the future;
     ///   `transaction_reused` for one already finished;
     ///   `transport_failed` when the token endpoint cannot be reached; `token_error`
-    ///   or `invalid_token_response` for its answer (also when it has no `id_token`); and any
-    ///   ID-token validation error.
+    ///   or `invalid_token_response` for its answer (also when it has no `id_token`, or its
+    ///   `token_type` is `DPoP` without a ``dpop`` key or anything else with one);
+    ///   `use_dpop_nonce` when the endpoint demands a DPoP nonce again after the retry, or
+    ///   without giving one; and any ID-token validation error.
     public func finishLogin(_ response: AuthorizationResponse, transaction: LoginTransaction) async throws -> LoginResult {
         try checkUsable(transaction)
         try check(response, against: transaction)
@@ -207,7 +209,9 @@ public struct OpenIDClient: Sendable {
     ///   - scopes: A narrower set of scopes; empty for the original ones.
     /// - Returns: The new tokens, and the new ID token when one was returned.
     /// - Throws: `JOSEError` `transport_failed`, `token_error`,
-    ///   `invalid_token_response`, any ID-token validation error, `invalid_input` for an
+    ///   `invalid_token_response` (also for a `token_type` that does not match whether a
+    ///   ``dpop`` proof was sent), `use_dpop_nonce` as for ``finishLogin(_:transaction:)``,
+    ///   any ID-token validation error, `invalid_input` for an
     ///   ``idTokenValidator`` for another issuer or client, `invalid_claim` when the
     ///   new ID token names another issuer, subject, audience or authentication time, or
     ///   `invalid_nonce` when it carries a nonce other than the original's.
@@ -254,7 +258,9 @@ public struct OpenIDClient: Sendable {
     /// - Returns: The URL to open and the transaction to keep.
     /// - Throws: `JOSEError` as ``AuthorizationRequest/preparePushed(for:clock:)``;
     ///   `transport_failed` when the PAR endpoint cannot be reached;
-    ///   `authorization_error` for an OAuth error answer; `invalid_token_response` for any
+    ///   `authorization_error` for an OAuth error answer; `use_dpop_nonce` when the endpoint
+    ///   demands a DPoP nonce again after the retry, or without giving one;
+    ///   `invalid_token_response` for any
     ///   other answer than `201` with a `request_uri` of visible ASCII up to
     ///   ``maximumRequestURILength`` bytes and a positive integer `expires_in`.
     public func push(_ request: AuthorizationRequest) async throws -> PreparedAuthorization {

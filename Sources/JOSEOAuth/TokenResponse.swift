@@ -7,7 +7,8 @@ import JOSE
 /// (duplicate members included); an `access_token` that is missing, empty or not visible ASCII;
 /// a `token_type` other than `Bearer` or `DPoP` (any case); an `expires_in` that is not an
 /// integer in 0...``maximumExpiresIn``; a `refresh_token`, `id_token` or `scope` that is present
-/// but not a non-empty string.
+/// but not a non-empty string. ``OpenIDClient`` also refuses a `token_type` that does not match
+/// whether it sent a DPoP proof: `DPoP` for a proved request, `Bearer` otherwise.
 public struct TokenResponse: Sendable {
     /// The largest `expires_in` accepted: ten years, in seconds.
     public static let maximumExpiresIn: Int64 = 315_360_000

@@ -134,6 +134,21 @@ import JOSETestSupport
         #expect(try await fixture.provider.lastRequest(path: "/token").count == before + 2)
     }
 
+    @Test func theNonceRetryOfAPrivateKeyJWTClientSendsAFreshClientAssertion() async throws {
+        let key = try JWK.generate(for: .es256)
+        var fixture = try await LoginFixture.make(
+            clientID: "jwt-app", registeredAs: "private_key_jwt", publicJWK: try #require(key.publicKey).jsonString(),
+            authentication: try ClientAuthentication.privateKeyJWT(JWSSigner(key: key, algorithm: .es256)))
+        fixture.client.dpop = try DPoPProofSigner(key: try JWK.generate(for: .es256))
+        try await fixture.provider.setBehaviour(["dpop_nonce": "nonce-2"])
+        let (callback, transaction) = try await fixture.authorize()
+        let before = try await fixture.provider.lastRequest(path: "/token").count
+
+        let login = try await fixture.client.finishLogin(callbackURL: callback, transaction: transaction)
+        #expect(login.tokens.tokenType == "DPoP")
+        #expect(try await fixture.provider.lastRequest(path: "/token").count == before + 2)
+    }
+
     @Test func aNonceDemandAtPARIsRetriedOnce() async throws {
         let (fixture, _) = try await fixture()
         try await fixture.provider.setBehaviour(["dpop_nonce": "par-nonce"])
