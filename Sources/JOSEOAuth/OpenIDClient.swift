@@ -7,7 +7,7 @@ import JOSE
 
 /// An OpenID Connect relying party for one provider and one client id: it prepares
 /// authorization requests, finishes logins (callback checks, code exchange, ID-token
-/// validation) and refreshes tokens.
+/// validation) and refreshes tokens; with a ``dpop`` key, its tokens are DPoP-bound (RFC 9449).
 ///
 /// ```swift
 /// let client = try await OpenIDClient.discover(
@@ -43,12 +43,22 @@ public struct OpenIDClient: Sendable {
     public var timeout: Duration = HTTPFetchRequest.defaultTimeout
     /// The time source for transactions and client assertions.
     public let clock: JOSEClock
+    /// The DPoP key of this client (RFC 9449), when set: every token, refresh and PAR request
+    /// then carries a fresh proof made with it (`htm` `POST`, `htu` the endpoint, no `ath`),
+    /// the tokens must come back bound to it (`token_type` `DPoP`, or the answer is refused),
+    /// and ``TokenResponse/proofSigner`` makes the proofs for resource requests. A
+    /// `use_dpop_nonce` answer is retried once with the nonce it gives, and that nonce is kept
+    /// for the endpoint's next request (RFC 9449 §8). `nil` unless set: no proofs are sent,
+    /// and a DPoP-bound token is refused.
+    public var dpop: DPoPProofSigner?
     /// The longest `request_uri` accepted from a PAR endpoint, in bytes.
     public static let maximumRequestURILength = 2048
     /// The transactions already finished.
     private let consumed = ConsumedTransactions()
     /// The refresh requests in flight.
     let refreshFlights = RefreshFlights()
+    /// The last DPoP nonce of each endpoint.
+    private let dpopNonces = DPoPNonces()
     /// How far in the future a transaction's creation time may lie (clock skew between the
     /// process that made it and this one), in seconds.
     static let creationLeeway = 60.0
@@ -154,8 +164,10 @@ public struct OpenIDClient: Sendable {
     ///   transaction older than ``transactionLifetime`` or made in the future;
     ///   `transaction_reused` for one already finished;
     ///   `transport_failed` when the token endpoint cannot be reached; `token_error`
-    ///   or `invalid_token_response` for its answer (also when it has no `id_token`); and any
-    ///   ID-token validation error.
+    ///   or `invalid_token_response` for its answer (also when it has no `id_token`, or its
+    ///   `token_type` is `DPoP` without a ``dpop`` key or anything else with one);
+    ///   `use_dpop_nonce` when the endpoint demands a DPoP nonce again after the retry, or
+    ///   without giving one; and any ID-token validation error.
     public func finishLogin(_ response: AuthorizationResponse, transaction: LoginTransaction) async throws -> LoginResult {
         try checkUsable(transaction)
         try check(response, against: transaction)
@@ -197,7 +209,9 @@ public struct OpenIDClient: Sendable {
     ///   - scopes: A narrower set of scopes; empty for the original ones.
     /// - Returns: The new tokens, and the new ID token when one was returned.
     /// - Throws: `JOSEError` `transport_failed`, `token_error`,
-    ///   `invalid_token_response`, any ID-token validation error, `invalid_input` for an
+    ///   `invalid_token_response` (also for a `token_type` that does not match whether a
+    ///   ``dpop`` proof was sent), `use_dpop_nonce` as for ``finishLogin(_:transaction:)``,
+    ///   any ID-token validation error, `invalid_input` for an
     ///   ``idTokenValidator`` for another issuer or client, `invalid_claim` when the
     ///   new ID token names another issuer, subject, audience or authentication time, or
     ///   `invalid_nonce` when it carries a nonce other than the original's.
@@ -206,7 +220,7 @@ public struct OpenIDClient: Sendable {
     ) async throws -> RefreshResult {
         try checkValidator()
         let tokens: TokenResponse
-        switch try await refreshFlights.turn(refreshToken: refreshToken, scopes: scopes) {
+        switch try await refreshFlights.turn(refreshToken: refreshToken, scopes: scopes, proofKey: dpop?.keyThumbprint) {
         case .answered(let shared):
             tokens = shared
         case .send(let ticket):
@@ -244,7 +258,9 @@ public struct OpenIDClient: Sendable {
     /// - Returns: The URL to open and the transaction to keep.
     /// - Throws: `JOSEError` as ``AuthorizationRequest/preparePushed(for:clock:)``;
     ///   `transport_failed` when the PAR endpoint cannot be reached;
-    ///   `authorization_error` for an OAuth error answer; `invalid_token_response` for any
+    ///   `authorization_error` for an OAuth error answer; `use_dpop_nonce` when the endpoint
+    ///   demands a DPoP nonce again after the retry, or without giving one;
+    ///   `invalid_token_response` for any
     ///   other answer than `201` with a `request_uri` of visible ASCII up to
     ///   ``maximumRequestURILength`` bytes and a positive integer `expires_in`.
     public func push(_ request: AuthorizationRequest) async throws -> PreparedAuthorization {
@@ -252,11 +268,7 @@ public struct OpenIDClient: Sendable {
             throw JOSEError.invalidInput("the request's client id is not this client's")
         }
         let pushed = try request.preparePushed(for: metadata, clock: clock)
-        var form = pushed.form.filter { $0.name != "client_id" }
-        var headers: [String: String] = [:]
-        try authentication.apply(to: &form, headers: &headers, clientID: clientID, endpoint: pushed.endpoint,
-                                 issuer: metadata.issuer, clock: clock)
-        let response = try await send(.formPost(url: pushed.endpoint, form: form, headers: headers, timeout: timeout))
+        let response = try await post(pushed.form.filter { $0.name != "client_id" }, to: pushed.endpoint)
         if response.statusCode == 201,
            let root = try? JSONDocument(bytes: response.body).root, root.kind == .object,
            let requestURI = root["request_uri"]?.string, !requestURI.isEmpty {
@@ -323,10 +335,42 @@ public struct OpenIDClient: Sendable {
     /// Sends a token request and reads the answer.
     private func requestTokens(_ request: TokenRequest) async throws -> TokenResponse {
         let endpoint = try metadata.requiredEndpoint(\.tokenEndpoint, "token_endpoint")
-        let http = try request.httpRequest(endpoint: endpoint, clientID: clientID, issuer: metadata.issuer,
-                                           authentication: authentication, timeout: timeout, clock: clock)
-        let response = try await send(http)
-        return try TokenResponse.read(response)
+        return try TokenResponse.read(try await post(request.parameters, to: endpoint)).bound(to: dpop)
+    }
+
+    /// Posts `form` to `endpoint` with the client's authentication and, when ``dpop`` is set, a
+    /// fresh DPoP proof with the endpoint's last nonce. A `use_dpop_nonce` answer to a proof
+    /// (RFC 9449 §8) is retried once, with a new proof carrying the nonce it gives; that nonce is
+    /// kept for the endpoint's next request.
+    ///
+    /// - Throws: `JOSEError` `use_dpop_nonce` when the server asks for a nonce without giving a
+    ///   usable one, or asks again after the retry; as ``send(_:)``.
+    private func post(_ form: [(name: String, value: String)], to endpoint: URL) async throws -> HTTPFetchResponse {
+        var nonce = dpop == nil ? nil : dpopNonces.nonce(for: endpoint)
+        var retried = false
+        while true {
+            var fields = form
+            var headers: [String: String] = [:]
+            try authentication.apply(to: &fields, headers: &headers, clientID: clientID, endpoint: endpoint,
+                                     issuer: metadata.issuer, clock: clock)
+            if let dpop { headers["DPoP"] = try dpop.proof(method: "POST", url: endpoint.absoluteString, nonce: nonce) }
+            let response = try await send(.formPost(url: endpoint, form: fields, headers: headers, timeout: timeout))
+            guard dpop != nil, response.statusCode == 400,
+                  let details = TokenResponse.providerError(in: response.body), details.error == "use_dpop_nonce" else {
+                return response
+            }
+            let given = DPoPNonceRetry.nonce(status: response.statusCode, headers: response.headers.map { ($0.key, $0.value) },
+                                             errorCode: details.error)
+            if let given { dpopNonces.remember(given, for: endpoint) }
+            guard let given, !retried else {
+                throw JOSEError(.useDPoPNonce, given == nil
+                    ? "\(TransportPolicy.describe(endpoint)) asks for a DPoP nonce without giving a usable DPoP-Nonce header"
+                    : "\(TransportPolicy.describe(endpoint)) asked again for a DPoP nonce after the retry with its nonce",
+                    providerError: details)
+            }
+            nonce = given
+            retried = true
+        }
     }
 
     /// Sends a request; a fetcher's failure that is not a `JOSEError` becomes `transport_failed`.

@@ -1,11 +1,12 @@
 import JOSE
 
 /// The refresh requests in flight, shared by the copies of one ``OpenIDClient``: concurrent
-/// refreshes with the same refresh token and scopes share one token request and its answer, so
+/// refreshes with the same refresh token, scopes and DPoP key share one token request and its answer, so
 /// that a provider rotating refresh tokens sees each one once, and every caller gets the same
 /// new refresh token.
 ///
-/// An entry is keyed by a SHA-512/256 hash of the token and scopes, never the token, and is
+/// An entry is keyed by a SHA-512/256 hash of the token, scopes and DPoP key thumbprint, never
+/// the token, and is
 /// removed when its request ends, with success or failure: a later refresh sends a new request.
 /// Bounded: beyond ``capacity`` requests in flight, a refresh sends its own request.
 ///
@@ -43,13 +44,14 @@ final class RefreshFlights: Sendable {
         fileprivate let id: UInt64?
     }
 
-    /// Joins the request in flight for `refreshToken` and `scopes` and waits for its answer, or,
+    /// Joins the request in flight for `refreshToken`, `scopes` and `proofKey` (the thumbprint
+    /// of the DPoP key the request is proved with, if any) and waits for its answer, or,
     /// when there is none, starts a flight that the caller sends (on its own executor: the
     /// request is never made here).
     ///
     /// - Throws: What the shared request threw, to every caller that waited for it.
-    func turn(refreshToken: String, scopes: [String]) async throws -> Turn {
-        let key = try Self.key(refreshToken: refreshToken, scopes: scopes)
+    func turn(refreshToken: String, scopes: [String], proofKey: String?) async throws -> Turn {
+        let key = try Self.key(refreshToken: refreshToken, scopes: scopes, proofKey: proofKey)
         while true {
             let sender: UInt64?? = state.withLock { state in
                 if state.flights[key] != nil { return .none }
@@ -83,17 +85,18 @@ final class RefreshFlights: Sendable {
         for waiter in waiters { waiter.resume(with: result.map { $0 }) }
     }
 
-    /// How many callers share the request in flight for `refreshToken` and `scopes`; 0 when
-    /// there is none.
-    func callers(refreshToken: String, scopes: [String]) throws -> Int {
-        let key = try Self.key(refreshToken: refreshToken, scopes: scopes)
+    /// How many callers share the request in flight for `refreshToken`, `scopes` and
+    /// `proofKey`; 0 when there is none.
+    func callers(refreshToken: String, scopes: [String], proofKey: String? = nil) throws -> Int {
+        let key = try Self.key(refreshToken: refreshToken, scopes: scopes, proofKey: proofKey)
         return state.withLock { state in state.flights[key].map { $0.waiters.count + 1 } ?? 0 }
     }
 
-    /// The key of a refresh: the left half of the SHA-512 hash of the token's length, the token
-    /// and the scopes.
-    private static func key(refreshToken: String, scopes: [String]) throws -> String {
-        try TokenHash.value(of: "\(refreshToken.utf8.count):\(refreshToken) \(scopes.joined(separator: " "))",
-                            algorithm: .hs512)
+    /// The key of a refresh: the left half of the SHA-512 hash of the token's length, the token,
+    /// the scopes and the DPoP key's thumbprint.
+    private static func key(refreshToken: String, scopes: [String], proofKey: String?) throws -> String {
+        try TokenHash.value(
+            of: "\(refreshToken.utf8.count):\(refreshToken) \(proofKey ?? "-") \(scopes.joined(separator: " "))",
+            algorithm: .hs512)
     }
 }

@@ -7,7 +7,8 @@ import JOSE
 /// (duplicate members included); an `access_token` that is missing, empty or not visible ASCII;
 /// a `token_type` other than `Bearer` or `DPoP` (any case); an `expires_in` that is not an
 /// integer in 0...``maximumExpiresIn``; a `refresh_token`, `id_token` or `scope` that is present
-/// but not a non-empty string.
+/// but not a non-empty string. ``OpenIDClient`` also refuses a `token_type` that does not match
+/// whether it sent a DPoP proof: `DPoP` for a proved request, `Bearer` otherwise.
 public struct TokenResponse: Sendable {
     /// The largest `expires_in` accepted: ten years, in seconds.
     public static let maximumExpiresIn: Int64 = 315_360_000
@@ -26,6 +27,11 @@ public struct TokenResponse: Sendable {
     public let scope: String?
     /// The whole response, for members not modelled here.
     public let json: JSONValue
+    /// The DPoP key the access token is bound to, for a `DPoP` token received by an
+    /// ``OpenIDClient`` with a ``OpenIDClient/dpop`` key: that key, whose `keyThumbprint` is
+    /// the token's `cnf.jkt`. `nil` for a Bearer token, and for a response read with
+    /// ``init(json:)``.
+    public private(set) var proofSigner: DPoPProofSigner?
 
     /// Reads a `200` token response body.
     ///
@@ -69,6 +75,47 @@ public struct TokenResponse: Sendable {
         idToken = try Self.string(root, "id_token")
         scope = try Self.string(root, "scope")
         json = root
+    }
+
+    /// The DPoP proof for a request to a resource server with this access token (RFC 9449 §7):
+    /// `htm`, `htu` and `ath` (the access token's hash), signed with ``proofSigner``. Send it as
+    /// the `DPoP` header beside `Authorization: DPoP <access token>`.
+    ///
+    /// ```swift
+    /// let proof = try login.tokens.resourceProof(method: "GET", url: "https://api.example.com/orders")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - method: The HTTP method, e.g. `GET`.
+    ///   - url: The absolute request URI; its query and fragment are left out of `htu`.
+    ///   - nonce: The resource server's latest `DPoP-Nonce`, when it gave one.
+    /// - Returns: The compact proof.
+    /// - Throws: `JOSEError` `invalid_token_binding` for a token not bound to a DPoP key; as
+    ///   `DPoPProofSigner.proof(method:url:accessToken:nonce:)`.
+    public func resourceProof(method: String, url: String, nonce: String? = nil) throws -> String {
+        guard let proofSigner else {
+            throw JOSEError(.invalidTokenBinding,
+                            "the access token is not bound to a DPoP key (token_type \(JOSEError.quoted(tokenType)))")
+        }
+        return try proofSigner.proof(method: method, url: url, accessToken: accessToken, nonce: nonce)
+    }
+
+    /// This response with its binding to `signer`, the key the request was proved with (`nil`
+    /// for none): a `DPoP` token needs a proof, and a proof needs a `DPoP` token.
+    ///
+    /// - Throws: `JOSEError` `invalid_token_response` when the token type does not match.
+    func bound(to signer: DPoPProofSigner?) throws -> TokenResponse {
+        let isDPoP = tokenType.lowercased() == "dpop"
+        if signer != nil, !isDPoP {
+            throw JOSEError(.invalidTokenResponse,
+                            "the token endpoint answered a DPoP proof with token_type \(JOSEError.quoted(tokenType)): the server ignored the proof")
+        }
+        if signer == nil, isDPoP {
+            throw JOSEError(.invalidTokenResponse, "the token endpoint issued a DPoP-bound token, but this client sent no DPoP proof")
+        }
+        var bound = self
+        bound.proofSigner = signer
+        return bound
     }
 
     /// An optional member that, when present, must be a non-empty string.

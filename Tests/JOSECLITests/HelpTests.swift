@@ -15,6 +15,7 @@ struct HelpTests {
         (["pkce"], ["--verifier", "--length", "--json", "S256"]),
         (["thumbprint"], ["JWK_FILE|-", "--hash", "sha256|sha384|sha512"]),
         (["bench"], ["--alg", "--seconds", "--threads"]),
+        (["callback"], ["--exchange", "--dpop-key", "DPoP"]),
     ])
     func help(command: [String], mentions: [String]) async throws {
         let result = try await JoseProcess.run(command + ["--help"])

@@ -122,6 +122,14 @@ package final class OAuthProviderTestServer: Sendable {
         return (count, entry["params"] as? [String: String] ?? [:], entry["headers"] as? [String: String] ?? [:])
     }
 
+    /// The DPoP proof of the last request to `path`, as the provider verified it with jwcrypto:
+    /// the RFC 7638 thumbprint of its key (`jkt`), its `htu` and its `nonce` (absent when it had
+    /// none); `nil` when that request carried no proof, or one that did not verify.
+    package func lastProof(path: String) async throws -> [String: String]? {
+        let object = try await send("/_control/last?path=" + path)
+        return ((object as? [String: Any])?["dpop"] as? [String: Any])?.compactMapValues { $0 as? String }
+    }
+
     /// Sends a control request and returns its JSON answer (status 200 required).
     private func send(_ path: String, method: String = "GET", body: Data? = nil) async throws -> Any {
         guard let url = URL(string: baseURL + path) else {

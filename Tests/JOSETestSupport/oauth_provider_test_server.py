@@ -21,12 +21,18 @@ Provider endpoints:
                           client_id, aud = token endpoint or issuer, exp within 60 s, fresh jti)
                           ID tokens are RS256, or HS256/HS384/HS512 keyed with the UTF-8 bytes of
                           the client secret for a client registered with "id_token_alg"
+                          A DPoP header (RFC 9449) on /token or /par is verified with jwcrypto
+                          (typ, alg, jwk, signature, htm, htu, iat, jti, no ath, nonce when the
+                          behaviour dpop_nonce is set: else 400 use_dpop_nonce with DPoP-Nonce);
+                          a proved grant gets token_type DPoP and a JWT access token with cnf.jkt,
+                          and its refresh token and PAR-bound code need a proof with the same key
 
 Test control:
   POST /_control/client     {"client_id", "auth", "secret"?, "jwk"?, "redirect_uris": [..]}
   POST /_control/behaviour  members merged into the behaviour (see BEHAVIOUR below)
   POST /_control/release_refresh   lets the refresh requests held by "hold_refresh" answer
-  GET  /_control/last?path=/token   {"count": n, "params": {..last form or query..}, "headers": {..}}
+  GET  /_control/last?path=/token   {"count": n, "params": {..last form or query..}, "headers": {..},
+                                    "dpop": {"jkt", "htu", "nonce"} of the last verified proof or null}
 
 Relying-party endpoints after the login (RP_ROUTES below):
   GET  /userinfo          OIDC Core 5.3: Bearer access token from /token; JSON claims, or a JWT
@@ -64,6 +70,7 @@ PUSHED = {}
 SEEN_JTIS = set()
 REQUESTS = {}
 REFRESH_RELEASE = threading.Event()
+DPOP_ALGS = ["ES256", "ES384", "ES512", "PS256", "PS384", "PS512", "RS256", "EdDSA"]
 BEHAVIOUR = {
     "iss_supported": True,        # metadata authorization_response_iss_parameter_supported
     "send_iss": True,             # put iss in the callback
@@ -82,6 +89,9 @@ BEHAVIOUR = {
     "par_body": None,             # answer /par with this body ...
     "par_status": 201,            # ... and this status
     "hold_refresh": False,        # hold refresh_token requests until /_control/release_refresh
+    "dpop_nonce": None,           # the nonce DPoP proofs must carry (none required unless set)
+    "dpop_nonce_rotate": False,   # give a new nonce with every use_dpop_nonce, so a retry fails too
+    "token_type_override": None,  # answer /token with this token_type
     "acr": "urn:example:loa:2",
     "amr": ["pwd", "mfa"],
 }
@@ -129,6 +139,53 @@ class Handler(BaseHTTPRequestHandler):
             entry["count"] += 1
             entry["params"] = params
             entry["headers"] = {k.lower(): v for k, v in self.headers.items()}
+            entry["dpop"] = None
+
+    def dpop(self, path):
+        """(True, jkt or None) for a request without a proof or with a valid one; (False, None)
+        when an error was sent. Records the verified proof."""
+        proofs = self.headers.get_all("DPoP") or []
+        if not proofs:
+            return True, None
+        if len(proofs) != 1:
+            return self.dpop_failure("several DPoP headers")
+        try:
+            parts = proofs[0].split(".")
+            header = json.loads(base64.urlsafe_b64decode(parts[0] + "=" * (-len(parts[0]) % 4)))
+            public = header["jwk"]
+            if header.get("typ") != "dpop+jwt" or header.get("alg") not in DPOP_ALGS or "d" in public:
+                return self.dpop_failure("bad typ, alg or jwk")
+            key = jwk.JWK(**public)
+            claims = json.loads(jwt.JWT(jwt=proofs[0], key=key, algs=DPOP_ALGS).claims)
+        except Exception as error:  # noqa: BLE001 - any failure is a bad proof
+            return self.dpop_failure("the proof does not verify: %s" % error)
+        iat, jti = claims.get("iat"), claims.get("jti")
+        if claims.get("htm") != "POST" or claims.get("htu") != self.base + path or "ath" in claims:
+            return self.dpop_failure("bad htm, htu or ath")
+        if not isinstance(iat, int) or abs(iat - time.time()) > 60 or not isinstance(jti, str) or not jti:
+            return self.dpop_failure("bad iat or jti")
+        with LOCK:
+            if jti in SEEN_JTIS:
+                return self.dpop_failure("replayed jti")
+            SEEN_JTIS.add(jti)
+            if BEHAVIOUR["dpop_nonce_rotate"] or BEHAVIOUR["dpop_nonce"] is not None \
+                    and claims.get("nonce") != BEHAVIOUR["dpop_nonce"]:
+                if BEHAVIOUR["dpop_nonce_rotate"]:
+                    BEHAVIOUR["dpop_nonce"] = secrets.token_urlsafe(16)
+                nonce = BEHAVIOUR["dpop_nonce"]
+            else:
+                nonce = None
+            jkt = key.thumbprint()
+            REQUESTS[path]["dpop"] = {"jkt": jkt, "htu": claims["htu"], "nonce": claims.get("nonce")}
+        if nonce is not None:
+            self.send_json(400, {"error": "use_dpop_nonce", "error_description": "use the DPoP nonce"},
+                           {"DPoP-Nonce": nonce})
+            return False, None
+        return True, jkt
+
+    def dpop_failure(self, description):
+        self.oauth_error(400, "invalid_dpop_proof", description)
+        return False, None
 
     def oauth_error(self, status, error, description):
         self.send_json(status, {"error": error, "error_description": description})
@@ -274,15 +331,23 @@ class Handler(BaseHTTPRequestHandler):
         if BEHAVIOUR["hold_refresh"]:
             REFRESH_RELEASE.wait(60)
 
-    def issue(self, client_id, grant):
-        access_token = secrets.token_urlsafe(32)
+    def issue(self, client_id, grant, jkt):
+        grant = dict(grant, jkt=jkt)
+        if jkt:
+            now = int(time.time())
+            access_token = signed({"iss": self.issuer, "sub": grant["subject"], "aud": client_id, "iat": now,
+                                   "exp": now + 3600, "jti": secrets.token_urlsafe(16), "cnf": {"jkt": jkt}},
+                                  {"alg": "RS256", "kid": SIGNING_KEY.key_id, "typ": "at+jwt"})
+        else:
+            access_token = secrets.token_urlsafe(32)
         refresh_token = secrets.token_urlsafe(32)
         with LOCK:
             REFRESH_TOKENS[refresh_token] = dict(grant, client_id=client_id)
             ACCESS_TOKENS[access_token] = dict(grant, client_id=client_id)
         id_token = self.id_token(client_id, grant["subject"], access_token, grant.get("nonce"),
                                  grant["auth_time"], grant.get("acr"))
-        self.send_json(200, {"access_token": access_token, "token_type": "Bearer", "expires_in": 3600,
+        token_type = BEHAVIOUR["token_type_override"] or ("DPoP" if jkt else "Bearer")
+        self.send_json(200, {"access_token": access_token, "token_type": token_type, "expires_in": 3600,
                              "refresh_token": refresh_token, "id_token": id_token, "scope": grant["scope"]})
 
     def token(self):
@@ -307,6 +372,9 @@ class Handler(BaseHTTPRequestHandler):
         client_id = self.authenticate(form, "/token")
         if client_id is None:
             return None
+        proved, jkt = self.dpop("/token")
+        if not proved:
+            return None
         grant_type = form.get("grant_type")
         if grant_type == "authorization_code":
             with LOCK:
@@ -317,15 +385,19 @@ class Handler(BaseHTTPRequestHandler):
             challenge = b64url(hashlib.sha256(verifier.encode("ascii", "replace")).digest())
             if not verifier or not secrets.compare_digest(challenge, grant["challenge"]):
                 return self.oauth_error(400, "invalid_grant", "PKCE verifier does not match the challenge")
-            return self.issue(client_id, grant)
+            if grant.get("dpop_jkt") and grant["dpop_jkt"] != jkt:
+                return self.oauth_error(400, "invalid_grant", "the code is bound to another DPoP key")
+            return self.issue(client_id, grant, jkt)
         if grant_type == "refresh_token":
             self.hold_refresh()
             with LOCK:
                 grant = REFRESH_TOKENS.pop(form.get("refresh_token", ""), None)
             if not grant or grant["client_id"] != client_id:
                 return self.oauth_error(400, "invalid_grant", "unknown refresh token")
+            if grant["jkt"] != jkt:
+                return self.oauth_error(400, "invalid_grant", "the refresh token is bound to another DPoP key, or none")
             refreshed = dict(grant, nonce=BEHAVIOUR["refresh_nonce"], subject=BEHAVIOUR["refresh_sub"] or grant["subject"])
-            return self.issue(client_id, refreshed)
+            return self.issue(client_id, refreshed, jkt)
         return self.oauth_error(400, "unsupported_grant_type", "grant_type %r" % grant_type)
 
     # --- authorization ----------------------------------------------------------------------
@@ -371,6 +443,7 @@ class Handler(BaseHTTPRequestHandler):
                 CODES[code] = {"client_id": client["client_id"], "redirect_uri": redirect_uri,
                                "challenge": params["code_challenge"], "nonce": params["nonce"],
                                "scope": params["scope"], "subject": "alice", "auth_time": int(time.time()),
+                               "dpop_jkt": params.get("dpop_jkt"),
                                "acr": BEHAVIOUR["acr_override"] if BEHAVIOUR["acr_override"] is not None
                                else acr_values[0] if acr_values[0] else BEHAVIOUR["acr"]}
             response["code"] = code
@@ -399,9 +472,14 @@ class Handler(BaseHTTPRequestHandler):
         client_id = self.authenticate(form, "/par")
         if client_id is None:
             return None
+        proved, jkt = self.dpop("/par")
+        if not proved:
+            return None
         params = {k: v for k, v in form.items()
                   if k not in ("client_secret", "client_assertion", "client_assertion_type")}
         params["client_id"] = client_id
+        if jkt:
+            params["dpop_jkt"] = jkt
         request_uri = "urn:ietf:params:oauth:request_uri:" + secrets.token_urlsafe(16)
         with LOCK:
             PUSHED[request_uri] = params

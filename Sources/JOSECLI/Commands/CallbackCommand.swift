@@ -20,6 +20,12 @@ struct CallbackCommand: AsyncParsableCommand {
             exchange the transaction file is marked used (its verifier, state and nonce \
             dropped): a second run with it exits 2.
 
+            With --dpop-key FILE (a private JWK or PEM key) the code exchange carries a DPoP \
+            proof (RFC 9449) made with that key; the provider must then issue a DPoP-bound \
+            token (token_type DPoP), and its key thumbprint (cnf.jkt) is printed. A \
+            use_dpop_nonce answer is retried once with the provider's nonce. Without it, a \
+            DPoP token type is refused.
+
             A confidential client's secret comes from --client-secret-file PATH or the \
             environment variable JOSE_CLIENT_SECRET; --client-secret S also works, with a \
             warning, as other users can see it (ps, shell history). A flag wins over the \
@@ -35,6 +41,8 @@ struct CallbackCommand: AsyncParsableCommand {
                 --transaction login.json --exchange --out tokens.json "$CALLBACK_URL"
               jose callback --transaction login.json --exchange \\
                 --client-secret-file app.secret --json "$CALLBACK_URL"
+              jose callback --transaction login.json --exchange \\
+                --dpop-key dpop-key.json --out tokens.json "$CALLBACK_URL"
             """)
 
     /// `--transaction`.
@@ -48,6 +56,12 @@ struct CallbackCommand: AsyncParsableCommand {
     /// The client authentication: a client secret or `--client-key`.
     @OptionGroup(title: "Client authentication (with --exchange)")
     var authentication: ClientAuthenticationOptions
+
+    /// `--dpop-key`.
+    @Option(help: ArgumentHelp(
+        "With --exchange: prove the token request with DPoP (RFC 9449) using this private key (JWK or PEM); the tokens are bound to it.",
+        valueName: "FILE"))
+    var dpopKey: String?
 
     /// `--json`.
     @Flag(help: "Print one JSON object: {\"valid\":true,...} or {\"valid\":false,\"error\":{...}}.")
@@ -74,6 +88,7 @@ struct CallbackCommand: AsyncParsableCommand {
             throw ValidationError("client authentication (--client-secret-file, --client-secret, --client-secret-post, --client-key) needs --exchange")
         }
         if out != nil, !exchange { throw ValidationError("--out writes the tokens of --exchange; add --exchange") }
+        if dpopKey != nil, !exchange { throw ValidationError("--dpop-key proves the token request of --exchange; add --exchange") }
     }
 
     /// Checks the callback, and exchanges the code when asked.
@@ -81,8 +96,13 @@ struct CallbackCommand: AsyncParsableCommand {
         let loaded = try TransactionFile.read(transaction)
         do {
             if exchange {
+                let dpop = try dpopKey.map { path in
+                    let key = try KeyFile.load(path)
+                    return try withContext("cannot sign DPoP proofs with '\(path)'") { try DPoPProofSigner(key: key) }
+                }
                 var client = try await makeClient(for: loaded, authentication: try authentication.makeAuthentication())
                 client.timeout = .seconds(timeout)
+                client.dpop = dpop
                 let login = try await client.finishLogin(callbackURL: callbackURL, transaction: loaded)
                 try TokenResponseOutput(tokens: login.tokens, out: out).writeFile()
                 // The tokens are out before the marking, so that a failure to mark loses none.
@@ -136,9 +156,9 @@ struct CallbackCommand: AsyncParsableCommand {
                         + (markedUsed ? "; transaction file '\(transaction)' marked used" : ""))
             return
         }
-        Console.out(JSONOutput.object([
-            ("valid", .bool(true)), ("tokens", output.json),
-            ("header", JSONRendering.value(ofJSONText: login.idToken.header.jsonString)), ("claims", claims),
-        ]).serialized())
+        var members: [(String, JSONOutput)] = [("valid", .bool(true)), ("tokens", output.json)]
+        if let signer = login.tokens.proofSigner { members.append(("dpop_jkt", .string(signer.keyThumbprint))) }
+        members += [("header", JSONRendering.value(ofJSONText: login.idToken.header.jsonString)), ("claims", claims)]
+        Console.out(JSONOutput.object(members).serialized())
     }
 }

@@ -37,6 +37,7 @@ struct TokenResponseOutput {
         let now = Date().timeIntervalSince1970
         let times = ReadableTime(zone: .utc, now: now)
         var lines = ["token_type: " + JOSEError.quoted(tokens.tokenType)]
+        if let signer = tokens.proofSigner { lines.append("bound to DPoP key: " + signer.keyThumbprint + " (cnf.jkt)") }
         if let expiresIn = tokens.expiresIn {
             lines.append("expires: in \(expiresIn) s, " + times.describe("exp", seconds: now + Double(expiresIn)))
         } else {

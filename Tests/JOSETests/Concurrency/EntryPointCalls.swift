@@ -153,6 +153,11 @@ func callEveryEntryPoint(
          try await fixture.client.finishLogin(response, transaction: byResponse).idToken.claims.subject ?? "")
     let refreshed = try await fixture.client.refresh(refreshToken: "rt-1", previousIDToken: login.idToken)
     note("OpenIDClient.refresh", refreshed.idToken?.claims.subject ?? "no ID token")
+    var proving = fixture.client
+    proving.dpop = fixture.proofSigner
+    let byProof = try proving.prepare(loginRequest).transaction
+    let proved = try await proving.finishLogin(callbackURL: fixture.provider.callbackURL(for: byProof), transaction: byProof)
+    note("OpenIDClient.finishLogin with DPoP, retried with a nonce", proved.tokens.tokenType)
     return outcomes
 }
 
@@ -169,7 +174,7 @@ let everyEntryPointsResult: [String: String] = [
     "OpenIDProviderMetadata.discover": "/token", "OpenIDDiscovery.jwksURI": "/jwks.json", "JWKSCache.discover": "/jwks.json",
     "OpenIDClient.discover": InProcessProvider.issuer, "OpenIDClient.push": "request_uri",
     "OpenIDClient.finishLogin(callbackURL:transaction:)": "alice", "OpenIDClient.finishLogin(_:transaction:)": "alice",
-    "OpenIDClient.refresh": "alice",
+    "OpenIDClient.refresh": "alice", "OpenIDClient.finishLogin with DPoP, retried with a nonce": "DPoP",
 ]
 
 /// The `sub` of a verified JWS's payload.

@@ -18,6 +18,9 @@ final class InProcessProvider: HTTPFetcher {
     let key: JWK
     /// The instant the tokens are issued at.
     let now: Double
+    /// The nonce DPoP proofs to the token endpoint must carry: a proof without it is answered
+    /// `use_dpop_nonce`, a proof with it gets a DPoP token.
+    static let dpopNonce = "dpop-nonce-1"
     /// The nonce of the last login the provider answered, for the ID token it issues next.
     private let nonce = Lock<String?>(nil)
     /// The isolations ``fetch(_:)`` was called in (noted from Swift 6.2 on).
@@ -77,10 +80,17 @@ final class InProcessProvider: HTTPFetcher {
         case (.get, Self.issuer + "/jwks.json"):
             return HTTPFetchResponse(statusCode: 200, headers: json, body: Array(try keySet.publicJSONString().utf8))
         case (.post, Self.issuer + "/token"):
+            let proofClaims = try request.headers["DPoP"].map { proof in
+                try JSONDocument(bytes: Base64URL.decode(String(proof.split(separator: ".")[1]))).root
+            }
+            if let proofClaims, proofClaims["nonce"]?.string != Self.dpopNonce {
+                return HTTPFetchResponse(statusCode: 400, headers: json.merging(["DPoP-Nonce": Self.dpopNonce]) { $1 },
+                                         body: Array(#"{"error":"use_dpop_nonce"}"#.utf8))
+            }
             let refreshing = String(decoding: request.body, as: UTF8.self).contains("grant_type=refresh_token")
             let idToken = try self.idToken(nonce: refreshing ? nil : nonce.withLock { $0 })
-            let body = #"{"access_token":"at-1","token_type":"Bearer","expires_in":600,"refresh_token":"rt-1","#
-                + #""id_token":"\#(idToken)"}"#
+            let body = #"{"access_token":"at-1","token_type":"\#(proofClaims == nil ? "Bearer" : "DPoP")","#
+                + #""expires_in":600,"refresh_token":"rt-1","id_token":"\#(idToken)"}"#
             return HTTPFetchResponse(statusCode: 200, headers: json, body: Array(body.utf8))
         case (.post, Self.issuer + "/par"):
             let body = #"{"request_uri":"urn:ietf:params:oauth:request_uri:r-1","expires_in":60}"#
