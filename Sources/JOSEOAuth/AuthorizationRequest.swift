@@ -46,7 +46,9 @@ public struct AuthorizationRequest: Sendable {
     public var acrValues: [String] = []
     /// Whether the ID token must carry an `acr` that is one of ``acrValues`` (or of the
     /// client's ID-token validator's accepted set, when it names one); `false` unless set.
-    /// Setting it needs ``acrValues``.
+    /// Setting it needs ``acrValues``. A `claims` parameter in ``extraParameters`` that marks
+    /// `acr` essential for the ID token (OpenID Connect Core §5.5.1.1) requires it too, among
+    /// the values that entry names (or else ``acrValues``).
     public var requiresAuthenticationContext = false
     /// `prompt`: for example `login`, `consent`, `select_account`, `none`.
     public var prompt: [String] = []
@@ -129,11 +131,20 @@ public struct AuthorizationRequest: Sendable {
     /// A fresh transaction for this request: new state, nonce and PKCE verifier.
     func makeTransaction(issuer: String, requiresIssuerParameter: Bool, clock: JOSEClock) throws -> LoginTransaction {
         try validate()
+        // An `acr` marked essential through `claims` is required like one the app requires,
+        // among the values that entry names (or else the `acr_values`).
+        let essential = try essentialACRValues()
+        let accepted = essential.flatMap { $0.isEmpty ? nil : $0 } ?? acrValues
+        guard essential == nil || !accepted.isEmpty else {
+            throw JOSEError.invalidInput(
+                "the claims parameter marks acr essential but names no values, and acr_values is empty: "
+                + "name the acr values the login must reach")
+        }
         return try LoginTransaction(
             issuer: issuer, clientID: clientID, redirectURI: redirectURI, state: RandomValue.state(),
             nonce: RandomValue.nonce(), codeVerifier: CodeVerifier.generate(), maxAge: maxAge,
-            createdAt: clock.now, requiresIssuerParameter: requiresIssuerParameter, acrValues: acrValues,
-            requiresAuthenticationContext: requiresAuthenticationContext)
+            createdAt: clock.now, requiresIssuerParameter: requiresIssuerParameter, acrValues: accepted,
+            requiresAuthenticationContext: requiresAuthenticationContext || essential != nil)
     }
 
     /// The request's parameters for `transaction`, security parameters first.

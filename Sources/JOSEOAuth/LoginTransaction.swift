@@ -34,8 +34,9 @@ public struct LoginTransaction: Sendable, Hashable, Codable {
     /// Whether the provider's metadata says authorization responses carry `iss` (RFC 9207);
     /// then a response without it is refused.
     public let requiresIssuerParameter: Bool
-    /// The `acr_values` sent, in order. A voluntary request: the ID token need not carry an
-    /// `acr`, nor one of these, unless ``requiresAuthenticationContext`` is set.
+    /// The `acr` values the login asked for, in order: the `acr_values` sent, or the values of
+    /// a `claims` request that marks `acr` essential. A voluntary request: the ID token need not
+    /// carry an `acr`, nor one of these, unless ``requiresAuthenticationContext`` is set.
     public let acrValues: [String]
     /// Whether the ID token must carry an `acr` among ``acrValues`` (or among the client's
     /// ID-token validator's accepted set, when it names one).

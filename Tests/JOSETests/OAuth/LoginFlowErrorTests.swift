@@ -293,6 +293,52 @@ import JOSETestSupport
         #expect(login.idToken.claims.string("acr") == "urn:example:loa:2")
     }
 
+    @Test func anEssentialACRInTheClaimsParameterIsRequired() async throws {
+        let fixture = try await LoginFixture.make()
+        var request = fixture.request()
+        request.extraParameters = [("claims", #"{"id_token":{"acr":{"essential":true,"values":["urn:example:loa:2"]}}}"#)]
+        try await fixture.provider.setBehaviour(["acr_override": ""])
+        let missing = try await fixture.authorize(request)
+        #expect(missing.transaction.requiresAuthenticationContext)
+        #expect(missing.transaction.acrValues == ["urn:example:loa:2"])
+        _ = await expectJOSEError(.missingClaim) {
+            try await fixture.client.finishLogin(callbackURL: missing.callback, transaction: missing.transaction)
+        }
+        try await fixture.provider.setBehaviour(["acr_override": "urn:example:loa:1"])
+        let weak = try await fixture.authorize(request)
+        _ = await expectJOSEError(.invalidClaim) {
+            try await fixture.client.finishLogin(callbackURL: weak.callback, transaction: weak.transaction)
+        }
+        try await fixture.provider.setBehaviour(["acr_override": "urn:example:loa:2"])
+        let strong = try await fixture.authorize(request)
+        let login = try await fixture.client.finishLogin(callbackURL: strong.callback, transaction: strong.transaction)
+        #expect(login.idToken.claims.string("acr") == "urn:example:loa:2")
+    }
+
+    @Test func aClaimsParameterThatDoesNotMarkACREssentialRequiresNothing() async throws {
+        let endpoint = try #require(URL(string: "https://op.example/authorize"))
+        for claims in [#"{"id_token":{"acr":{"essential":false,"values":["urn:a"]}}}"#, #"{"id_token":{"acr":null}}"#,
+                       #"{"userinfo":{"acr":{"essential":true}}}"#, #"{"id_token":{"email":{"essential":true,"value":7}}}"#] {
+            var request = AuthorizationRequest(clientID: "app", redirectURI: "https://app.example/callback")
+            request.extraParameters = [("claims", claims)]
+            let transaction = try request.prepare(authorizationEndpoint: endpoint, issuer: "https://op.example").transaction
+            #expect(!transaction.requiresAuthenticationContext, "\(claims)")
+        }
+        for claims in ["not json", "[1]", #"{"id_token":{"acr":{"essential":"yes"}}}"#,
+                       #"{"id_token":{"acr":{"essential":true}}}"#] {
+            var request = AuthorizationRequest(clientID: "app", redirectURI: "https://app.example/callback")
+            request.extraParameters = [("claims", claims)]
+            _ = await expectJOSEError(.invalidInput) {
+                try request.prepare(authorizationEndpoint: endpoint, issuer: "https://op.example")
+            }
+        }
+        var request = AuthorizationRequest(clientID: "app", redirectURI: "https://app.example/callback")
+        request.acrValues = ["urn:b"]
+        request.extraParameters = [("claims", #"{"id_token":{"acr":{"essential":true}}}"#)]
+        let transaction = try request.prepare(authorizationEndpoint: endpoint, issuer: "https://op.example").transaction
+        #expect(transaction.requiresAuthenticationContext && transaction.acrValues == ["urn:b"])
+    }
+
     @Test func validatorAcceptedSetChecksAPresentACR() async throws {
         var fixture = try await LoginFixture.make()
         fixture.client.idTokenValidator.acceptedAuthenticationContexts = ["urn:example:loa:2"]
