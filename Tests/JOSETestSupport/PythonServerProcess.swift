@@ -17,6 +17,9 @@ package final class PythonServerProcess: @unchecked Sendable {
     private let lock = NSLock()
     /// The child process (its stdin a pipe whose closing tells it to exit); `nil` once stopped.
     private var running: ChildProcess?
+    /// Once stopped, a socket bound to ``port`` that does not listen: connections to the port
+    /// are refused, and no other test's server can be given the port while this one lives.
+    private var reservation: Int32?
 
     /// Starts `script` (a file in Tests/JOSETestSupport) and waits until it reports its port.
     ///
@@ -53,6 +56,7 @@ package final class PythonServerProcess: @unchecked Sendable {
 
     deinit {
         stop()
+        if let reservation { close(reservation) }
     }
 
     /// Sends one request to a test server (on a fresh ephemeral session, JSON when there is a
@@ -70,7 +74,9 @@ package final class PythonServerProcess: @unchecked Sendable {
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
     }
 
-    /// Stops the server and waits for the process to exit; later calls do nothing.
+    /// Stops the server and waits for the process to exit, then keeps its port bound (not
+    /// listening), so that a stopped server's URL refuses connections instead of reaching a
+    /// server another test started on the freed port; later calls do nothing.
     package func stop() {
         lock.lock()
         let stopping = running
@@ -80,5 +86,35 @@ package final class PythonServerProcess: @unchecked Sendable {
         try? stopping.input?.close()
         stopping.terminate()
         _ = try? stopping.wait(limit: .seconds(30))
+        let reserved = Self.bindWithoutListening(port: port)
+        lock.lock()
+        reservation = reserved
+        lock.unlock()
+    }
+
+    /// A TCP socket bound to 127.0.0.1:`port` that does not listen; `nil` when the port cannot
+    /// be bound (another socket has it already).
+    private static func bindWithoutListening(port: Int) -> Int32? {
+        #if canImport(Glibc)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { return nil }
+        // The server's closed connections may linger in TIME_WAIT on the port; they must not stop the bind.
+        var on: Int32 = 1
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else {
+            close(descriptor)
+            return nil
+        }
+        return descriptor
     }
 }
