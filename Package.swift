@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 /// Where swift-crypto is the crypto backend by default: CryptoKit is there, OpenSSL is not.
@@ -49,6 +49,17 @@ let package = Package(
         // token exchange, ID-token validation), above the core.
         .library(name: "JOSEOAuth", targets: ["JOSEOAuth"]),
         .executable(name: "jose", targets: ["JOSECLI"]),
+    ],
+    // Optional pieces for servers, each off by default: a package that depends on `JOSE` alone
+    // resolves and builds none of their dependencies. Turn one on with
+    // `.package(url: …, from: …, traits: ["Hummingbird"])` and depend on its product.
+    traits: [
+        .trait(name: "AsyncHTTPClient", description: "JOSEAsyncHTTPClient: an HTTPFetcher on AsyncHTTPClient."),
+        .trait(name: "Hummingbird", description: "JOSEHummingbird: bearer and DPoP middleware for Hummingbird 2."),
+        .trait(name: "ServiceLifecycle", description: "JOSEServiceLifecycle: key sets kept fresh in the background."),
+        .trait(name: "Metrics", description: "JOSEMetrics: swift-metrics for key-set fetches and verifications."),
+        .trait(name: "PostgreSQL", description: "JOSEPostgreSQL: replay state shared by a fleet, on PostgreSQL."),
+        .default(enabledTraits: []),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
