@@ -88,6 +88,12 @@ public struct ClientAuthentication: Sendable {
         }
     }
 
+    /// The signer of `private_key_jwt`; `nil` for other methods.
+    var signer: JWSSigner? {
+        if case .privateKeyJWT(let signer, _, _) = method { return signer }
+        return nil
+    }
+
     /// The client secret of `client_secret_basic` and `client_secret_post`, which also keys
     /// HS256, HS384 and HS512 ID tokens (OpenID Connect Core §10.1); `nil` for other methods.
     var clientSecret: String? {

@@ -89,20 +89,28 @@ public final class IssuerRegistry: _InPlaceJWTVerifying {
     /// - Throws: `JOSEError` with code ``JOSEError/Code/invalidInput`` for an unusable issuer
     ///   (not an `https` or loopback `http` URL, a query or fragment, a malformed tenant
     ///   template or tenant id, `tenants` given for a plain issuer or missing for a template,
-    ///   `{tenantid}` in a plain issuer's key-set URL, rules naming another issuer, rules with
-    ///   no audiences), a duplicate identifier, an empty list, or an unusable configuration
-    ///   value.
+    ///   `{tenantid}` in a plain issuer's key-set URL or anywhere but once as one whole path
+    ///   segment after the host of a template's, rules naming another issuer, rules with no
+    ///   audiences), a duplicate identifier, an empty list, or an unusable configuration value.
     public init(issuers: [Issuer], fetcher: any HTTPFetcher, configuration: Configuration = Configuration()) throws {
         guard !issuers.isEmpty else { throw JOSEError.invalidInput("an issuer registry needs at least one issuer") }
         guard configuration.maximumTenantCount >= 1 else {
             throw JOSEError.invalidInput("maximumTenantCount must be at least 1, got \(configuration.maximumTenantCount)")
+        }
+        guard configuration.maximumNewTenantsPerRetryInterval >= 1 else {
+            throw JOSEError.invalidInput(
+                "maximumNewTenantsPerRetryInterval must be at least 1, got \(configuration.maximumNewTenantsPerRetryInterval)")
         }
         try configuration.cache.validate()
         self.issuers = issuers
         self.fetcher = fetcher
         self.configuration = configuration
         self.parsing = SignatureRules(algorithms: nil, limits: configuration.limits, understoodCriticalParameters: [])
-        self.tenants = Lock(TenantTable(capacity: configuration.maximumTenantCount, verifiedLookup: verifiedTenants))
+        self.tenants = Lock(TenantTable(
+            capacity: configuration.maximumTenantCount, verifiedLookup: verifiedTenants,
+            admissions: TenantAdmissions(
+                limit: configuration.maximumNewTenantsPerRetryInterval,
+                window: configuration.cache.failureRetryInterval.inSeconds)))
 
         var plainIssuers: [Entry] = []
         var templates: [(template: TenantTemplate, issuer: Issuer)] = []
@@ -168,7 +176,15 @@ public final class IssuerRegistry: _InPlaceJWTVerifying {
         let jwt = try CompactJWT(token, rules: parsing)
         var registered = RegisteredClaims()
         let entry = try entry(for: jwt.claims, registered: &registered)
-        let keySet = try await entry.keySet(for: jwt.jws.header)
+        let keySet: JWKSet
+        do {
+            keySet = try await entry.keySet(for: jwt.jws.header)
+        } catch let error as JOSEError where entry.tenantID != nil && error.code.isRemoteFailure {
+            // Remembered beyond the tenant's eviction, so that naming it again fetches nothing.
+            let now = configuration.cache.clock.now
+            tenants.withLock { $0.admissions.recordFailure(of: IssuerKey(entry.issuer), error: error, now: now) }
+            throw error
+        }
         let verified = try entry.verify(jwt, token: token, with: keySet, registered: registered)
         recordVerification(by: entry)
         return verified
