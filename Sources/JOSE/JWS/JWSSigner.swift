@@ -42,7 +42,7 @@ public struct JWSSigner: Sendable {
     ///
     /// The claims are written by ``JSONOutput/init(encoding:)``: members in the order the value
     /// encodes them, `Date` as a NumericDate (whole seconds since 1970), integers exact, no NaN
-    /// or infinity. ``JWTClaimsBuilder`` covers the registered claims; any `Codable` struct of
+    /// or infinity. `JWTClaimsBuilder` covers the registered claims; any `Codable` struct of
     /// your own works too.
     ///
     /// ```swift

@@ -16,7 +16,7 @@ public struct JWTClaimRules: Sendable {
     /// Other exact spellings of the same issuer that `iss` may hold instead of ``issuer``, for a
     /// provider that writes more than one (Google writes `https://accounts.google.com` or
     /// `accounts.google.com`); empty by default. Used only when ``issuer`` is set. In an
-    /// ``IssuerRegistry``, an issuer's tokens with any of these spellings reach that issuer.
+    /// `IssuerRegistry`, an issuer's tokens with any of these spellings reach that issuer.
     public var alternativeIssuers: [String] = [] {
         didSet { expectedIssuer = Self.pinnedIssuers(issuer, alternativeIssuers) }
     }
