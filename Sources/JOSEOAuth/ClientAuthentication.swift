@@ -143,7 +143,7 @@ public struct ClientAuthentication: Sendable {
                 ("jti", .string(try RandomValue.state())), ("iat", .integer(issuedAt)),
                 ("exp", .integer(issuedAt + Int64(lifetime))),
             ])
-            let assertion = try signer.sign(claims.serializedBytes(), type: "JWT")
+            let assertion = try signer.sign(claims: claims)
             form.append(("client_id", clientID))
             form.append(("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"))
             form.append(("client_assertion", assertion))

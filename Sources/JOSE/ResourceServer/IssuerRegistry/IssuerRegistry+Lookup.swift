@@ -137,6 +137,10 @@ extension IssuerRegistry {
         case .any:
             break
         }
+        guard issuer.rules.alternativeIssuers.isEmpty else {
+            throw JOSEError.invalidInput(
+                "the rules of tenant template \(JOSEError.quoted(issuer.identifier)) must not name alternative issuers")
+        }
         guard issuer.rules.issuer == nil else {
             throw JOSEError.invalidInput(
                 "the rules of tenant template \(JOSEError.quoted(issuer.identifier)) must not set an issuer: each tenant's is set by the registry")

@@ -112,12 +112,14 @@ public final class IssuerRegistry: _InPlaceJWTVerifying {
                 limit: configuration.maximumNewTenantsPerRetryInterval,
                 window: configuration.cache.failureRetryInterval.inSeconds)))
 
-        var plainIssuers: [Entry] = []
+        var plainIssuers: [(issuer: String, entry: Entry)] = []
         var templates: [(template: TenantTemplate, issuer: Issuer)] = []
         var identifiers: Set<String> = []
         for issuer in issuers {
-            guard identifiers.insert(issuer.identifier).inserted else {
-                throw JOSEError.invalidInput("issuer \(JOSEError.quoted(issuer.identifier)) is configured twice")
+            for spelling in [issuer.identifier] + issuer.rules.alternativeIssuers {
+                guard identifiers.insert(spelling).inserted else {
+                    throw JOSEError.invalidInput("issuer \(JOSEError.quoted(spelling)) is configured twice")
+                }
             }
             if issuer.isTenantTemplate {
                 templates.append((try Self.checkedTemplate(issuer), issuer))
@@ -126,9 +128,11 @@ public final class IssuerRegistry: _InPlaceJWTVerifying {
                     throw JOSEError.invalidInput(
                         "issuer \(JOSEError.quoted(issuer.identifier)) has tenants but no \(Self.tenantPlaceholder) in it")
                 }
-                plainIssuers.append(try Self.makeEntry(
+                let entry = try Self.makeEntry(
                     issuer, exactIssuer: issuer.identifier, tenant: nil, fetcher: fetcher,
-                    configuration: configuration, counters: counters))
+                    configuration: configuration, counters: counters)
+                // Every spelling of the issuer reaches the same entry, and so the same keys.
+                plainIssuers += ([issuer.identifier] + issuer.rules.alternativeIssuers).map { ($0, entry) }
             }
             // Without an audience rule, a token the same provider issued for another API passes.
             guard let audiences = issuer.rules.audiences, !audiences.isEmpty else {

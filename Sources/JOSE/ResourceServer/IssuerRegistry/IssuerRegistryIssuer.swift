@@ -64,7 +64,9 @@ extension IssuerRegistry {
         /// token age, clock). Their ``JWTClaimRules/audiences`` must be set: the registry
         /// refuses an issuer without them, since a token the same provider issued for another
         /// API would pass. Their ``JWTClaimRules/issuer`` is set by the registry: the
-        /// identifier, or for a template the tenant's issuer.
+        /// identifier, or for a template the tenant's issuer. Their
+        /// ``JWTClaimRules/alternativeIssuers`` (plain issuers only) are further spellings of
+        /// `iss` that reach this issuer, its keys and its rules.
         public let rules: JWTClaimRules
 
         /// Describes an issuer.
