@@ -127,7 +127,7 @@ let package = Package(
         .target(
             name: "JOSETestSupport",
             path: "Tests/JOSETestSupport",
-            exclude: ["jwks_test_server.py", "oauth_provider_test_server.py"]
+            exclude: ["jwks_test_server.py", "oauth_provider_test_server.py", "browser_login.py"]
         ),
         .testTarget(
             name: "JOSETests",
