@@ -87,7 +87,7 @@ BEHAVIOUR = {
     "iss_override": None,         # send this iss instead
     "state_override": None,       # send this state instead
     "authorize_error": None,      # {"error": .., "error_description": ..} instead of a code
-    "metadata_extra": {},         # members merged into both metadata documents
+    "metadata_extra": {},         # members merged into both metadata documents (null removes one)
     "token_body": None,           # answer /token with this body ...
     "token_status": 200,          # ... and this status
     "nonce_override": None,       # put this nonce in ID tokens
@@ -230,7 +230,7 @@ class Handler(BaseHTTPRequestHandler):
             "authorization_response_iss_parameter_supported": BEHAVIOUR["iss_supported"],
         }
         value.update(BEHAVIOUR["metadata_extra"])
-        return value
+        return {name: member for name, member in value.items() if member is not None}
 
     def form(self):
         try:
