@@ -107,6 +107,7 @@ BEHAVIOUR = {
     "device_expires_in": 600,     # the device authorization's expires_in
     "device_script": [],          # errors answered to device-code polls before the real state
     "device_expired": False,      # answer device-code polls with expired_token
+    "device_auto_answer": None,   # the user's answer (true/false) given to each new device code
     "acr": "urn:example:loa:2",
     "amr": ["pwd", "mfa"],
 }
@@ -759,7 +760,8 @@ def device_authorization(handler, _query):
     device_code = secrets.token_urlsafe(24)
     user_code = "%04d-%04d" % (secrets.randbelow(10000), secrets.randbelow(10000))
     with LOCK:
-        DEVICE_GRANTS[device_code] = {"client_id": client_id, "user_code": user_code, "answer": None,
+        DEVICE_GRANTS[device_code] = {"client_id": client_id, "user_code": user_code,
+                                      "answer": BEHAVIOUR["device_auto_answer"],
                                       "scope": form.get("scope", ""), "subject": "alice",
                                       "auth_time": int(time.time()), "acr": BEHAVIOUR["acr"]}
     verification = handler.base + "/device"
