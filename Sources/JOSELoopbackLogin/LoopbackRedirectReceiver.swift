@@ -9,12 +9,12 @@ import JOSEOAuth
 ///
 /// ```swift
 /// let receiver = try await LoopbackRedirectReceiver.start()
-/// defer { Task { await receiver.stop() } }
 /// let prepared = try client.prepare(AuthorizationRequest(clientID: "my-app", redirectURI: receiver.redirectURI))
 /// let response = try await receiver.authorizationResponse(for: prepared, timeout: .seconds(300)) { url in
 ///     print("Open \(url)")
 /// }
 /// let login = try await client.finishLogin(response, transaction: prepared.transaction)
+/// await receiver.stop()
 /// ```
 ///
 /// What it answers:

@@ -32,8 +32,10 @@ struct LoginCommand: AsyncParsableCommand {
             flags or files, 3 when the provider cannot be reached.
 
             Examples:
-              jose login --discover https://issuer.example --client-id cli --scope "profile email"
-              jose login --discover https://issuer.example --client-id cli --no-browser --out tokens.json
+              jose login --discover https://issuer.example --client-id cli \\
+                --scope "profile email"
+              jose login --discover https://issuer.example --client-id cli \\
+                --no-browser --out tokens.json
               jose login --device --discover https://issuer.example --client-id tv --json
             """)
 
