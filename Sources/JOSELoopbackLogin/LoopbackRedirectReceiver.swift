@@ -39,11 +39,11 @@ public final class LoopbackRedirectReceiver: Sendable {
     /// The HTTP server.
     private let server: HTTPServer
     /// The task running ``server``.
-    private let serving: Task<Void, any Error>
+    private let serving: Task<Void, Never>
     /// The transaction waited for and its outcome.
     private let exchange: LoopbackRedirectExchange
 
-    private init(server: HTTPServer, serving: Task<Void, any Error>, port: UInt16, exchange: LoopbackRedirectExchange) {
+    private init(server: HTTPServer, serving: Task<Void, Never>, port: UInt16, exchange: LoopbackRedirectExchange) {
         self.server = server
         self.serving = serving
         self.port = port
@@ -70,9 +70,27 @@ public final class LoopbackRedirectReceiver: Sendable {
         }
         let server = HTTPServer(address: address, timeout: 15, logger: .disabled,
                                 handler: LoopbackRedirectHandler(exchange: exchange))
-        let serving = Task { try await server.run() }
+        // Listening, or the server's end (at once when the port cannot be bound), whichever
+        // comes first.
+        let startup = LoopbackStartup()
+        let serving = Task {
+            do {
+                try await server.run()
+                startup.settle(.failure(CancellationError()))
+            } catch {
+                startup.settle(.failure(error))
+            }
+        }
+        Task {
+            do {
+                try await server.waitUntilListening(timeout: 5)
+                startup.settle(.success(()))
+            } catch {
+                startup.settle(.failure(error))
+            }
+        }
         do {
-            try await server.waitUntilListening(timeout: 5)
+            try await startup.outcome()
         } catch {
             serving.cancel()
             throw JOSEError(.invalidInput, "cannot listen on 127.0.0.1:\(port); is the port in use? (\(error))")
