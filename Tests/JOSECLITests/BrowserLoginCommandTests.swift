@@ -5,7 +5,7 @@ import Testing
 /// `jose login` through a real headless Chromium: the browser opens the URL that
 /// `jose login --no-browser` printed, signs in on the test provider's form, consents, and is
 /// redirected to jose's loopback listener.
-@Suite(.enabled(if: Browser.missing == nil, Comment(rawValue: Browser.missing ?? "")), .timeLimit(.minutes(3)))
+@Suite(.enabled(if: Browser.missing == nil, Comment(rawValue: Browser.missing ?? "")), .serialized, .timeLimit(.minutes(3)))
 struct BrowserLoginCommandTests {
     /// A provider in interactive mode with the public client `cli`, registered with the loopback
     /// redirect URI without a port.
@@ -25,8 +25,8 @@ struct BrowserLoginCommandTests {
                                   "--scope", "profile email", "--out", tokens], in: scratch)
 
         let url = try await login.line(startingWith: provider.baseURL + "/authorize?")
-        let pages = try Browser.run(url, "allow")
-        let result = try login.finish()
+        let pages = try await Browser.run(url, "allow")
+        let result = try await login.finish()
 
         #expect(result.status == 0, "\(result)")
         #expect(pages.first?["title"] == "Login finished")
@@ -53,8 +53,8 @@ struct BrowserLoginCommandTests {
         defer { JoseProcess.removeScratch(scratch) }
         let login = try LoginRun(["login", "--discover", provider.issuer, "--client-id", "cli", "--no-browser"], in: scratch)
 
-        let pages = try Browser.run(try await login.line(startingWith: provider.baseURL + "/authorize?"), "deny")
-        let result = try login.finish()
+        let pages = try await Browser.run(try await login.line(startingWith: provider.baseURL + "/authorize?"), "deny")
+        let result = try await login.finish()
 
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("invalid: authorization_error"))
@@ -74,13 +74,13 @@ struct BrowserLoginCommandTests {
         let redirect = try #require(listening.split(separator: " ").last.map { String($0.dropLast(2)) })
         let receiver = String(redirect.dropLast("/callback".count))
 
-        let pages = try Browser.run(url, "allow", then: [receiver + "/elsewhere"])
+        let pages = try await Browser.run(url, "allow", then: [receiver + "/elsewhere"])
         let state = try #require(URLComponents(string: url)?.queryItems?.first { $0.name == "state" }?.value)
         var own = try #require(URLComponents(string: redirect))
         own.queryItems = [URLQueryItem(name: "code", value: "not-issued"), URLQueryItem(name: "state", value: state),
                           URLQueryItem(name: "iss", value: provider.issuer)]
         let (ownStatus, _) = try await PythonServerProcess.send(#require(own.url), method: "GET", body: nil)
-        let result = try login.finish()
+        let result = try await login.finish()
 
         #expect(pages.map { $0["title"] } == ["Not a login response", "Not a login response"])
         #expect(ownStatus == 200)

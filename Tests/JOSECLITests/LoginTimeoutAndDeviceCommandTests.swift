@@ -4,7 +4,7 @@ import Testing
 
 /// `jose login` without a browser: the timeout, the system-browser hand-off, and the device
 /// flow (RFC 8628) against the provider's device endpoints.
-@Suite(.timeLimit(.minutes(2))) struct LoginTimeoutAndDeviceCommandTests {
+@Suite(.timeLimit(.minutes(3))) struct LoginTimeoutAndDeviceCommandTests {
     private func provider(_ behaviour: [String: Any] = [:]) async throws -> OAuthProviderTestServer {
         let provider = try OAuthProviderTestServer()
         try await provider.registerClient("cli", authentication: "none", redirectURIs: ["http://127.0.0.1/callback"])
@@ -37,7 +37,7 @@ import Testing
 
         while !FileManager.default.fileExists(atPath: opened) { try await Task.sleep(for: .milliseconds(20)) }
         login.child.terminate()
-        _ = try login.finish()
+        _ = try await login.finish()
 
         #expect(try String(contentsOfFile: opened, encoding: .utf8) == printed)
     }

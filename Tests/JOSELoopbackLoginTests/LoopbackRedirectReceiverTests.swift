@@ -6,7 +6,7 @@ import JOSEOAuth
 import JOSETestSupport
 
 /// The loopback redirect receiver (RFC 8252 §7.3, §8.3), spoken to over real HTTP on 127.0.0.1.
-@Suite(.timeLimit(.minutes(1))) struct LoopbackRedirectReceiverTests {
+@Suite(.timeLimit(.minutes(3))) struct LoopbackRedirectReceiverTests {
     /// The lines the receiver logged.
     final class Log: @unchecked Sendable {
         private let lock = NSLock()

@@ -119,7 +119,9 @@ struct LoginCommand: AsyncParsableCommand {
             let response = try await receiver.authorizationResponse(for: prepared, timeout: .seconds(timeout)) { url in
                 Console.err("Open this URL to log in (listening on \(receiver.redirectURI)):")
                 Console.err(url.absoluteString)
-                if !noBrowser { SystemBrowser.open(url) }
+                if !noBrowser, !SystemBrowser.open(url) {
+                    Console.err("(could not start \(SystemBrowser.opener); open the URL yourself)")
+                }
             }
             let login = try await client.finishLogin(response, transaction: prepared.transaction)
             await receiver.stop()

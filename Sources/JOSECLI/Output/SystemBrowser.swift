@@ -13,7 +13,6 @@ enum SystemBrowser {
     /// Starts the opener with `url`, its output discarded, and reaps it in the background.
     ///
     /// - Returns: Whether the opener could be started.
-    @discardableResult
     static func open(_ url: URL) -> Bool {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

@@ -3,7 +3,7 @@ import JOSETestSupport
 
 /// A `jose login` run in the background, its stdout and stderr going to files, so that a test
 /// can read the URL it printed while it waits for the browser.
-final class LoginRun {
+final class LoginRun: Sendable {
     /// The child process.
     let child: ChildProcess
     /// Where stdout and stderr go.
@@ -42,10 +42,19 @@ final class LoginRun {
         throw JoseProcess.Failure(description: "jose login printed no line starting with \(prefix): \(stderr)")
     }
 
-    /// Waits for the run to end.
-    func finish() throws -> JoseProcess.Result {
-        let status = try child.wait(limit: .seconds(120))
+    /// Waits for the run to end (off the concurrency pool: the wait blocks a thread).
+    func finish() async throws -> JoseProcess.Result {
+        let child = child
+        let status = try await offThePool { try child.wait(limit: .seconds(120)) }
         return JoseProcess.Result(status: status, stdout: stdout, stderr: stderr)
+    }
+}
+
+/// Runs `work`, which blocks its thread (waiting for a child), on a global dispatch queue, so
+/// that the few threads of Swift's concurrency pool stay free for the other tests.
+func offThePool<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
     }
 }
 
@@ -72,9 +81,9 @@ enum Browser {
 
     /// Opens `url`, signs in and answers the consent page with `action` (`allow` or `deny`),
     /// then opens each of `extra`: every page it ended on, as `url`, `title` and `text`.
-    static func run(_ url: String, _ action: String, then extra: [String] = []) throws -> [[String: String]] {
+    static func run(_ url: String, _ action: String, then extra: [String] = []) async throws -> [[String: String]] {
         let (executable, arguments) = PythonPeers.command([script, url, action] + extra)
-        let run = try ChildProcess.run(executable, arguments, limit: .seconds(180))
+        let run = try await offThePool { try ChildProcess.run(executable, arguments, limit: .seconds(180)) }
         guard run.status == 0 else {
             throw JoseProcess.Failure(description: "the browser failed: " + String(decoding: run.stderr, as: UTF8.self))
         }
