@@ -166,7 +166,6 @@ struct LoginCommand: AsyncParsableCommand {
             return
         }
         var members: [(String, JSONOutput)] = [("valid", .bool(true)), ("tokens", output.json)]
-        if let signer = login.tokens.proofSigner { members.append(("dpop_jkt", .string(signer.keyThumbprint))) }
         members += [("header", JSONRendering.value(ofJSONText: login.idToken.header.jsonString)),
                     ("claims", JSONRendering.value(ofJSONText: claims.jsonString))]
         Console.out(JSONOutput.object(members).serialized())
