@@ -48,6 +48,10 @@ let package = Package(
         // The OpenID Connect login flow of a relying party (authorization code + PKCE, PAR,
         // token exchange, ID-token validation), above the core.
         .library(name: "JOSEOAuth", targets: ["JOSEOAuth"]),
+        // The loopback redirect receiver of native apps (RFC 8252 §7.3) on FlyingFox, a small
+        // pure-Swift HTTP server: for desktop apps and `jose login`, never built by an app that
+        // uses `JOSEOAuth` alone (iOS apps receive redirects through the system instead).
+        .library(name: "JOSELoopbackLogin", targets: ["JOSELoopbackLogin"]),
         .executable(name: "jose", targets: ["JOSECLI"]),
     ],
     // Optional pieces for servers, each off by default: a package that depends on `JOSE` alone
@@ -65,6 +69,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
         // `swift package generate-documentation --target JOSE`: a command plugin, built only when
         // that command runs, never for a consumer's build.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -92,6 +97,11 @@ let package = Package(
             dependencies: ["JOSE"],
             swiftSettings: asyncOnCallersExecutor
         ),
+        .target(
+            name: "JOSELoopbackLogin",
+            dependencies: ["JOSE", "JOSEOAuth", .product(name: "FlyingFox", package: "FlyingFox")],
+            swiftSettings: asyncOnCallersExecutor
+        ),
         // The bare crypto-backend check `jose bench` measures the full verify against.
         .target(
             name: "JOSEPrimitiveSignatureCheck",
@@ -102,6 +112,7 @@ let package = Package(
             dependencies: [
                 "JOSE",
                 "JOSEOAuth",
+                "JOSELoopbackLogin",
                 "JOSEURLSession",
                 "JOSEPrimitiveSignatureCheck",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -116,7 +127,7 @@ let package = Package(
         .target(
             name: "JOSETestSupport",
             path: "Tests/JOSETestSupport",
-            exclude: ["jwks_test_server.py", "oauth_provider_test_server.py"]
+            exclude: ["jwks_test_server.py", "oauth_provider_test_server.py", "browser_login.py"]
         ),
         .testTarget(
             name: "JOSETests",
@@ -128,6 +139,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: cryptoBackendSettings
+        ),
+        .testTarget(
+            name: "JOSELoopbackLoginTests",
+            dependencies: ["JOSE", "JOSEOAuth", "JOSELoopbackLogin", "JOSETestSupport"]
         ),
         .testTarget(
             name: "JOSECLITests",
