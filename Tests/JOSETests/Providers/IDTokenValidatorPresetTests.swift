@@ -40,6 +40,21 @@ import Testing
         }
     }
 
+    @Test func googleHostedDomainLimitsUsersToOneWorkspaceDomain() async throws {
+        let validator = IDTokenValidator.google(clientID: "1234-web.apps.googleusercontent.com", keySource: keys,
+                                                hostedDomain: "example.com", clock: clock)
+        var claims = try googleClaims(iss: "https://accounts.google.com")
+        _ = await expectJOSEError(.missingClaim) { try await validator.validate(try ProviderTokens.sign(claims)) }
+        try claims.set("hd", "example.org")
+        _ = await expectJOSEError(.invalidClaim) { try await validator.validate(try ProviderTokens.sign(claims)) }
+        try claims.set("hd", "example.com")
+        #expect(try await validator.validate(try ProviderTokens.sign(claims)).claims.string("hd") == "example.com")
+        // Without a hosted domain, consumer accounts pass.
+        claims.remove("hd")
+        _ = try await IDTokenValidator.google(clientID: "1234-web.apps.googleusercontent.com", keySource: keys, clock: clock)
+            .validate(try ProviderTokens.sign(claims))
+    }
+
     // MARK: Microsoft Entra
 
     static let tenant = "9188040d-6c67-4c5b-b112-36a304b66dad"
