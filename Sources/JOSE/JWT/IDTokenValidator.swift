@@ -44,6 +44,9 @@ public struct IDTokenValidator: Sendable {
     let verifier: JWTVerifier
     /// How a nonce that was sent must come back; set by a provider preset.
     var nonceRule = NonceRule.always
+    /// A provider's own check of the verified claims, run after the standard rules; set by a
+    /// provider preset (Microsoft Entra's many tenants, whose `iss` holds the token's `tid`).
+    var providerRule: (@Sendable (JWTClaims) throws -> Void)?
 
     /// Creates a validator.
     ///
@@ -64,10 +67,11 @@ public struct IDTokenValidator: Sendable {
         self.init(rules: rules, clientID: clientID, keySource: keySource, algorithms: algorithms)
     }
 
-    /// Creates a validator with ID-token `rules` already made (by a provider preset), whose
-    /// ``JWTClaimRules/issuer`` is set.
-    init(rules: JWTClaimRules, clientID: String, keySource: some JWKSetSource, algorithms: Set<JWSAlgorithm>?) {
-        self.issuer = rules.issuer ?? ""
+    /// Creates a validator with ID-token `rules` already made (by a provider preset); `issuer`
+    /// is the rules' issuer, or what stands for the issuers a ``providerRule`` accepts.
+    init(rules: JWTClaimRules, issuer: String? = nil, clientID: String, keySource: some JWKSetSource,
+         algorithms: Set<JWSAlgorithm>?) {
+        self.issuer = issuer ?? rules.issuer ?? ""
         self.clientID = clientID
         self.verifier = JWTVerifier(keySource: keySource, algorithms: algorithms, rules: rules)
     }
@@ -98,6 +102,7 @@ public struct IDTokenValidator: Sendable {
             try await verifier.verify(idToken, rules: rules)
         }
         try checkNonceWherePlatformSupportsIt(token.claims, sent: nonce)
+        try providerRule?(token.claims)
         try checkAuthenticationRules(token.claims)
         return try checkHashes(token, accessToken: accessToken, authorizationCode: authorizationCode)
     }
@@ -140,6 +145,7 @@ extension IDTokenValidator {
             try verifier.verifyWithoutSuspending(idToken, rules: rules)
         }
         try checkNonceWherePlatformSupportsIt(token.claims, sent: nonce)
+        try providerRule?(token.claims)
         try checkAuthenticationRules(token.claims)
         return try checkHashes(token, accessToken: accessToken, authorizationCode: authorizationCode)
     }

@@ -5,7 +5,7 @@
 // - `iss` is `https://accounts.google.com` or `accounts.google.com`: both spellings occur;
 // - `aud` is one of the app's client IDs; `exp` has not passed;
 // - `hd` names the Google Workspace domain of a Workspace user (absent for consumer accounts):
-//   an app limited to one domain checks it itself (`claims.string("hd")`).
+//   an app limited to its Workspace domain checks that `hd` is that domain.
 // `azp` is the client that asked for the token: Google sets it to another client of the same
 // project when, for example, an Android app obtains a token for its server's client ID.
 
@@ -18,7 +18,8 @@ extension IDTokenValidator {
     /// A validator of Google ID tokens for the client `clientID`: `iss` either
     /// `https://accounts.google.com` or `accounts.google.com` (Google writes both), `aud` the
     /// client ID, RS256 only, and the other OpenID Connect rules of
-    /// ``init(issuer:clientID:keySource:algorithms:leeway:maximumTokenAge:clock:)``.
+    /// ``init(issuer:clientID:keySource:algorithms:leeway:maximumTokenAge:clock:)``; with a
+    /// `hostedDomain`, only users of that Google Workspace domain (the token's `hd`).
     ///
     /// ```swift
     /// let keys = try JWKSCache(url: URL(string: "https://www.googleapis.com/oauth2/v3/certs")!, fetcher: fetcher)
@@ -28,14 +29,29 @@ extension IDTokenValidator {
     /// - Parameters:
     ///   - clientID: the OAuth client ID the token was issued to.
     ///   - keySource: Google's keys, from `https://www.googleapis.com/oauth2/v3/certs`.
+    ///   - hostedDomain: when set, the Google Workspace domain users must belong to: the token's
+    ///     `hd` must equal it (a missing `hd`, a consumer account, is `missing_claim`; another
+    ///     domain `invalid_claim`).
     ///   - leeway: allowed clock skew; 60 seconds by default.
     ///   - clock: the time source.
     public static func google(
-        clientID: String, keySource: some JWKSetSource, leeway: Duration = .seconds(60), clock: JOSEClock = .system
+        clientID: String, keySource: some JWKSetSource, hostedDomain: String? = nil, leeway: Duration = .seconds(60),
+        clock: JOSEClock = .system
     ) -> IDTokenValidator {
         var rules = JWTClaimRules.idToken(issuer: googleIssuer, clientID: clientID, leeway: leeway, clock: clock)
         rules.alternativeIssuers = [googleIssuerWithoutScheme]
-        return IDTokenValidator(rules: rules, clientID: clientID, keySource: keySource, algorithms: [.rs256])
+        var validator = IDTokenValidator(rules: rules, clientID: clientID, keySource: keySource, algorithms: [.rs256])
+        if let hostedDomain {
+            validator.providerRule = { claims in
+                guard claims.contains("hd") else {
+                    throw JOSEError(.missingClaim, "the token has no \"hd\" claim: the user is not in the Google Workspace domain \(JOSEError.quoted(hostedDomain))")
+                }
+                guard claims.string("hd") == hostedDomain else {
+                    throw JOSEError(.invalidClaim, "\"hd\" is \(JOSEError.quoted(claims.string("hd") ?? "")), not the Google Workspace domain \(JOSEError.quoted(hostedDomain))")
+                }
+            }
+        }
+        return validator
     }
 }
 

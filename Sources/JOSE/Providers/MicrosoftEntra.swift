@@ -43,8 +43,8 @@ extension IDTokenValidator {
     /// other OpenID Connect rules of
     /// ``init(issuer:clientID:keySource:algorithms:leeway:maximumTokenAge:clock:)``.
     ///
-    /// For sign-ins from many tenants (the `common` or `organizations` endpoints), verify with
-    /// ``IssuerRegistry/Issuer/microsoftEntra(tenants:version:rules:)``, which checks each
+    /// For sign-ins from many tenants (the `common` or `organizations` endpoints), use
+    /// ``microsoftEntra(tenants:clientID:version:keySource:leeway:clock:)``, which checks each
     /// token's `iss` against its own `tid`.
     ///
     /// ```swift
@@ -73,6 +73,64 @@ extension IDTokenValidator {
         let rules = JWTClaimRules.idToken(
             issuer: version.issuer(tenant: tenantID), clientID: clientID, leeway: leeway, clock: clock)
         return IDTokenValidator(rules: rules, clientID: clientID, keySource: keySource, algorithms: [.rs256])
+    }
+}
+
+extension IDTokenValidator {
+    /// A validator of Microsoft Entra ID tokens from many tenants (sign-ins through the
+    /// `common` or `organizations` endpoint), for the client `clientID`: the token's `tid` must
+    /// be a well-formed tenant ID that `tenants` allows, and its `iss` exactly the issuer of
+    /// that tenant for `version`; `aud` the client ID, RS256 only, and the other OpenID Connect
+    /// rules of ``init(issuer:clientID:keySource:algorithms:leeway:maximumTokenAge:clock:)``.
+    /// Its ``issuer`` is the template, with `{tenantid}`.
+    ///
+    /// ```swift
+    /// let keys = try JWKSCache(
+    ///     url: URL(string: "https://login.microsoftonline.com/common/discovery/v2.0/keys")!, fetcher: fetcher)
+    /// let validator = IDTokenValidator.microsoftEntra(
+    ///     tenants: .only(["9188040d-6c67-4c5b-b112-36a304b66dad"]), clientID: "6731de76-14a6-49ae-97bc-6eba6914391e",
+    ///     keySource: keys)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - tenants: the tenants accepted; prefer ``IssuerRegistry/Issuer/TenantPolicy/only(_:)``.
+    ///   - clientID: the application (client) ID.
+    ///   - version: the token version, and so the issuer; v2.0 by default.
+    ///   - keySource: Entra's keys, shared by the tenants (`https://login.microsoftonline.com/common/discovery/v2.0/keys`).
+    ///   - leeway: allowed clock skew; 60 seconds by default.
+    ///   - clock: the time source.
+    public static func microsoftEntra(
+        tenants: IssuerRegistry.Issuer.TenantPolicy, clientID: String, version: MicrosoftEntraTokenVersion = .v2,
+        keySource: some JWKSetSource, leeway: Duration = .seconds(60), clock: JOSEClock = .system
+    ) -> IDTokenValidator {
+        let template = version.issuer(tenant: IssuerRegistry.tenantPlaceholder)
+        var rules = JWTClaimRules.idToken(issuer: template, clientID: clientID, leeway: leeway, clock: clock)
+        rules.issuer = nil  // checked against the token's own tid below
+        rules.requiredClaims.append("tid")
+        var validator = IDTokenValidator(rules: rules, issuer: template, clientID: clientID, keySource: keySource,
+                                         algorithms: [.rs256])
+        validator.providerRule = { claims in try checkEntraTenant(claims, tenants: tenants, version: version) }
+        return validator
+    }
+
+    /// Checks that `claims` name an allowed tenant in `tid` and that tenant's issuer in `iss`.
+    ///
+    /// - Throws: ``JOSEError`` `invalid_claim` for a non-string `tid`; `invalid_issuer` for a
+    ///   malformed or refused tenant, or an `iss` that is not the tenant's issuer.
+    private static func checkEntraTenant(
+        _ claims: JWTClaims, tenants: IssuerRegistry.Issuer.TenantPolicy, version: MicrosoftEntraTokenVersion
+    ) throws {
+        guard let tenant = claims.string("tid") else { throw JOSEError(.invalidClaim, "the \"tid\" claim is not a string") }
+        guard IssuerRegistry.TenantTemplate.isWellFormed(tenant.utf8) else {
+            throw JOSEError(.invalidIssuer, "tid \(JOSEError.quoted(tenant)) is not a tenant ID")
+        }
+        if case .only(let allowed) = tenants, !allowed.contains(tenant) {
+            throw JOSEError(.invalidIssuer, "tenant \(JOSEError.quoted(tenant)) is not one this app accepts")
+        }
+        let expected = version.issuer(tenant: tenant)
+        guard claims.issuer == expected else {
+            throw JOSEError(.invalidIssuer, "iss is \(JOSEError.quoted(claims.issuer ?? "")); the token's tid requires \(JOSEError.quoted(expected))")
+        }
     }
 }
 

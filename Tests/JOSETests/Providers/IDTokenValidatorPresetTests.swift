@@ -40,6 +40,21 @@ import Testing
         }
     }
 
+    @Test func googleHostedDomainLimitsUsersToOneWorkspaceDomain() async throws {
+        let validator = IDTokenValidator.google(clientID: "1234-web.apps.googleusercontent.com", keySource: keys,
+                                                hostedDomain: "example.com", clock: clock)
+        var claims = try googleClaims(iss: "https://accounts.google.com")
+        _ = await expectJOSEError(.missingClaim) { try await validator.validate(try ProviderTokens.sign(claims)) }
+        try claims.set("hd", "example.org")
+        _ = await expectJOSEError(.invalidClaim) { try await validator.validate(try ProviderTokens.sign(claims)) }
+        try claims.set("hd", "example.com")
+        #expect(try await validator.validate(try ProviderTokens.sign(claims)).claims.string("hd") == "example.com")
+        // Without a hosted domain, consumer accounts pass.
+        claims.remove("hd")
+        _ = try await IDTokenValidator.google(clientID: "1234-web.apps.googleusercontent.com", keySource: keys, clock: clock)
+            .validate(try ProviderTokens.sign(claims))
+    }
+
     // MARK: Microsoft Entra
 
     static let tenant = "9188040d-6c67-4c5b-b112-36a304b66dad"
@@ -79,6 +94,39 @@ import Testing
         for malformed in ["", "../common", "a/b", "tenant?x=1", String(repeating: "a", count: 65)] {
             #expect(errorCode { try IDTokenValidator.microsoftEntra(tenantID: malformed, clientID: "c", keySource: keys) } == .invalidInput)
         }
+    }
+
+    @Test func entraManyTenantsChecksIssAgainstTheTokensOwnTid() async throws {
+        let validator = IDTokenValidator.microsoftEntra(
+            tenants: .only([Self.tenant, Self.otherTenant]), clientID: Self.entraClient, keySource: keys, clock: clock)
+        #expect(validator.issuer == "https://login.microsoftonline.com/{tenantid}/v2.0")
+        let issuer = { (tenant: String) in "https://login.microsoftonline.com/\(tenant)/v2.0" }
+        for tenant in [Self.tenant, Self.otherTenant] {
+            let token = try ProviderTokens.sign(Self.entraClaims(iss: issuer(tenant), tenant: tenant, ver: "2.0"))
+            #expect(try await validator.validate(token).claims.string("tid") == tenant)
+            _ = try validator.validateWithoutSuspending(token)
+        }
+        // iss of one tenant, tid of another; a tenant not accepted; a malformed tid; no tid.
+        let mixed = try ProviderTokens.sign(Self.entraClaims(iss: issuer(Self.tenant), tenant: Self.otherTenant, ver: "2.0"))
+        _ = await expectJOSEError(.invalidIssuer) { try await validator.validate(mixed) }
+        let stranger = "3f2b0e11-0000-4000-8000-000000000003"
+        let refused = try ProviderTokens.sign(Self.entraClaims(iss: issuer(stranger), tenant: stranger, ver: "2.0"))
+        _ = await expectJOSEError(.invalidIssuer) { try await validator.validate(refused) }
+        let anyTenant = IDTokenValidator.microsoftEntra(tenants: .any, clientID: Self.entraClient, keySource: keys, clock: clock)
+        _ = try await anyTenant.validate(refused)
+        let malformed = try ProviderTokens.sign(Self.entraClaims(iss: issuer("a/b"), tenant: "a/b", ver: "2.0"))
+        _ = await expectJOSEError(.invalidIssuer) { try await anyTenant.validate(malformed) }
+        var noTid = try Self.entraClaims(iss: issuer(Self.tenant), tenant: Self.tenant, ver: "2.0")
+        noTid.remove("tid")
+        _ = await expectJOSEError(.missingClaim) { try await validator.validate(try ProviderTokens.sign(noTid)) }
+        // The literal template is no tenant's issuer.
+        let literal = try ProviderTokens.sign(Self.entraClaims(iss: validator.issuer, tenant: "{tenantid}", ver: "2.0"))
+        _ = await expectJOSEError(.invalidIssuer) { try await anyTenant.validate(literal) }
+        // v1.0 issuers for v1.0 tokens.
+        let v1 = IDTokenValidator.microsoftEntra(tenants: .any, clientID: Self.entraClient, version: .v1, keySource: keys, clock: clock)
+        let v1Token = try ProviderTokens.sign(Self.entraClaims(iss: "https://sts.windows.net/\(Self.tenant)/", tenant: Self.tenant, ver: "1.0"))
+        _ = try await v1.validate(v1Token)
+        _ = await expectJOSEError(.invalidIssuer) { try await anyTenant.validate(v1Token) }
     }
 
     // MARK: Sign in with Apple

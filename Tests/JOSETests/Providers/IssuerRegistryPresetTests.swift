@@ -24,6 +24,11 @@ import Testing
         }
         #expect(fetcher.requestedURLs == [certs])
         #expect(registry.statistics.cachesCreated == 1)
+        // Past 16 issuers the spellings are found through the hashed index: the same answer.
+        let realms = try (1...16).map { try IssuerRegistry.Issuer.keycloak(serverURL: "https://sso.example.com", realm: "r\($0)", rules: .fixed(["x"])) }
+        let large = try ProviderFetcher([certs: try keySet()]).registry(realms + [.google(rules: .fixed(["1234-api.apps.googleusercontent.com"]))])
+        let bare = ProviderTokens.claims(iss: "accounts.google.com", sub: "1", aud: .single("1234-api.apps.googleusercontent.com"))
+        #expect(try await large.verify(try ProviderTokens.sign(bare)).claims.issuer == "accounts.google.com")
         let stranger = ProviderTokens.claims(iss: "https://accounts.google.com.evil", sub: "x", aud: .single("1234-api.apps.googleusercontent.com"))
         _ = await expectJOSEError(.invalidIssuer) { try await registry.verify(try ProviderTokens.sign(stranger)) }
         // A spelling cannot be configured twice, and a template cannot have alternatives.
