@@ -1,7 +1,7 @@
 import JOSE
 
 /// What a client authentication shows in logs, `print` and `dump`: its method, and for
-/// `private_key_jwt` the signer as ``JOSE/JWSSigner`` shows it; never a client secret.
+/// `private_key_jwt` the signer as `JWSSigner` shows it; never a client secret.
 extension ClientAuthentication: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// `ClientAuthentication(client_secret_basic)`, with the signer for `private_key_jwt`.
     public var description: String {

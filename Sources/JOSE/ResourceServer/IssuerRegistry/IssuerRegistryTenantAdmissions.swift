@@ -8,10 +8,10 @@ extension IssuerRegistry {
     /// and each new tenant costs a fetch its token waits for. Without this, tokens naming ever-new
     /// tenant ids (or more ids in rotation than the tenants kept) each cause one.
     ///
-    /// The memory of failures is bounded without weakening the promise: every failure remembered
-    /// within the interval belongs to a tenant admitted within about that interval, and admissions
-    /// per interval are bounded, so twice that bound holds them; past it the oldest failure (the
-    /// first to expire) is forgotten.
+    /// The memory of failures holds twice the admission bound; past it, expired failures are
+    /// dropped first, then the oldest (the first to expire). A tenant forgotten by the tenant
+    /// table can only come back through an admission, and admissions per interval are bounded,
+    /// so within an interval the tenants that fail are about as many as the bound.
     struct TenantAdmissions {
         /// The most tenants admitted per ``window``.
         private let limit: Int
