@@ -65,8 +65,14 @@ public struct JWKSRefreshService: Service {
         sleep = { duration in try await clock.sleep(for: duration) }
     }
 
-    /// Keeps every cache fresh until graceful shutdown or cancellation, then returns.
+    /// Keeps every cache fresh until graceful shutdown or cancellation, then returns (with no
+    /// cache, it only waits for either: a `ServiceGroup` treats a service that returns early as
+    /// finished).
     public func run() async {
+        guard !caches.isEmpty else {
+            try? await gracefulShutdown()
+            return
+        }
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 for cache in caches {

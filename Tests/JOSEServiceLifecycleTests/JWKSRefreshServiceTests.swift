@@ -176,6 +176,18 @@ import Testing
         #expect(cache.statistics.fetches == 1)
     }
 
+    @Test func withoutCachesRunWaitsForShutdown() async throws {
+        let service = try JWKSRefreshService(caches: [], jitter: .zero, clock: TestClock())
+        await testGracefulShutdown { shutdown in
+            let running = Task { await service.run() }
+            shutdown.triggerGracefulShutdown()
+            await running.value
+        }
+        let cancelled = Task { await service.run() }
+        cancelled.cancel()
+        await cancelled.value
+    }
+
     @Test func negativeJitterIsRefused() throws {
         #expect(throws: JOSEError.self) { try JWKSRefreshService(caches: [], jitter: .seconds(-1)) }
     }

@@ -43,6 +43,11 @@ import Logging
 ///   set under that copy's own lock and returns without suspending, parsing or allocating:
 ///   threads verifying through one cache share no lock and no reference count per token.
 ///
+/// - **Background refresh, warm starts, metrics.** ``refreshSchedule`` says when the cache
+///   wants its next fetch (the `JOSEServiceLifecycle` product's refresher reads it);
+///   ``snapshot()`` and ``restore(_:)`` carry the set into a new process as stale data; a
+///   ``Configuration/observer`` hears of fetches, stale serves and unknown `kid`s.
+///
 /// Keys that cannot be used are skipped, and a `kid` that appears more than once in the document
 /// is never selected (see ``JWKSet``).
 public final class JWKSCache: JWKSetSource, Sendable {
