@@ -2,8 +2,8 @@
 public import CoreMetrics
 public import JOSE
 
-/// Exports what a ``JOSE/JWKSCache`` does as swift-metrics counters and timers: set it as the
-/// cache's ``JOSE/JWKSCache/Configuration/observer``.
+/// Exports what a `JWKSCache` does as swift-metrics counters and timers: set it as the
+/// cache's `JWKSCache.Configuration.observer`.
 ///
 /// | metric | kind | dimensions |
 /// |---|---|---|
@@ -87,7 +87,7 @@ public struct JWKSCacheMetrics: JWKSCacheObserver {
         (refetched ? unknownKeyIDsRefetched : unknownKeyIDsSuppressed).increment()
     }
 
-    /// Counts and times one fetch under `outcome` (one of ``outcomes``; the cache reports no other).
+    /// Counts and times one fetch under `outcome` (one of `outcomes`; the cache reports no other).
     private func record(_ outcome: String, _ duration: Duration) {
         guard let metrics = fetches[outcome] else { return }
         metrics.count.increment()

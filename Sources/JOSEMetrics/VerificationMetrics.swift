@@ -10,7 +10,7 @@ internal import JOSE
 /// | `jose_verifications_total` | counter | `verifier`, `outcome` |
 /// | `jose_verification_duration_seconds` | timer | `verifier`, `outcome` |
 ///
-/// `outcome` is `verified`, or the ``JOSE/JOSEError/Code`` of the rejection (`expired`,
+/// `outcome` is `verified`, or the `JOSEError.Code` of the rejection (`expired`,
 /// `invalid_signature`, `key_not_found`, ...), or `other` for an error that is not a
 /// `JOSEError`: a fixed set, whatever tokens arrive. `verifier` is the name given here.
 ///

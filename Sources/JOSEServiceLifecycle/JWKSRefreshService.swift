@@ -2,21 +2,21 @@
 public import JOSE
 public import ServiceLifecycle
 
-/// Keeps ``JOSE/JWKSCache``s fresh in the background, started and stopped with the application
+/// Keeps `JWKSCache` instances fresh in the background, started and stopped with the application
 /// by swift-service-lifecycle.
 ///
 /// For each cache the service fetches the key set when the process starts (or at once after a
-/// restored ``JOSE/JWKSCache/Snapshot``), and then again before lookups would have to: a random
+/// restored `JWKSCache.Snapshot`), and then again before lookups would have to: a random
 /// moment up to ``jitter`` (at most half the set's freshness) before the cache's
-/// ``JOSE/JWKSCache/RefreshSchedule/refreshFrom``, so verifications stay on the cache's hit path
+/// `JWKSCache.RefreshSchedule.refreshFrom`, so verifications stay on the cache's hit path
 /// and a fleet of servers does not ask the provider at the same second. After a failed fetch
 /// it keeps the cache's backoff: the next attempt is
-/// ``JOSE/JWKSCache/Configuration/failureRetryInterval`` later (and never less than a second
+/// `JWKSCache.Configuration.failureRetryInterval` later (and never less than a second
 /// after the last), while lookups are served the last good set within its staleness.
 ///
 /// Graceful shutdown (or cancelling the task running ``run()``) ends ``run()``: a waiting cache
 /// stops waiting at once; a fetch in flight is awaited to its end, which the cache's
-/// ``JOSE/JWKSCache/Configuration/timeout`` bounds. Nothing is left running.
+/// `JWKSCache.Configuration.timeout` bounds. Nothing is left running.
 ///
 /// ```swift
 /// let refresher = try JWKSRefreshService(caches: [googleKeys, entraKeys])
@@ -41,20 +41,20 @@ public struct JWKSRefreshService: Service {
     /// - Parameters:
     ///   - caches: The caches to keep fresh.
     ///   - jitter: The most each refresh is moved ahead at random; 30 seconds.
-    /// - Throws: `JOSEError` with code ``JOSE/JOSEError/Code/invalidInput`` when `jitter` is
+    /// - Throws: `JOSEError` with code `JOSEError.Code.invalidInput` when `jitter` is
     ///   negative.
     public init(caches: [JWKSCache], jitter: Duration = .seconds(30)) throws {
         try self.init(caches: caches, jitter: jitter, clock: ContinuousClock())
     }
 
     /// Creates a refresher of `caches` that waits on `clock`: a test clock, for instance, that
-    /// moves in step with the caches' ``JOSE/JWKSCache/Configuration/clock``.
+    /// moves in step with the caches' `JWKSCache.Configuration.clock`.
     ///
     /// - Parameters:
     ///   - caches: The caches to keep fresh.
     ///   - jitter: The most each refresh is moved ahead at random.
     ///   - clock: What the service sleeps on between refreshes.
-    /// - Throws: `JOSEError` with code ``JOSE/JOSEError/Code/invalidInput`` when `jitter` is
+    /// - Throws: `JOSEError` with code `JOSEError.Code.invalidInput` when `jitter` is
     ///   negative.
     public init<C: Clock>(caches: [JWKSCache], jitter: Duration, clock: C) throws where C.Duration == Duration {
         guard jitter >= .zero else {
@@ -115,7 +115,7 @@ public struct JWKSRefreshService: Service {
 
     /// When (clock seconds) a cache with `schedule` is next due: at once when nothing was
     /// fetched in this process, else `fraction` of the jitter (capped at half the set's
-    /// freshness before the refresh point) ahead of ``JOSE/JWKSCache/RefreshSchedule/refreshFrom``;
+    /// freshness before the refresh point) ahead of `JWKSCache.RefreshSchedule.refreshFrom`;
     /// never before the failure backoff ends.
     static func due(_ schedule: JWKSCache.RefreshSchedule, jitter: Double, fraction: Double) -> Double {
         var due = -Double.infinity
