@@ -48,6 +48,10 @@ let package = Package(
         // The OpenID Connect login flow of a relying party (authorization code + PKCE, PAR,
         // token exchange, ID-token validation), above the core.
         .library(name: "JOSEOAuth", targets: ["JOSEOAuth"]),
+        // The loopback redirect receiver of native apps (RFC 8252 §7.3) on FlyingFox, a small
+        // pure-Swift HTTP server: for desktop apps and `jose login`, never built by an app that
+        // uses `JOSEOAuth` alone (iOS apps receive redirects through the system instead).
+        .library(name: "JOSELoopbackLogin", targets: ["JOSELoopbackLogin"]),
         .executable(name: "jose", targets: ["JOSECLI"]),
         // Key sets refreshed in the background, as a swift-service-lifecycle `Service` (trait
         // `ServiceLifecycle`).
@@ -70,6 +74,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         // `swift package generate-documentation --target JOSE`: a command plugin, built only when
@@ -100,6 +105,11 @@ let package = Package(
             swiftSettings: asyncOnCallersExecutor
         ),
         .target(
+            name: "JOSELoopbackLogin",
+            dependencies: ["JOSE", "JOSEOAuth", .product(name: "FlyingFox", package: "FlyingFox")],
+            swiftSettings: asyncOnCallersExecutor
+        ),
+        .target(
             name: "JOSEServiceLifecycle",
             dependencies: [
                 "JOSE",
@@ -126,6 +136,7 @@ let package = Package(
             dependencies: [
                 "JOSE",
                 "JOSEOAuth",
+                "JOSELoopbackLogin",
                 "JOSEURLSession",
                 "JOSEPrimitiveSignatureCheck",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -140,7 +151,7 @@ let package = Package(
         .target(
             name: "JOSETestSupport",
             path: "Tests/JOSETestSupport",
-            exclude: ["jwks_test_server.py", "oauth_provider_test_server.py"]
+            exclude: ["jwks_test_server.py", "oauth_provider_test_server.py", "browser_login.py"]
         ),
         .testTarget(
             name: "JOSETests",
@@ -152,6 +163,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: cryptoBackendSettings
+        ),
+        .testTarget(
+            name: "JOSELoopbackLoginTests",
+            dependencies: ["JOSE", "JOSEOAuth", "JOSELoopbackLogin", "JOSETestSupport"]
         ),
         .testTarget(
             name: "JOSEServiceLifecycleTests",

@@ -13,9 +13,12 @@ import JOSE
 /// ```
 ///
 /// Checks, in this order (RFC 6749 §4.1.2, RFC 9700 §4.1.3 and §2.1, RFC 9207):
-/// 1. the URL the response arrived at is the transaction's redirect URI exactly: scheme and
-///    host (case-insensitively), port (the scheme's default when absent) and path (`/` for an
-///    empty http(s) path) — `invalid_redirect_uri`;
+/// 1. the URL the response arrived at, up to its query or fragment, is the transaction's
+///    redirect URI exactly: the same string, compared character by character with no
+///    normalisation (RFC 3986 §6.2.1 simple string comparison, as RFC 9700 §2.1 and
+///    OpenID Connect Core §3.1.2.1 require of redirect URIs), so `HTTPS://App.example/cb`,
+///    `https://app.example:443/cb` or a percent-encoded host do not match `https://app.example/cb`
+///    — `invalid_redirect_uri`;
 /// 2. the parameters are well formed and none appears twice; response parameters sit in the
 ///    query, in the fragment, or in a `form_post` body, never in two of them — `malformed`;
 /// 3. `state` is present, once, and equals the transaction's, compared in constant time —
@@ -127,36 +130,13 @@ public struct AuthorizationResponse: Sendable {
         checkedState = state
     }
 
-    /// Checks that `received` (a URL without query or fragment) is the transaction's redirect URI.
+    /// Checks that `received` (a URL without query or fragment) is the transaction's redirect
+    /// URI, by simple string comparison (RFC 3986 §6.2.1).
     private static func checkRedirect(_ received: String, transaction: LoginTransaction) throws {
-        guard let actual = RedirectTarget(received), let expected = RedirectTarget(transaction.redirectURI),
-              actual == expected else {
+        guard received.utf8.elementsEqual(transaction.redirectURI.utf8) else {
             throw JOSEError(.invalidRedirectURI,
-                            "the callback \(JOSEError.quoted(received)) is not the redirect URI \(JOSEError.quoted(transaction.redirectURI))")
+                            "the callback \(JOSEError.quoted(received)) is not the redirect URI \(JOSEError.quoted(transaction.redirectURI))"
+                                + " (compared as strings, exactly)")
         }
-    }
-}
-
-/// The parts of a redirect URI that must match exactly.
-private struct RedirectTarget: Equatable {
-    let scheme: String
-    let host: String?
-    let port: Int?
-    let path: String
-
-    /// Splits `text`; `nil` when it is not an absolute URI or carries user info.
-    init?(_ text: String) {
-        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
-              components.user == nil, components.password == nil else { return nil }
-        self.scheme = scheme
-        host = components.host?.lowercased()
-        let defaultPort: Int? = switch scheme {
-        case "https": 443
-        case "http": 80
-        default: nil
-        }
-        port = components.port ?? defaultPort
-        let path = components.percentEncodedPath
-        self.path = path.isEmpty && defaultPort != nil ? "/" : path
     }
 }

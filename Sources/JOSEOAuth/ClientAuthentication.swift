@@ -88,6 +88,12 @@ public struct ClientAuthentication: Sendable {
         }
     }
 
+    /// The signer of `private_key_jwt`; `nil` for other methods.
+    var signer: JWSSigner? {
+        if case .privateKeyJWT(let signer, _, _) = method { return signer }
+        return nil
+    }
+
     /// The client secret of `client_secret_basic` and `client_secret_post`, which also keys
     /// HS256, HS384 and HS512 ID tokens (OpenID Connect Core §10.1); `nil` for other methods.
     var clientSecret: String? {
@@ -137,7 +143,7 @@ public struct ClientAuthentication: Sendable {
                 ("jti", .string(try RandomValue.state())), ("iat", .integer(issuedAt)),
                 ("exp", .integer(issuedAt + Int64(lifetime))),
             ])
-            let assertion = try signer.sign(claims.serializedBytes(), type: "JWT")
+            let assertion = try signer.sign(claims: claims)
             form.append(("client_id", clientID))
             form.append(("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"))
             form.append(("client_assertion", assertion))

@@ -317,7 +317,7 @@ public struct OpenIDClient: Sendable {
     }
 
     /// Refuses an ``idTokenValidator`` replaced by one for another issuer or client.
-    private func checkValidator() throws {
+    func checkValidator() throws {
         guard Self.sameBytes(idTokenValidator.issuer, metadata.issuer), Self.sameBytes(idTokenValidator.clientID, clientID) else {
             throw JOSEError.invalidInput("the ID-token validator is for another issuer or client id than this client")
         }
@@ -333,7 +333,7 @@ public struct OpenIDClient: Sendable {
     }
 
     /// Sends a token request and reads the answer.
-    private func requestTokens(_ request: TokenRequest) async throws -> TokenResponse {
+    func requestTokens(_ request: TokenRequest) async throws -> TokenResponse {
         let endpoint = try metadata.requiredEndpoint(\.tokenEndpoint, "token_endpoint")
         return try TokenResponse.read(try await post(request.parameters, to: endpoint)).bound(to: dpop)
     }
@@ -345,7 +345,7 @@ public struct OpenIDClient: Sendable {
     ///
     /// - Throws: `JOSEError` `use_dpop_nonce` when the server asks for a nonce without giving a
     ///   usable one, or asks again after the retry; as ``send(_:)``.
-    private func post(_ form: [(name: String, value: String)], to endpoint: URL) async throws -> HTTPFetchResponse {
+    func post(_ form: [(name: String, value: String)], to endpoint: URL) async throws -> HTTPFetchResponse {
         var nonce = dpop == nil ? nil : dpopNonces.nonce(for: endpoint)
         var retried = false
         while true {

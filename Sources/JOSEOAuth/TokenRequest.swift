@@ -43,6 +43,17 @@ public struct TokenRequest: Sendable {
         return TokenRequest(parameters: parameters)
     }
 
+    /// Polls for the tokens of a device authorization (RFC 8628 §3.4):
+    /// `grant_type=urn:ietf:params:oauth:grant-type:device_code` and `device_code`.
+    ///
+    /// - Parameter authorization: The device authorization.
+    /// - Returns: The request.
+    public static func deviceCode(_ authorization: DeviceAuthorization) -> TokenRequest {
+        TokenRequest(parameters: [
+            ("grant_type", "urn:ietf:params:oauth:grant-type:device_code"), ("device_code", authorization.deviceCode),
+        ])
+    }
+
     /// The HTTP request: a form POST with the client's authentication.
     ///
     /// - Parameters:

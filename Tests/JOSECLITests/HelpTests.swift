@@ -16,6 +16,9 @@ struct HelpTests {
         (["thumbprint"], ["JWK_FILE|-", "--hash", "sha256|sha384|sha512"]),
         (["bench"], ["--alg", "--seconds", "--threads"]),
         (["callback"], ["--exchange", "--dpop-key", "DPoP"]),
+        (["login"], ["--discover", "--client-id", "--client-secret-file", "--scope", "--acr-values", "--prompt",
+                     "--login-hint", "--max-age", "--param", "--port", "--no-browser", "--timeout", "--json", "--out",
+                     "--device", "127.0.0.1", "default: 300"]),
     ])
     func help(command: [String], mentions: [String]) async throws {
         let result = try await JoseProcess.run(command + ["--help"])
@@ -30,7 +33,7 @@ struct HelpTests {
     static let commands: [[String]] = [
         ["verify"], ["decode"], ["sign"], ["keygen"], ["pkce"], ["thumbprint"], ["bench"], ["jwk"], ["jwk", "pub"],
         ["jwk", "from-pem"], ["jwk", "to-pem"], ["jwk", "set"], ["jwk", "set", "add"], ["jwk", "set", "remove"],
-        ["jwk", "set", "list"], ["jwk", "inspect"], ["completion"], ["discover"], ["authorize-url"], ["callback"],
+        ["jwk", "set", "list"], ["jwk", "inspect"], ["completion"], ["discover"], ["login"], ["authorize-url"], ["callback"],
         ["dpop"], [],
     ]
 

@@ -256,4 +256,33 @@ struct LoginCommandTests {
         #expect(attributes[.type] as? FileAttributeType == .typeRegular)
         #expect(attributes[.posixPermissions] as? Int == 0o600)
     }
+
+    @Test("callback refuses a transaction file with a duplicated member, as every JSON the library reads")
+    func transactionFileWithADuplicatedMemberIsRefused() async throws {
+        let scratch = try JoseProcess.makeScratch()
+        defer { JoseProcess.removeScratch(scratch) }
+        let file = scratch.appendingPathComponent("transaction.json").path
+        let made = try await JoseProcess.run([
+            "authorize-url", "--authorization-endpoint", "https://op.example/authorize", "--issuer", "https://op.example",
+            "--client-id", "app", "--redirect-uri", Self.redirect, "--transaction-out", file,
+        ])
+        #expect(made.status == 0, "\(made)")
+        let callback = Self.redirect + "?code=a&state=chosen&iss=https%3A%2F%2Fop.example"
+        // The file as written is accepted (only the state differs from the callback's).
+        let genuine = try await JoseProcess.run(["callback", "--transaction", file, "--json", callback])
+        #expect(genuine.status == 1, "\(genuine)")
+        #expect((try genuine.jsonObject()["error"] as? [String: Any])?["code"] as? String == "invalid_state")
+        // A second "state" member, first and last: whichever a lax reader took, it is refused.
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        for doubled in [
+            text.replacingOccurrences(of: "{", with: #"{"state":"chosen","#),
+            text.replacingOccurrences(of: "\n}", with: #","state":"chosen"}"#),
+        ] {
+            #expect(doubled != text)
+            try doubled.write(toFile: file, atomically: true, encoding: .utf8)
+            let refused = try await JoseProcess.run(["callback", "--transaction", file, "--json", callback])
+            #expect(refused.status == 2, "\(refused)")
+            #expect(refused.stderr.contains(#"malformed: invalid JSON: duplicate member name "state""#), "\(refused)")
+        }
+    }
 }

@@ -127,13 +127,15 @@ struct SignFlagTests {
         #expect(order == order.sorted() && order.count == 7)
     }
 
-    @Test("--header adds protected-header members; alg/kid/typ or a name twice are refused")
+    @Test("--header adds protected-header members; alg/kid/typ, jku/x5u or a name twice are refused")
     func headerMembers() async throws {
         let key = ["--key", JoseProcess.example("hs256.jwk.json"), "--alg", "HS256", "--sub", "x"]
         let signed = try await signAndDecode(key + ["--header", "cty=example", "--header", "x5t=abc"])
         #expect(signed.header["cty"] as? String == "example")
         #expect(signed.header["x5t"] as? String == "abc")
-        for bad in [["--header", "alg=none"], ["--header", "a=1", "--header", "a=2"], ["--header", "noequals"], ["--header", "=v"]] {
+        for bad in [["--header", "alg=none"], ["--header", "a=1", "--header", "a=2"], ["--header", "noequals"], ["--header", "=v"],
+                    ["--header", "jku=https://attacker.example/jwks"], ["--header", "x5u=https://attacker.example/c"],
+                    ["--header", "cty=a", "--header", "cty=b"]] {
             let result = try await JoseProcess.run(["sign"] + key + bad)
             #expect(result.status == 2, "\(bad) \(result)")
             #expect(result.stdout.isEmpty)

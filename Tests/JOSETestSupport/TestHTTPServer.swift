@@ -113,6 +113,16 @@ package final class TestHTTPServer: Sendable {
         return count
     }
 
+    /// How many requests the server has seen for every path (configured or not, control
+    /// requests aside) since the last reset.
+    package func totalRequestCount() async throws -> Int {
+        let object = try await control("/_control/count")
+        guard let count = object["count"] as? Int else {
+            throw Failure(description: "unexpected count answer: \(object)")
+        }
+        return count
+    }
+
     /// The headers (names lowercased) of the last request for `path`, or `nil` if there was none.
     package func lastRequestHeaders(path: String) async throws -> [String: String]? {
         let object = try await control("/_control/last_request?path=" + Self.queryEscaped(path),

@@ -17,6 +17,7 @@ the tests configure over the same server:
                          until /_control/release names the path (at most 60 s, then 503).
   POST /_control/release JSON body {"path": "/jwks.json"}: answers the held requests for the path
   GET  /_control/count?path=/jwks.json   -> {"count": n} requests seen for that path
+  GET  /_control/count                    -> {"count": n} requests seen for every path but /_control
   GET  /_control/last_request?path=/p     -> {"headers": {...lowercased...}} of the last request, or 404
   POST /_control/reset   forget all routes, counts and recorded requests
 
@@ -108,9 +109,9 @@ class Handler(BaseHTTPRequestHandler):
     def dispatch(self, head):
         parts = urlsplit(self.path)
         if parts.path == "/_control/count":
-            path = parse_qs(parts.query).get("path", [""])[0]
+            paths = parse_qs(parts.query).get("path")
             with LOCK:
-                count = COUNTS.get(path, 0)
+                count = COUNTS.get(paths[0], 0) if paths else sum(COUNTS.values())
             self.send_json(200, {"count": count})
             return
         if parts.path == "/_control/last_request":

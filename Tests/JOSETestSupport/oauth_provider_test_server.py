@@ -13,6 +13,11 @@ Provider endpoints:
                           {"location": REDIRECT?code=..&state=..&iss=..} (or #... for
                           response_mode=fragment), or {"form_post_action": .., "form_post_body": ..}
                           for response_mode=form_post; 400 {"error":..} for a bad request
+  GET  /authorize (behaviour "interactive")  the browser's login instead: an HTML login form
+                          (alice / wonderland), POST /login, a consent page, POST /consent, then a
+                          302 to the callback (error=access_denied when the user denies)
+  POST /device_authorization  RFC 8628 §3.1: client authentication, then the device and user codes
+                          (interval "device_interval", lifetime "device_expires_in")
   POST /par               RFC 9126: client authentication, then 201 {"request_uri":..,"expires_in":60}
   POST /token             authorization_code (single-use code, PKCE S256 verifier checked against
                           the stored challenge, redirect_uri) or refresh_token; client
@@ -26,11 +31,16 @@ Provider endpoints:
                           behaviour dpop_nonce is set: else 400 use_dpop_nonce with DPoP-Nonce);
                           a proved grant gets token_type DPoP and a JWT access token with cnf.jkt,
                           and its refresh token and PAR-bound code need a proof with the same key
+                          grant_type device_code (RFC 8628 §3.4): the errors of "device_script"
+                          first, then authorization_pending until approved, access_denied when
+                          denied, expired_token when "device_expired" is set
+A loopback redirect URI registered without a port matches any port (RFC 8252 §7.3).
 
 Test control:
   POST /_control/client     {"client_id", "auth", "secret"?, "jwk"?, "redirect_uris": [..]}
   POST /_control/behaviour  members merged into the behaviour (see BEHAVIOUR below)
   POST /_control/release_refresh   lets the refresh requests held by "hold_refresh" answer
+  POST /_control/device     {"user_code", "approve": true|false}: the user's answer to a device code
   GET  /_control/last?path=/token   {"count": n, "params": {..last form or query..}, "headers": {..},
                                     "dpop": {"jkt", "htu", "nonce"} of the last verified proof or null}
 
@@ -56,7 +66,7 @@ import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qsl, unquote_plus, urlencode, urlsplit
+from urllib.parse import parse_qsl, unquote_plus, urlencode, urlsplit, urlunsplit
 
 from jwcrypto import jwk, jwt
 
@@ -77,7 +87,7 @@ BEHAVIOUR = {
     "iss_override": None,         # send this iss instead
     "state_override": None,       # send this state instead
     "authorize_error": None,      # {"error": .., "error_description": ..} instead of a code
-    "metadata_extra": {},         # members merged into both metadata documents
+    "metadata_extra": {},         # members merged into both metadata documents (null removes one)
     "token_body": None,           # answer /token with this body ...
     "token_status": 200,          # ... and this status
     "nonce_override": None,       # put this nonce in ID tokens
@@ -92,6 +102,12 @@ BEHAVIOUR = {
     "dpop_nonce": None,           # the nonce DPoP proofs must carry (none required unless set)
     "dpop_nonce_rotate": False,   # give a new nonce with every use_dpop_nonce, so a retry fails too
     "token_type_override": None,  # answer /token with this token_type
+    "interactive": False,         # /authorize serves a login form and consent page to a browser
+    "device_interval": 1,         # the device authorization's interval
+    "device_expires_in": 600,     # the device authorization's expires_in
+    "device_script": [],          # errors answered to device-code polls before the real state
+    "device_expired": False,      # answer device-code polls with expired_token
+    "device_auto_answer": None,   # the user's answer (true/false) given to each new device code
     "acr": "urn:example:loa:2",
     "amr": ["pwd", "mfa"],
 }
@@ -196,6 +212,7 @@ class Handler(BaseHTTPRequestHandler):
             "authorization_endpoint": self.base + "/authorize",
             "token_endpoint": self.base + "/token",
             "pushed_authorization_request_endpoint": self.base + "/par",
+            "device_authorization_endpoint": self.base + "/device_authorization",
             "userinfo_endpoint": self.base + "/userinfo",
             "end_session_endpoint": self.base + "/logout",
             "revocation_endpoint": self.base + "/revoke",
@@ -214,7 +231,7 @@ class Handler(BaseHTTPRequestHandler):
             "authorization_response_iss_parameter_supported": BEHAVIOUR["iss_supported"],
         }
         value.update(BEHAVIOUR["metadata_extra"])
-        return value
+        return {name: member for name, member in value.items() if member is not None}
 
     def form(self):
         try:
@@ -388,6 +405,8 @@ class Handler(BaseHTTPRequestHandler):
             if grant.get("dpop_jkt") and grant["dpop_jkt"] != jkt:
                 return self.oauth_error(400, "invalid_grant", "the code is bound to another DPoP key")
             return self.issue(client_id, grant, jkt)
+        if grant_type == "urn:ietf:params:oauth:grant-type:device_code":
+            return device_poll(self, client_id, form.get("device_code", ""), jkt)
         if grant_type == "refresh_token":
             self.hold_refresh()
             with LOCK:
@@ -421,7 +440,7 @@ class Handler(BaseHTTPRequestHandler):
         if not client:
             return self.oauth_error(400, "invalid_request", "unknown client_id")
         redirect_uri = params.get("redirect_uri")
-        if redirect_uri not in client["redirect_uris"]:
+        if not redirect_registered(client, redirect_uri):
             return self.oauth_error(400, "invalid_request", "unregistered redirect_uri")
         problems = [name for name, ok in [
             ("response_type", params.get("response_type") == "code"),
@@ -452,6 +471,8 @@ class Handler(BaseHTTPRequestHandler):
             response["iss"] = BEHAVIOUR["iss_override"] or self.issuer
         encoded = urlencode(response)
         mode = params.get("response_mode", "query")
+        if BEHAVIOUR["interactive"]:
+            return login_form(self, redirect_uri + ("#" if mode == "fragment" else "?") + encoded)
         if mode == "form_post":
             return self.send_json(200, {"form_post_action": redirect_uri, "form_post_body": encoded})
         return self.send_json(200, {"location": redirect_uri + ("#" if mode == "fragment" else "?") + encoded})
@@ -655,7 +676,131 @@ def revoked(handler, _query):
         return handler.send_json(200, {"revoked": list(REVOKED)})
 
 
+# --- the user's side: a login form and consent in the browser, device codes ------------------
+
+PENDING_LOGINS = {}
+DEVICE_GRANTS = {}
+PAGE_HEAD = '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>%s</title></head><body>'
+
+
+def redirect_registered(client, uri):
+    """Registered exactly, or a loopback URI registered without a port (RFC 8252 §7.3)."""
+    if uri in client["redirect_uris"]:
+        return True
+    parts = urlsplit(uri or "")
+    if parts.scheme != "http" or parts.hostname != "127.0.0.1" or parts.port is None:
+        return False
+    return urlunsplit(("http", "127.0.0.1", parts.path, parts.query, "")) in client["redirect_uris"]
+
+
+def send_html(handler, status, html, location=None):
+    data = html.encode("utf-8")
+    handler.send_response(status)
+    handler.send_header("Content-Type", "text/html; charset=utf-8")
+    handler.send_header("Cache-Control", "no-store")
+    if location:
+        handler.send_header("Location", location)
+    handler.send_header("Content-Length", str(len(data)))
+    handler.end_headers()
+    handler.wfile.write(data)
+
+
+def login_form(handler, location):
+    login = secrets.token_urlsafe(16)
+    with LOCK:
+        PENDING_LOGINS[login] = {"location": location, "signed_in": False}
+    return send_html(handler, 200, PAGE_HEAD % "Sign in" + (
+        '<form method="post" action="/login"><input type="hidden" name="login" value="%s">'
+        '<label>User <input id="username" name="username"></label>'
+        '<label>Password <input id="password" name="password" type="password"></label>'
+        '<button id="sign-in" type="submit">Sign in</button></form></body></html>') % login)
+
+
+def login_post(handler, _query):
+    form = handler.form() or {}
+    with LOCK:
+        pending = PENDING_LOGINS.get(form.get("login", ""))
+        valid = pending is not None and form.get("username") == "alice" and form.get("password") == "wonderland"
+        if valid:
+            pending["signed_in"] = True
+    if not valid:
+        return send_html(handler, 401, PAGE_HEAD % "Sign in failed" + "<p>Wrong user or password.</p></body></html>")
+    return send_html(handler, 200, PAGE_HEAD % "Allow access" + (
+        '<form method="post" action="/consent"><input type="hidden" name="login" value="%s">'
+        '<button id="allow" name="decision" value="allow" type="submit">Allow</button>'
+        '<button id="deny" name="decision" value="deny" type="submit">Deny</button></form></body></html>')
+        % form["login"])
+
+
+def consent_post(handler, _query):
+    form = handler.form() or {}
+    with LOCK:
+        pending = PENDING_LOGINS.pop(form.get("login", ""), None)
+    if not pending or not pending["signed_in"]:
+        return send_html(handler, 400, PAGE_HEAD % "No login" + "<p>No login is waiting.</p></body></html>")
+    location = pending["location"]
+    if form.get("decision") != "allow":
+        separator = location.index("#" if "#" in location else "?")
+        params = dict(parse_qsl(location[separator + 1:]))
+        answer = {"error": "access_denied", "error_description": "the user denied access", "state": params["state"]}
+        if "iss" in params:
+            answer["iss"] = params["iss"]
+        location = location[:separator + 1] + urlencode(answer)
+    return send_html(handler, 302, "", location)
+
+
+def device_authorization(handler, _query):
+    form = handler.form()
+    if form is None:
+        return handler.oauth_error(400, "invalid_request", "unreadable or repeated form parameters")
+    handler.record("/device_authorization", form)
+    client_id = handler.authenticate(form, "/device_authorization")
+    if client_id is None:
+        return None
+    device_code = secrets.token_urlsafe(24)
+    user_code = "%04d-%04d" % (secrets.randbelow(10000), secrets.randbelow(10000))
+    with LOCK:
+        DEVICE_GRANTS[device_code] = {"client_id": client_id, "user_code": user_code,
+                                      "answer": BEHAVIOUR["device_auto_answer"],
+                                      "scope": form.get("scope", ""), "subject": "alice",
+                                      "auth_time": int(time.time()), "acr": BEHAVIOUR["acr"]}
+    verification = handler.base + "/device"
+    return handler.send_json(200, {
+        "device_code": device_code, "user_code": user_code, "verification_uri": verification,
+        "verification_uri_complete": verification + "?" + urlencode({"user_code": user_code}),
+        "expires_in": BEHAVIOUR["device_expires_in"], "interval": BEHAVIOUR["device_interval"]})
+
+
+def device_poll(handler, client_id, device_code, jkt):
+    with LOCK:
+        grant = DEVICE_GRANTS.get(device_code)
+        scripted = BEHAVIOUR["device_script"].pop(0) if grant and BEHAVIOUR["device_script"] else None
+        if grant and grant["answer"] is True and not scripted:
+            del DEVICE_GRANTS[device_code]
+    if not grant or grant["client_id"] != client_id:
+        return handler.oauth_error(400, "invalid_grant", "unknown device_code")
+    error = scripted or ("expired_token" if BEHAVIOUR["device_expired"] else
+                         "authorization_pending" if grant["answer"] is None else
+                         "access_denied" if grant["answer"] is False else None)
+    if error:
+        return handler.oauth_error(400, error, "device code: " + error)
+    return handler.issue(client_id, dict(grant, nonce=None), jkt)
+
+
+def device_answer(handler, _query):
+    spec = json.loads(handler.read_body() or b"{}")
+    with LOCK:
+        grants = [grant for grant in DEVICE_GRANTS.values() if grant["user_code"] == spec.get("user_code")]
+        for grant in grants:
+            grant["answer"] = bool(spec.get("approve"))
+    return handler.send_json(200 if grants else 404, {"ok": bool(grants)})
+
+
 RP_ROUTES = {
+    ("POST", "/login"): login_post,
+    ("POST", "/consent"): consent_post,
+    ("POST", "/device_authorization"): device_authorization,
+    ("POST", "/_control/device"): device_answer,
     ("GET", "/userinfo"): userinfo,
     ("POST", "/revoke"): revoke,
     ("GET", "/logout"): end_session,

@@ -89,7 +89,7 @@ public struct DPoPProofSigner: Sendable {
             claims.append(("ath", .string(Base64URL.encode(Digest.hash(.sha256, Array(accessToken.utf8))))))
         }
         if let nonce { claims.append(("nonce", .string(nonce))) }
-        return try signer.sign(JSONOutput.object(claims).serializedBytes(), type: "dpop+jwt",
-                               headerMembers: [("jwk", headerKey)])
+        return try signer.sign(claims: JSONOutput.object(claims),
+                               header: JWSHeaderParameters(type: "dpop+jwt", members: [("jwk", headerKey)]))
     }
 }

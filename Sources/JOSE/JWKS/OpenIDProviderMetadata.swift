@@ -37,6 +37,8 @@ public struct OpenIDProviderMetadata: Sendable {
     public let pushedAuthorizationRequestEndpoint: URL?
     /// `revocation_endpoint` (RFC 7009).
     public let revocationEndpoint: URL?
+    /// `device_authorization_endpoint` (RFC 8628 §4).
+    public let deviceAuthorizationEndpoint: URL?
     /// `introspection_endpoint` (RFC 7662).
     public let introspectionEndpoint: URL?
     /// `registration_endpoint` (RFC 7591).
@@ -129,6 +131,7 @@ public struct OpenIDProviderMetadata: Sendable {
         endSessionEndpoint = try reader.url("end_session_endpoint")
         pushedAuthorizationRequestEndpoint = try reader.url("pushed_authorization_request_endpoint")
         revocationEndpoint = try reader.url("revocation_endpoint")
+        deviceAuthorizationEndpoint = try reader.url("device_authorization_endpoint")
         introspectionEndpoint = try reader.url("introspection_endpoint")
         registrationEndpoint = try reader.url("registration_endpoint")
         jwksURI = try reader.url("jwks_uri")

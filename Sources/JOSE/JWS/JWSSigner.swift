@@ -1,8 +1,9 @@
-/// Signs payloads into compact JWS tokens with one private key and one algorithm.
+/// Signs claims and payloads into compact JWS tokens with one private key and one algorithm.
 ///
 /// ```swift
 /// let signer = try JWSSigner(key: privateKey, algorithm: .es256)
-/// let token = try signer.sign(Array(#"{"sub":"alice"}"#.utf8))
+/// let token = try signer.sign(claims: JWTClaimsBuilder(subject: "alice"))
+/// let raw = try signer.sign(Array("any bytes".utf8), header: JWSHeaderParameters(type: nil))
 /// ```
 public struct JWSSigner: Sendable {
     /// The signing key.
@@ -36,32 +37,48 @@ public struct JWSSigner: Sendable {
         self.keyID = keyID ?? key.keyID
     }
 
-    /// Signs `payload` and returns the compact JWS.
+    /// Signs `claims`, an `Encodable` value that encodes as a JSON object, and returns the
+    /// compact JWT.
+    ///
+    /// The claims are written by ``JSONOutput/init(encoding:)``: members in the order the value
+    /// encodes them, `Date` as a NumericDate (whole seconds since 1970), integers exact, no NaN
+    /// or infinity. `JWTClaimsBuilder` covers the registered claims; any `Codable` struct of
+    /// your own works too.
+    ///
+    /// ```swift
+    /// var claims = JWTClaimsBuilder(issuer: "https://issuer.example", subject: "alice", audience: "api://orders")
+    /// claims.expiration = Date().addingTimeInterval(3600)
+    /// let token = try signer.sign(claims: claims, header: JWSHeaderParameters(type: "at+jwt"))
+    /// ```
     ///
     /// - Parameters:
-    ///   - payload: the bytes to sign (for a JWT, the claims JSON).
-    ///   - type: the `typ` header, e.g. `JWT`; omitted when `nil`.
-    ///   - headerMembers: further protected-header members, written after `alg`, `kid` and `typ`
-    ///     in the order given (for example a DPoP proof's public `jwk`).
-    /// - Throws: ``JOSEError`` `invalid_input` when `headerMembers` names `alg`, `kid` or `typ`
-    ///   (the signer's own fields) or one name twice; `invalid_key` if the crypto backend fails to sign.
-    public func sign(
-        _ payload: some Sequence<UInt8>,
-        type: String? = "JWT",
-        headerMembers: [(name: String, value: JSONOutput)] = []
-    ) throws -> String {
-        var header: [(String, JSONOutput)] = [("alg", .string(algorithm.rawValue))]
-        if let keyID { header.append(("kid", .string(keyID))) }
-        if let type { header.append(("typ", .string(type))) }
-        var names: Set<String> = ["alg", "kid", "typ"]
-        for member in headerMembers {
-            guard names.insert(member.name).inserted else {
-                throw JOSEError.invalidInput("header member \(JOSEError.quoted(member.name)) is set by the signer or given twice")
-            }
-            header.append((member.name, member.value))
+    ///   - claims: the claims.
+    ///   - header: the header parameters beside `alg` and `kid`; `typ` `JWT` by default.
+    /// - Throws: ``JOSEError`` `invalid_input` when the claims do not encode as a JSON object or
+    ///   hold a value JSON cannot (see ``JSONOutput/init(encoding:)``), or the header breaks a
+    ///   rule of ``JWSHeaderParameters``; `invalid_key` if the crypto backend fails to sign.
+    public func sign(claims: some Encodable, header: JWSHeaderParameters = JWSHeaderParameters()) throws -> String {
+        let json = try JSONOutput(encoding: claims)
+        switch json {
+        case .object: break
+        case .raw(let parsed) where parsed.kind == .object: break
+        default: throw JOSEError.invalidInput("the claims must encode as a JSON object, not \(json.serialized().prefix(16))")
         }
+        return try sign(json.serializedBytes(), header: header)
+    }
+
+    /// Signs `payload`, any bytes, and returns the compact JWS.
+    ///
+    /// - Parameters:
+    ///   - payload: the bytes to sign (for a JWT, the claims JSON: ``sign(claims:header:)``
+    ///     writes it from a value).
+    ///   - header: the header parameters beside `alg` and `kid`; `typ` `JWT` by default.
+    /// - Throws: ``JOSEError`` `invalid_input` when the header breaks a rule of
+    ///   ``JWSHeaderParameters``; `invalid_key` if the crypto backend fails to sign.
+    public func sign(_ payload: some Sequence<UInt8>, header: JWSHeaderParameters = JWSHeaderParameters()) throws -> String {
         var token: [UInt8] = []
-        Array(JSONOutput.object(header).serialized().utf8).withUnsafeBytes { Base64URL.encode($0, appendingTo: &token) }
+        let headerJSON = try header.object(algorithm: algorithm, keyID: keyID).serializedBytes()
+        headerJSON.withUnsafeBytes { Base64URL.encode($0, appendingTo: &token) }
         token.append(UInt8(ascii: "."))
         Array(payload).withUnsafeBytes { Base64URL.encode($0, appendingTo: &token) }
         let signatureBytes = try token.withUnsafeBytes { try signature(over: $0) }

@@ -42,6 +42,11 @@ public struct IDTokenValidator: Sendable {
     public var clientSecret: String?
     /// Verifies the signature with the key source (never an HMAC one) and checks the claims.
     let verifier: JWTVerifier
+    /// How a nonce that was sent must come back; set by a provider preset.
+    var nonceRule = NonceRule.always
+    /// A provider's own check of the verified claims, run after the standard rules; set by a
+    /// provider preset (Microsoft Entra's many tenants, whose `iss` holds the token's `tid`).
+    var providerRule: (@Sendable (JWTClaims) throws -> Void)?
 
     /// Creates a validator.
     ///
@@ -59,7 +64,14 @@ public struct IDTokenValidator: Sendable {
     ) {
         var rules = JWTClaimRules.idToken(issuer: issuer, clientID: clientID, leeway: leeway, clock: clock)
         rules.maximumTokenAge = maximumTokenAge
-        self.issuer = issuer
+        self.init(rules: rules, clientID: clientID, keySource: keySource, algorithms: algorithms)
+    }
+
+    /// Creates a validator with ID-token `rules` already made (by a provider preset); `issuer`
+    /// is the rules' issuer, or what stands for the issuers a ``providerRule`` accepts.
+    init(rules: JWTClaimRules, issuer: String? = nil, clientID: String, keySource: some JWKSetSource,
+         algorithms: Set<JWSAlgorithm>?) {
+        self.issuer = issuer ?? rules.issuer ?? ""
         self.clientID = clientID
         self.verifier = JWTVerifier(keySource: keySource, algorithms: algorithms, rules: rules)
     }
@@ -89,6 +101,8 @@ public struct IDTokenValidator: Sendable {
         } else {
             try await verifier.verify(idToken, rules: rules)
         }
+        try checkNonceWherePlatformSupportsIt(token.claims, sent: nonce)
+        try providerRule?(token.claims)
         try checkAuthenticationRules(token.claims)
         return try checkHashes(token, accessToken: accessToken, authorizationCode: authorizationCode)
     }
@@ -96,7 +110,7 @@ public struct IDTokenValidator: Sendable {
     /// The claim rules for one token: this client's, with the request's `nonce` and `max_age`.
     private func rules(nonce: String?, maxAge: Duration?) -> JWTClaimRules {
         var rules = verifier.rules
-        rules.nonce = nonce
+        rules.nonce = nonceRule == .always ? nonce : nil
         rules.maximumAuthenticationAge = maxAge
         return rules
     }
@@ -130,6 +144,8 @@ extension IDTokenValidator {
         } else {
             try verifier.verifyWithoutSuspending(idToken, rules: rules)
         }
+        try checkNonceWherePlatformSupportsIt(token.claims, sent: nonce)
+        try providerRule?(token.claims)
         try checkAuthenticationRules(token.claims)
         return try checkHashes(token, accessToken: accessToken, authorizationCode: authorizationCode)
     }

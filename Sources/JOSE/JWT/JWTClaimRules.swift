@@ -11,10 +11,23 @@
 public struct JWTClaimRules: Sendable {
     /// The exact `iss` required, when set.
     public var issuer: String? {
-        didSet { expectedIssuer = PinnedUTF8Strings(issuer.map { [$0] } ?? []) }
+        didSet { expectedIssuer = Self.pinnedIssuers(issuer, alternativeIssuers) }
     }
-    /// ``issuer`` as UTF-8, compared without touching the shared string.
+    /// Other exact spellings of the same issuer that `iss` may hold instead of ``issuer``, for a
+    /// provider that writes more than one (Google writes `https://accounts.google.com` or
+    /// `accounts.google.com`); empty by default. Used only when ``issuer`` is set. In an
+    /// `IssuerRegistry`, an issuer's tokens with any of these spellings reach that issuer.
+    public var alternativeIssuers: [String] = [] {
+        didSet { expectedIssuer = Self.pinnedIssuers(issuer, alternativeIssuers) }
+    }
+    /// ``issuer`` and ``alternativeIssuers`` as UTF-8 (none when ``issuer`` is unset),
+    /// compared without touching the shared strings.
     private var expectedIssuer: PinnedUTF8Strings
+
+    /// The issuers to compare `iss` with: none without `issuer`.
+    private static func pinnedIssuers(_ issuer: String?, _ alternatives: [String]) -> PinnedUTF8Strings {
+        PinnedUTF8Strings(issuer.map { [$0] + alternatives } ?? [])
+    }
     /// Audiences accepted: `aud` must contain at least one of them, when set.
     public var audiences: Set<String>? {
         didSet {
@@ -250,7 +263,8 @@ public struct JWTClaimRules: Sendable {
             throw JOSEError(.missingClaim, "the token has no \"iss\" claim")
         }
         guard expectedIssuer.contains(where: { document.isString(at: position, equalTo: $0) }) else {
-            throw JOSEError(.invalidIssuer, "iss is \(JOSEError.quoted(document.string(at: position) ?? "")); \(JOSEError.quoted(issuer ?? "")) is required")
+            let accepted = ([issuer ?? ""] + alternativeIssuers).map { JOSEError.quoted($0) }.joined(separator: " or ")
+            throw JOSEError(.invalidIssuer, "iss is \(JOSEError.quoted(document.string(at: position) ?? "")); \(accepted) is required")
         }
     }
 

@@ -112,6 +112,10 @@ public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let invalidTokenResponse = Code(rawValue: "invalid_token_response")
         /// A login transaction was already used to finish a login.
         public static let transactionReused = Code(rawValue: "transaction_reused")
+        /// No answer to a login came in time: no authorization response reached the loopback
+        /// receiver before its timeout, or a device authorization (RFC 8628) ran out without the
+        /// user approving it.
+        public static let loginTimedOut = Code(rawValue: "login_timed_out")
 
         /// Whether the failure lies with a remote party and not with the input: the token (or
         /// login) could not be judged because ``jwksUnavailable``, ``transportFailed`` or
@@ -129,7 +133,7 @@ public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
             .authTimeTooOld, .missingClaim, .invalidClaim, .invalidType,
             .unsupportedCriticalHeader, .invalidTokenHash, .jwksUnavailable, .transportFailed, .discoveryFailed,
             .invalidInput, .invalidState, .invalidRedirectURI, .authorizationError, .tokenError, .invalidTokenResponse,
-            .transactionReused,
+            .transactionReused, .loginTimedOut,
             .invalidDPoPProof, .useDPoPNonce, .invalidTokenBinding, .insufficientScope,
             .insufficientUserAuthentication, .invalidRequest, .missingCredentials,
         ]

@@ -49,31 +49,8 @@ struct AuthorizeURLCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The registered redirect URI.", valueName: "URI"))
     var redirectURI: String
 
-    /// `--scope`, repeatable, each a scope or a space-separated list (see ``ScopeList``).
-    @Option(help: ArgumentHelp(
-        "A scope to ask for, or a space-separated list of them (repeatable); openid is always included.",
-        valueName: "S"))
-    var scope: [String] = []
-
-    /// `--acr-values`.
-    @Option(help: ArgumentHelp("acr_values (space-separated).", valueName: "V"))
-    var acrValues: String?
-
-    /// `--prompt`.
-    @Option(help: ArgumentHelp("prompt (space-separated), e.g. login.", valueName: "P"))
-    var prompt: String?
-
-    /// `--login-hint`.
-    @Option(help: ArgumentHelp("login_hint.", valueName: "H"))
-    var loginHint: String?
-
-    /// `--max-age`.
-    @Option(help: ArgumentHelp("max_age in seconds.", valueName: "N"))
-    var maxAge: Int?
-
-    /// `--param`.
-    @Option(help: ArgumentHelp("A further parameter k=v (repeatable); never a security parameter.", valueName: "k=v"))
-    var param: [String] = []
+    /// Scopes and the other request parameters.
+    @OptionGroup var parameters: AuthorizationRequestOptions
 
     /// `--transaction-out`.
     @Option(help: ArgumentHelp("Where to write the transaction JSON (mode 0600).", valueName: "FILE"))
@@ -86,7 +63,6 @@ struct AuthorizeURLCommand: AsyncParsableCommand {
     /// One provider source; parameters as k=v.
     func validate() throws {
         try SecondsFlagLimits.check(timeout, "--timeout", positive: true)
-        _ = try ScopeList.scopes(scope)
         switch (discover, authorizationEndpoint, issuer) {
         case (.some, nil, nil), (nil, .some, .some): break
         default: throw ValidationError("give --discover ISSUER, or --authorization-endpoint URL with --issuer ISSUER")
@@ -94,22 +70,11 @@ struct AuthorizeURLCommand: AsyncParsableCommand {
         if requireIss, discover != nil {
             throw ValidationError("--require-iss is for --authorization-endpoint; with --discover the metadata says whether iss is sent")
         }
-        for item in param where !item.contains("=") || item.hasPrefix("=") {
-            throw ValidationError("--param takes k=v, got '\(item)'")
-        }
     }
 
     /// Builds the request, prints the URL and writes the transaction.
     func run() async throws {
-        var request = AuthorizationRequest(clientID: clientID, redirectURI: redirectURI, scopes: ["openid"] + (try ScopeList.scopes(scope)).filter { $0 != "openid" })
-        request.acrValues = acrValues.map { $0.split(separator: " ").map(String.init) } ?? []
-        request.prompt = prompt.map { $0.split(separator: " ").map(String.init) } ?? []
-        request.loginHint = loginHint
-        request.maxAge = maxAge
-        request.extraParameters = param.map { item in
-            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
-        }
+        let request = try parameters.request(clientID: clientID, redirectURI: redirectURI)
         let prepared: PreparedAuthorization
         do {
             if let discover {

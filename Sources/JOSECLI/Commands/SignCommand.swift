@@ -66,7 +66,7 @@ struct SignCommand: ParsableCommand {
 
     /// `--header`, repeatable.
     @Option(name: .customLong("header"), help: ArgumentHelp(
-        "A further protected-header member with a string value (not alg, kid or typ); repeat for several.",
+        "A further protected-header member with a string value (not alg, kid, typ, crit, jku or x5u); repeat for several.",
         valueName: "NAME=VALUE"))
     var headerMembers: [String] = []
 
@@ -123,17 +123,34 @@ struct SignCommand: ParsableCommand {
             }
         }
         if claimFlags.noIat { members.removeAll { $0.0 == "iat" } }
-        let header = try headerMembers.map { try SignClaimOptions.pair($0, flag: "--header") }
-            .map { (name: $0.0, value: JSONOutput.string($0.1)) }
-        let payload = JSONOutput.object(members).serializedBytes()
+        let header = try headerParameters()
         guard let algorithm = alg?.algorithm ?? signingKey.algorithm else {
             throw CLIFailure.usage("no --alg, and \(keyDescription) names no alg", hint: "give --alg, e.g. --alg ES256")
         }
         let token = try withContext("cannot sign with \(keyDescription)") {
             try JWSSigner(key: signingKey, algorithm: algorithm, keyID: kid)
-                .sign(payload, type: typ.isEmpty ? nil : typ, headerMembers: header)
+                .sign(claims: JSONOutput.object(members), header: header)
         }
         try OutputFile.emit(token, to: out, what: "token", secret: false)
+    }
+
+    /// The header from `--typ` and `--header`: `--header cty=...` is the typed `cty`, any other
+    /// name a member (which the library checks when signing: no alg, kid, typ, jku or x5u).
+    ///
+    /// - Throws: ``CLIFailure`` (exit 2) for a `--header` without `NAME=VALUE` or a name given twice.
+    private func headerParameters() throws -> JWSHeaderParameters {
+        var header = JWSHeaderParameters(type: typ.isEmpty ? nil : typ)
+        for (name, value) in try headerMembers.map({ try SignClaimOptions.pair($0, flag: "--header") }) {
+            if name == "cty" {
+                guard header.contentType == nil else {
+                    throw CLIFailure.usage("--header \"cty\" is given twice")
+                }
+                header.contentType = value
+            } else {
+                header.members.append((name, .string(value)))
+            }
+        }
+        return header
     }
 
     /// The key source as messages name it.

@@ -26,7 +26,8 @@ enum TransactionFile {
 
     /// Reads and validates the transaction in `path`.
     ///
-    /// - Throws: ``CLIFailure`` (exit 2) when the file cannot be read or is not a valid transaction.
+    /// - Throws: ``CLIFailure`` (exit 2) when the file cannot be read or is not a valid transaction
+    ///   (also when it is not strict JSON: a duplicated member, over the size or nesting limits).
     static func read(_ path: String) throws -> LoginTransaction {
         let bytes = try InputFile.bytes(at: path, what: "transaction file")
         if let marker = usedMarker(bytes) {
@@ -36,6 +37,9 @@ enum TransactionFile {
                 hint: "a login transaction is used once; start a new login with 'jose authorize-url'")
         }
         do {
+            // The library's strict reader first: Foundation's decoder would take the last of a
+            // duplicated member, which the library refuses everywhere else (RFC 7515 §5.2 rule).
+            _ = try JSONDocument(bytes: bytes)
             return try JSONDecoder().decode(LoginTransaction.self, from: Data(bytes))
         } catch let error as JOSEError {
             throw CLIFailure(error, context: "cannot use transaction file '\(path)'")

@@ -18,7 +18,7 @@ import JOSETestSupport
     }
 
     func token(_ claims: String, type: String? = "at+jwt") throws -> String {
-        try JWSSigner(key: key, algorithm: .es256).sign(Array(claims.utf8), type: type)
+        try JWSSigner(key: key, algorithm: .es256).sign(Array(claims.utf8), header: JWSHeaderParameters(type: type))
     }
 
     func validator() throws -> AccessTokenValidator {
@@ -66,7 +66,7 @@ import JOSETestSupport
         _ = await expectJOSEError(.invalidClaim) { try await validator().validate(try token(claims(#""scope":7"#))) }
         _ = await expectJOSEError(.invalidSignature) {
             let other = try JWK.generate(for: .es256, keyID: "as-1")
-            return try await validator().validate(try JWSSigner(key: other, algorithm: .es256).sign(Array(claims().utf8), type: "at+jwt"))
+            return try await validator().validate(try JWSSigner(key: other, algorithm: .es256).sign(Array(claims().utf8), header: JWSHeaderParameters(type: "at+jwt")))
         }
     }
 

@@ -44,7 +44,7 @@ final class InProcessProvider: HTTPFetcher {
 
     /// Signs `claims` (JSON text) with the provider's key.
     func sign(_ claims: String, type: String? = "JWT") throws -> String {
-        try JWSSigner(key: key, algorithm: .es256).sign(Array(claims.utf8), type: type)
+        try JWSSigner(key: key, algorithm: .es256).sign(Array(claims.utf8), header: JWSHeaderParameters(type: type))
     }
 
     /// An ID token for ``clientID`` about `alice`, with `nonce` when given.

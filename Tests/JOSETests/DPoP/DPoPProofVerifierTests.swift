@@ -193,7 +193,7 @@ import Testing
             (try F.proof(key: key, claims: claims, type: "JWT"), "invalid_type"),
             (try F.proof(key: key, claims: claims, type: nil), "invalid_type"),
             (try F.proof(key: key, claims: claims, jwk: try other.publicKey!.jsonString()), "invalid_signature"),
-            (try JWSSigner(key: key, algorithm: .es256).sign(Array(claims.utf8), type: "dpop+jwt"), "invalid_key"),
+            (try JWSSigner(key: key, algorithm: .es256).sign(Array(claims.utf8), header: JWSHeaderParameters(type: "dpop+jwt")), "invalid_key"),
             (try F.proof(key: key, claims: #"{"htm":"GET","htu":"https://api.example.com/","iat":1800000000}"#), "missing_claim"),
             (try F.proof(key: key, claims: #"{"jti":7,"htm":"GET","htu":"https://api.example.com/","iat":1800000000}"#), "invalid_claim"),
             (try F.proof(key: key, claims: #"{"jti":"a1","htm":"GET","htu":"https://api.example.com/","iat":"1800000000"}"#), "invalid_claim"),

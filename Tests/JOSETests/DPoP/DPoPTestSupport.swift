@@ -31,7 +31,7 @@ enum DPoPFixtures {
     ) throws -> String {
         let jwkText = try jwk ?? key.publicKey!.jsonString()
         let jwkValue = try JSONDocument(bytes: Array(jwkText.utf8)).root.output
-        return try JWSSigner(key: key, algorithm: algorithm).sign(Array(claims.utf8), type: type, headerMembers: [("jwk", jwkValue)])
+        return try JWSSigner(key: key, algorithm: algorithm).sign(Array(claims.utf8), header: JWSHeaderParameters(type: type, members: [("jwk", jwkValue)]))
     }
 
     /// Runs a Python script (PyJWT / jwcrypto, an independent implementation) and returns its

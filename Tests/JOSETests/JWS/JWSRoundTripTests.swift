@@ -33,15 +33,15 @@ struct JWSRoundTripTests {
     @Test func extraHeaderMembersAreSignedAndCannotReplaceTheSignersOwn() throws {
         let key = try JWK.generate(for: .es256, keyID: "h")
         let signer = try JWSSigner(key: key, algorithm: .es256)
-        let token = try signer.sign(Array("{}".utf8), type: "dpop+jwt", headerMembers: [("nonce", .string("n-1")), ("x", .integer(2))])
+        let token = try signer.sign(Array("{}".utf8), header: JWSHeaderParameters(type: "dpop+jwt", members: [("nonce", .string("n-1")), ("x", .integer(2))]))
         let jws = try JWSVerifier(key: key.publicKey!).verify(token)
         let header = String(decoding: try Base64URL.decode(token.split(separator: ".")[0]), as: UTF8.self)
         #expect(header == #"{"alg":"ES256","kid":"h","typ":"dpop+jwt","nonce":"n-1","x":2}"#)
         #expect(jws.header.type == "dpop+jwt")
         for name in ["alg", "kid", "typ"] {
-            #expect(errorCode { try signer.sign(Array("{}".utf8), headerMembers: [(name, .string("none"))]) } == .invalidInput)
+            #expect(errorCode { try signer.sign(Array("{}".utf8), header: JWSHeaderParameters(members: [(name, .string("none"))])) } == .invalidInput)
         }
-        #expect(errorCode { try signer.sign(Array("{}".utf8), headerMembers: [("a", .null), ("a", .null)]) } == .invalidInput)
+        #expect(errorCode { try signer.sign(Array("{}".utf8), header: JWSHeaderParameters(members: [("a", .null), ("a", .null)])) } == .invalidInput)
     }
 
     @Test func keyIDSelectsAmongSeveralKeys() throws {

@@ -25,12 +25,15 @@ import Testing
     @Test func formPostResponseParses() throws {
         let transaction = try localTransaction()
         let body = "code=abc&state=\(transaction.state)&iss=https%3A%2F%2Fop.example"
-        let response = try AuthorizationResponse(formPostBody: Array(body.utf8), receivedAt: "https://APP.example:443/callback",
+        let response = try AuthorizationResponse(formPostBody: Array(body.utf8), receivedAt: "https://app.example/callback",
                                                  transaction: transaction)
         #expect(response.code == "abc")
-        _ = try #require(throws: JOSEError.self) {
-            try AuthorizationResponse(formPostBody: Array(body.utf8), receivedAt: "https://app.example/other",
-                                      transaction: transaction)
+        // Another path, and the same URI spelled otherwise (RFC 9700 §2.1: exact string matching).
+        for receivedAt in ["https://app.example/other", "https://APP.example:443/callback"] {
+            let error = try #require(throws: JOSEError.self) {
+                try AuthorizationResponse(formPostBody: Array(body.utf8), receivedAt: receivedAt, transaction: transaction)
+            }
+            #expect(error.code == .invalidRedirectURI)
         }
     }
 
@@ -69,6 +72,9 @@ import Testing
         "http://app.example/callback", "https://app.example:8443/callback", "https://app.example/callback/",
         "https://app.example/Callback", "https://app.example.evil/callback", "https://user@app.example/callback",
         "https://app.example/callbackx", "app.example/callback",
+        // Equivalent under RFC 3986 normalisation, but not the same string (RFC 9700 §2.1).
+        "HTTPS://app.example/callback", "https://APP.example/callback", "https://app.example:443/callback",
+        "https://app%2Eexample/callback", "https://app.example/%63allback", "https://app.example/./callback",
     ])
     func redirectMustMatchExactly(base: String) async throws {
         let transaction = try localTransaction()

@@ -30,6 +30,7 @@ import JOSEURLSession
         expectRefused([.init("https://a.example", keys: .jwksURI("http://a.example/keys"), rules: Self.rules)])
         expectRefused([.init("https://a.example", rules: JWTClaimRules(issuer: "https://b.example", audiences: ["api://orders"]))])
         expectRefused([.init("https://a.example", rules: Self.rules)]) { $0.maximumTenantCount = 0 }
+        expectRefused([.init("https://a.example", rules: Self.rules)]) { $0.maximumNewTenantsPerRetryInterval = 0 }
         expectRefused([.init("https://a.example", rules: Self.rules)]) { $0.cache.timeout = .zero }
     }
 
@@ -54,6 +55,34 @@ import JOSEURLSession
     ])
     func malformedTemplatesAreRefused(_ template: String) {
         expectRefused([.init(template, tenants: .any, rules: Self.rules)])
+    }
+
+    /// With `tenants: .any` the token chooses the tenant id: in a key-set URL's host it would
+    /// choose where keys are fetched from (`localhost`, `2130706433` for 127.0.0.1, `metadata`).
+    @Test(arguments: [
+        "https://{tenantid}/keys",
+        "https://{tenantid}.login.example/keys",
+        "https://login.{tenantid}/keys",
+        "https://user@{tenantid}/keys",
+        "https://login.example:{tenantid}/keys",
+        "https://login.example/keys?tenant={tenantid}",
+        "https://login.example/keys#{tenantid}",
+        "https://login.example/t{tenantid}/keys",                 // not a whole segment
+        "https://login.example/{tenantid}/{tenantid}/keys",       // twice
+        "https://login.example/{tenantid}/keys?appid=1",          // a query
+    ])
+    func keySetURLTemplatesHoldTheTenantOnlyAsAPathSegment(_ keySetURL: String) throws {
+        let template = "https://login.example/{tenantid}/v2.0"
+        for tenants: IssuerRegistry.Issuer.TenantPolicy in [.any, .only(["localhost", "metadata", "2130706433"])] {
+            let issuers: [IssuerRegistry.Issuer] = [.init(template, tenants: tenants, keys: .jwksURI(keySetURL), rules: Self.rules)]
+            let error = #expect(throws: JOSEError.self) {
+                try IssuerRegistry(issuers: issuers, fetcher: URLSessionHTTPFetcher())
+            }
+            #expect(error?.code == .invalidInput)
+            #expect(error?.message.contains("key-set URL template") == true)
+            #expect(error?.message.contains("whole path segment after a fixed host") == true
+                        || error?.message.contains("exactly once") == true)
+        }
     }
 
     @Test func templatesNeedTenantsAndWellFormedAllowLists() throws {

@@ -38,7 +38,7 @@ import JOSETestSupport
         claims.merge(extra) { $1 }
         let payload = try JSONSerialization.data(
             withJSONObject: RegistryFixture.claims(iss: iss ?? issuer.issuer, claims), options: [.sortedKeys])
-        return try (key ?? issuer.keys[0]).signer.sign(payload, type: type)
+        return try (key ?? issuer.keys[0]).signer.sign(payload, header: JWSHeaderParameters(type: type))
     }
 
     private func bearer(_ token: String) -> ProtectedResourceRequest {

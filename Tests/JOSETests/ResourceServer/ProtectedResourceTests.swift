@@ -10,7 +10,7 @@ import Testing
     func accessToken(cnf: String? = nil, scope: String = "orders:read", confirmation: String? = nil) throws -> String {
         let binding = (confirmation ?? cnf.map { #"{"jkt":"\#($0)"}"# }).map { #","cnf":"# + $0 } ?? ""
         let claims = #"{"iss":"https://auth.example.com","exp":1800000600,"aud":"https://api.example.com","sub":"alice","client_id":"app","iat":1799999990,"jti":"t1","scope":"\#(scope)"\#(binding)}"#
-        return try JWSSigner(key: issuerKey, algorithm: .es256).sign(Array(claims.utf8), type: "at+jwt")
+        return try JWSSigner(key: issuerKey, algorithm: .es256).sign(Array(claims.utf8), header: JWSHeaderParameters(type: "at+jwt"))
     }
 
     func resource(requiresDPoP: Bool = false, dpop: Bool = true) throws -> ProtectedResource {

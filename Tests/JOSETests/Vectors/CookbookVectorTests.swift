@@ -99,12 +99,12 @@ extension Vectors {
 
             if v.reproducible == true {
                 // The library's signer writes {"alg":...,"kid":...}: exactly the cookbook header.
-                let token = try JWSSigner(key: privateKey, algorithm: alg).sign(Array(v.input.payload.utf8), type: nil)
+                let token = try JWSSigner(key: privateKey, algorithm: alg).sign(Array(v.input.payload.utf8), header: JWSHeaderParameters(type: nil))
                 #expect(token == v.output.compact, "\(c.section) must re-sign to the exact bytes")
                 #expect(try VectorSupport.sign(privateKey, alg, signingInput: Array(v.signing.sigInput.utf8)) == signature)
             } else {
                 // Randomised (PSS, ECDSA): verify only, plus a fresh round trip.
-                let token = try JWSSigner(key: privateKey, algorithm: alg).sign(Array(v.input.payload.utf8), type: nil)
+                let token = try JWSSigner(key: privateKey, algorithm: alg).sign(Array(v.input.payload.utf8), header: JWSHeaderParameters(type: nil))
                 #expect(token.hasPrefix(v.signing.sigInput + "."))
                 #expect(token != v.output.compact)
                 _ = try JWSVerifier(keySet: keySet, algorithms: [alg]).verify(token)

@@ -77,7 +77,7 @@ extension Vectors {
             let example = try #require(Self.rfc7515.first { $0.alg == "HS256" })
             #expect(example.protectedHeaderOctets.contains(13) && example.payloadOctets.contains(13))
             let key = try JWK(json: example.key.json)
-            let token = try JWSSigner(key: key, algorithm: .hs256).sign(example.payloadOctets, type: "JWT")
+            let token = try JWSSigner(key: key, algorithm: .hs256).sign(example.payloadOctets, header: JWSHeaderParameters(type: "JWT"))
             #expect(token != example.compact)
             #expect(Array(try JWSVerifier(key: key, algorithms: [.hs256]).verify(token).payload) == example.payloadOctets)
         }
@@ -142,7 +142,7 @@ extension Vectors {
             #expect(Base64URL.encode(hexBytes(v.signatureHex)) == v.signature)
 
             // A.4 through the public signer (its header for this key is exactly {"alg":"EdDSA"}).
-            let token = try JWSSigner(key: privateKey, algorithm: .eddsa).sign(Array(v.payload.utf8), type: nil)
+            let token = try JWSSigner(key: privateKey, algorithm: .eddsa).sign(Array(v.payload.utf8), header: JWSHeaderParameters(type: nil))
             #expect(token == v.compact, "Ed25519 is deterministic: the RFC token must be reproduced")
             #expect(try VectorSupport.sign(privateKey, .eddsa, signingInput: Array(v.signingInput.utf8)) == hexBytes(v.signatureHex))
 
@@ -159,7 +159,7 @@ extension Vectors {
             let v = try RFC8037Examples.load()
             let privateKey = try JWK(json: v.privateKey.json)
             let publicKey = try JWK(json: v.publicKey.json)
-            let token = try JWSSigner(key: privateKey, algorithm: .ed25519).sign(Array(v.payload.utf8), type: nil)
+            let token = try JWSSigner(key: privateKey, algorithm: .ed25519).sign(Array(v.payload.utf8), header: JWSHeaderParameters(type: nil))
             let p = parts(token)
             #expect(String(decoding: try Base64URL.decode(p[0]), as: UTF8.self) == #"{"alg":"Ed25519"}"#)
             #expect(p[1] == parts(v.compact)[1])

@@ -86,15 +86,26 @@ extension IssuerRegistry {
 
     /// The entry for `tenant` of `configured` (parsed as `template`), made and kept unless
     /// another token kept it first.
+    ///
+    /// - Throws: the error the tenant's keys failed with within the failure retry interval
+    ///   (even if it was forgotten since), or `jwks_unavailable` when too many new tenants were
+    ///   added within it (see ``TenantAdmissions``); nothing is fetched then.
     private func keep(tenant: String, of configured: Issuer, template: TenantTemplate) throws -> Entry {
         let issuer = TenantTemplate.substitute(tenant, in: configured.identifier)
         let key = IssuerKey(issuer)
         if let kept = tenants.withLock({ $0.entry(for: key) }) { return kept }
         let entry = try Self.makeEntry(configured, exactIssuer: issuer, tenant: (tenant, template.tenantIDBytes(of: tenant)),
                                        fetcher: fetcher, configuration: configuration, counters: counters)
-        let (kept, evicted) = tenants.withLock { table -> (Entry, Entry?) in
+        let now = configuration.cache.clock.now
+        let (kept, evicted) = try tenants.withLock { table -> (Entry, Entry?) in
             // Made outside the lock; another token of the same tenant may have kept one since.
             if let kept = table.entry(for: key) { return (kept, nil) }
+            do {
+                try table.admissions.admit(key, now: now)
+            } catch {
+                counters.count { $0.tenantsRefused += 1 }
+                throw error
+            }
             return (entry, table.insert(entry, for: key))
         }
         if kept === entry {
@@ -126,9 +137,18 @@ extension IssuerRegistry {
         case .any:
             break
         }
+        guard issuer.rules.alternativeIssuers.isEmpty else {
+            throw JOSEError.invalidInput(
+                "the rules of tenant template \(JOSEError.quoted(issuer.identifier)) must not name alternative issuers")
+        }
         guard issuer.rules.issuer == nil else {
             throw JOSEError.invalidInput(
                 "the rules of tenant template \(JOSEError.quoted(issuer.identifier)) must not set an issuer: each tenant's is set by the registry")
+        }
+        // The token chooses the tenant id: in the host (or a port, user, query), it would
+        // choose where the keys are fetched from.
+        if case .jwksURI(let keySetURL) = issuer.keys, keySetURL.contains(tenantPlaceholder) {
+            _ = try TenantTemplate(keySetURL, kind: "key-set URL template")
         }
         // A well-formed tenant id in place of the placeholder must give usable URLs.
         let sample = "tenant"

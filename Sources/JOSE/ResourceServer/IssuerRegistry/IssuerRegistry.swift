@@ -89,27 +89,37 @@ public final class IssuerRegistry: _InPlaceJWTVerifying {
     /// - Throws: `JOSEError` with code ``JOSEError/Code/invalidInput`` for an unusable issuer
     ///   (not an `https` or loopback `http` URL, a query or fragment, a malformed tenant
     ///   template or tenant id, `tenants` given for a plain issuer or missing for a template,
-    ///   `{tenantid}` in a plain issuer's key-set URL, rules naming another issuer, rules with
-    ///   no audiences), a duplicate identifier, an empty list, or an unusable configuration
-    ///   value.
+    ///   `{tenantid}` in a plain issuer's key-set URL or anywhere but once as one whole path
+    ///   segment after the host of a template's, rules naming another issuer, rules with no
+    ///   audiences), a duplicate identifier, an empty list, or an unusable configuration value.
     public init(issuers: [Issuer], fetcher: any HTTPFetcher, configuration: Configuration = Configuration()) throws {
         guard !issuers.isEmpty else { throw JOSEError.invalidInput("an issuer registry needs at least one issuer") }
         guard configuration.maximumTenantCount >= 1 else {
             throw JOSEError.invalidInput("maximumTenantCount must be at least 1, got \(configuration.maximumTenantCount)")
+        }
+        guard configuration.maximumNewTenantsPerRetryInterval >= 1 else {
+            throw JOSEError.invalidInput(
+                "maximumNewTenantsPerRetryInterval must be at least 1, got \(configuration.maximumNewTenantsPerRetryInterval)")
         }
         try configuration.cache.validate()
         self.issuers = issuers
         self.fetcher = fetcher
         self.configuration = configuration
         self.parsing = SignatureRules(algorithms: nil, limits: configuration.limits, understoodCriticalParameters: [])
-        self.tenants = Lock(TenantTable(capacity: configuration.maximumTenantCount, verifiedLookup: verifiedTenants))
+        self.tenants = Lock(TenantTable(
+            capacity: configuration.maximumTenantCount, verifiedLookup: verifiedTenants,
+            admissions: TenantAdmissions(
+                limit: configuration.maximumNewTenantsPerRetryInterval,
+                window: configuration.cache.failureRetryInterval.inSeconds)))
 
-        var plainIssuers: [Entry] = []
+        var plainIssuers: [(issuer: String, entry: Entry)] = []
         var templates: [(template: TenantTemplate, issuer: Issuer)] = []
         var identifiers: Set<String> = []
         for issuer in issuers {
-            guard identifiers.insert(issuer.identifier).inserted else {
-                throw JOSEError.invalidInput("issuer \(JOSEError.quoted(issuer.identifier)) is configured twice")
+            for spelling in [issuer.identifier] + issuer.rules.alternativeIssuers {
+                guard identifiers.insert(spelling).inserted else {
+                    throw JOSEError.invalidInput("issuer \(JOSEError.quoted(spelling)) is configured twice")
+                }
             }
             if issuer.isTenantTemplate {
                 templates.append((try Self.checkedTemplate(issuer), issuer))
@@ -118,9 +128,11 @@ public final class IssuerRegistry: _InPlaceJWTVerifying {
                     throw JOSEError.invalidInput(
                         "issuer \(JOSEError.quoted(issuer.identifier)) has tenants but no \(Self.tenantPlaceholder) in it")
                 }
-                plainIssuers.append(try Self.makeEntry(
+                let entry = try Self.makeEntry(
                     issuer, exactIssuer: issuer.identifier, tenant: nil, fetcher: fetcher,
-                    configuration: configuration, counters: counters))
+                    configuration: configuration, counters: counters)
+                // Every spelling of the issuer reaches the same entry, and so the same keys.
+                plainIssuers += ([issuer.identifier] + issuer.rules.alternativeIssuers).map { ($0, entry) }
             }
             // Without an audience rule, a token the same provider issued for another API passes.
             guard let audiences = issuer.rules.audiences, !audiences.isEmpty else {
@@ -168,7 +180,15 @@ public final class IssuerRegistry: _InPlaceJWTVerifying {
         let jwt = try CompactJWT(token, rules: parsing)
         var registered = RegisteredClaims()
         let entry = try entry(for: jwt.claims, registered: &registered)
-        let keySet = try await entry.keySet(for: jwt.jws.header)
+        let keySet: JWKSet
+        do {
+            keySet = try await entry.keySet(for: jwt.jws.header)
+        } catch let error as JOSEError where entry.tenantID != nil && error.code.isRemoteFailure {
+            // Remembered beyond the tenant's eviction, so that naming it again fetches nothing.
+            let now = configuration.cache.clock.now
+            tenants.withLock { $0.admissions.recordFailure(of: IssuerKey(entry.issuer), error: error, now: now) }
+            throw error
+        }
         let verified = try entry.verify(jwt, token: token, with: keySet, registered: registered)
         recordVerification(by: entry)
         return verified

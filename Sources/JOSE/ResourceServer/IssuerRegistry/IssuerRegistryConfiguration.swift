@@ -19,13 +19,24 @@ extension IssuerRegistry {
         /// only one another, never a verified tenant. Plain issuers are not counted: they are
         /// kept for the registry's life.
         public var maximumTenantCount: Int
+        /// The most new tenants of tenant templates added per
+        /// ``JWKSCache/Configuration/failureRetryInterval`` (a sliding window), registry-wide; 100, the
+        /// size of a tenant table, so that a full table can be refilled within one interval.
+        /// Each new tenant costs a discovery or key-set fetch its token waits for, and with
+        /// ``Issuer/TenantPolicy/any`` any token can name one: past this bound, tokens naming
+        /// further new tenants are refused with ``JOSEError/Code/jwksUnavailable`` until the
+        /// window moves on, and nothing is fetched. Tenants kept are not affected; a tenant
+        /// forgotten (see ``maximumTenantCount``) counts as new when it comes back.
+        public var maximumNewTenantsPerRetryInterval: Int
         /// Size and nesting limits for tokens.
         public var limits: JWSLimits
 
-        /// The defaults: the key-set cache's, 100 tenants, the default limits.
+        /// The defaults: the key-set cache's, 100 tenants, 100 new tenants per retry interval, the
+        /// default limits.
         public init() {
             cache = JWKSCache.Configuration()
             maximumTenantCount = 100
+            maximumNewTenantsPerRetryInterval = 100
             limits = .default
         }
     }

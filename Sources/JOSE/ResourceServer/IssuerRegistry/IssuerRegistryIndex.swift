@@ -152,19 +152,20 @@ extension IssuerRegistry {
         /// Up to this many issuers are compared one by one.
         static let scanLimit = 16
 
-        /// The entries, in configured order.
+        /// The entries, in configured order, each once per spelling of its issuer.
         private let entries: [Entry]
-        /// Their identifiers as UTF-8, in the same order.
+        /// The spellings as UTF-8, in the same order.
         private let identifiers: PinnedUTF8Strings
-        /// The entries by identifier, when there are more than ``scanLimit``.
+        /// The entries by spelling, when there are more than ``scanLimit``.
         private let byIdentifier: IssuerIndex?
 
-        /// Indexes `entries` (their issuers are distinct).
-        init(_ entries: [Entry]) {
-            self.entries = entries
-            identifiers = PinnedUTF8Strings(entries.map(\.issuer))
-            byIdentifier = entries.count > Self.scanLimit
-                ? IssuerIndex(Dictionary(uniqueKeysWithValues: entries.map { (IssuerKey($0.issuer), $0) })) : nil
+        /// Indexes `entries` under their spellings: each entry's issuer, and the alternative
+        /// spellings its rules accept (all distinct).
+        init(_ spellings: [(issuer: String, entry: Entry)]) {
+            self.entries = spellings.map(\.entry)
+            identifiers = PinnedUTF8Strings(spellings.map(\.issuer))
+            byIdentifier = spellings.count > Self.scanLimit
+                ? IssuerIndex(Dictionary(uniqueKeysWithValues: spellings.map { (IssuerKey($0.issuer), $0.entry) })) : nil
         }
 
         /// The entry whose issuer is exactly `issuer` (UTF-8), if any.

@@ -29,7 +29,9 @@ extension IssuerRegistry {
             /// `/.well-known/openid-configuration`, whose `issuer` must equal the issuer exactly.
             case discovery
             /// This key-set URL (`https`, or `http` to a loopback host), with no discovery. For a
-            /// tenant template it may hold `{tenantid}`, replaced by each tenant's id.
+            /// tenant template it may hold `{tenantid}`, replaced by each tenant's id, once and
+            /// only as one whole path segment after the host, with no query or fragment (so a
+            /// token never chooses the host fetched from).
             case jwksURI(String)
         }
 
@@ -38,11 +40,13 @@ extension IssuerRegistry {
             /// Only these tenant ids (compared exactly).
             case only(Set<String>)
             /// Any well-formed tenant id. Then any token, signed or not, that names a new tenant
-            /// id makes the registry fetch that tenant's discovery document (once, and again at
-            /// most once per ``JWKSCache/Configuration/failureRetryInterval`` while the tenant is
-            /// kept). New tenants wait on probation until a token of theirs verifies, so a
-            /// flood of new ids pushes out only other unverified tenants, never one that works;
-            /// prefer ``only(_:)`` when the tenants are known.
+            /// id makes the registry fetch that tenant's discovery document (or key set). A
+            /// tenant whose keys could not be found is fetched again at most once per
+            /// ``JWKSCache/Configuration/failureRetryInterval``, even after it was forgotten,
+            /// and at most ``Configuration/maximumNewTenantsPerRetryInterval`` new tenants are
+            /// added per interval, registry-wide. New tenants wait on probation until a token of
+            /// theirs verifies, so a flood of new ids pushes out only other unverified tenants,
+            /// never one that works; prefer ``only(_:)`` when the tenants are known.
             case any
         }
 
@@ -60,7 +64,9 @@ extension IssuerRegistry {
         /// token age, clock). Their ``JWTClaimRules/audiences`` must be set: the registry
         /// refuses an issuer without them, since a token the same provider issued for another
         /// API would pass. Their ``JWTClaimRules/issuer`` is set by the registry: the
-        /// identifier, or for a template the tenant's issuer.
+        /// identifier, or for a template the tenant's issuer. Their
+        /// ``JWTClaimRules/alternativeIssuers`` (plain issuers only) are further spellings of
+        /// `iss` that reach this issuer, its keys and its rules.
         public let rules: JWTClaimRules
 
         /// Describes an issuer.

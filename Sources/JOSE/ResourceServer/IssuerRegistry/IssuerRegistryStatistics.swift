@@ -10,6 +10,10 @@ extension IssuerRegistry {
         public var unknownIssuers = 0
         /// Tenants added (allowed and well formed, not kept at the time).
         public var tenantsAdded = 0
+        /// Tokens naming a new tenant refused without a fetch: the tenant's keys could not be
+        /// found within the failure retry interval, or too many new tenants were added within it
+        /// (``Configuration/maximumNewTenantsPerRetryInterval``).
+        public var tenantsRefused = 0
         /// Tenants forgotten to stay within ``Configuration/maximumTenantCount`` (verified or
         /// on probation).
         public var tenantsEvicted = 0

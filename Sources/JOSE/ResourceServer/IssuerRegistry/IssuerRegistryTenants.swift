@@ -16,14 +16,16 @@ extension IssuerRegistry {
 
         /// Splits `template`.
         ///
+        /// - Parameter kind: What the template is, for the error message: a tenant template
+        ///   (an issuer) or a key-set URL.
         /// - Throws: `JOSEError` with code ``JOSEError/Code/invalidInput`` unless the template
         ///   holds `{tenantid}` exactly once as a whole path segment after the host, and has no
         ///   query or fragment.
-        init(_ template: String) throws {
+        init(_ template: String, kind: String = "tenant template") throws {
             let parts = template.split(separator: IssuerRegistry.tenantPlaceholder, omittingEmptySubsequences: false)
             guard parts.count == 2 else {
                 throw JOSEError.invalidInput(
-                    "tenant template \(JOSEError.quoted(template)) must hold \(IssuerRegistry.tenantPlaceholder) exactly once")
+                    "\(kind) \(JOSEError.quoted(template)) must hold \(IssuerRegistry.tenantPlaceholder) exactly once")
             }
             let (prefix, suffix) = (parts[0], parts[1])
             guard let schemeEnd = prefix.firstRange(of: "://"),
@@ -32,8 +34,9 @@ extension IssuerRegistry {
                   !template.contains("?"), !template.contains("#")
             else {
                 throw JOSEError.invalidInput(
-                    "tenant template \(JOSEError.quoted(template)) must be an absolute URL with"
-                        + " \(IssuerRegistry.tenantPlaceholder) as one whole path segment, and no query or fragment")
+                    "\(kind) \(JOSEError.quoted(template)) must be an absolute URL with"
+                        + " \(IssuerRegistry.tenantPlaceholder) as one whole path segment after a fixed host,"
+                        + " and no query or fragment")
             }
             self.template = template
             self.prefix = Array(prefix.utf8)
@@ -95,12 +98,15 @@ extension IssuerRegistry {
         private var verified: [IssuerKey: Entry] = [:]
         /// The tenants no token has verified for yet, by issuer.
         private var probation: [IssuerKey: Entry] = [:]
+        /// Which new tenants may be added, and which recently failed.
+        var admissions: TenantAdmissions
 
         /// An empty table for at most `capacity` tenants in each table, publishing to
-        /// `verifiedLookup`.
-        init(capacity: Int, verifiedLookup: VerifiedTenantLookup) {
+        /// `verifiedLookup`, adding new tenants as `admissions` allows.
+        init(capacity: Int, verifiedLookup: VerifiedTenantLookup, admissions: TenantAdmissions) {
             self.capacity = capacity
             self.verifiedLookup = verifiedLookup
+            self.admissions = admissions
         }
 
         /// The verified tenants' ids, least recently used first.

@@ -1,0 +1,34 @@
+import JOSE
+
+/// The first of two outcomes of a receiver's start: the server listens, or it ended.
+final class LoopbackStartup: Sendable {
+    private struct State {
+        var result: Result<Void, any Error>?
+        var waiter: CheckedContinuation<Void, any Error>?
+    }
+
+    private let state = Lock(State())
+
+    /// Records `result` unless one is recorded, and wakes the waiter.
+    func settle(_ result: Result<Void, any Error>) {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+            guard state.result == nil else { return nil }
+            state.result = result
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(with: result)
+    }
+
+    /// The first outcome, once there is one.
+    func outcome() async throws {
+        try await withCheckedThrowingContinuation { continuation in
+            let ready = state.withLock { state -> Result<Void, any Error>? in
+                if let result = state.result { return result }
+                state.waiter = continuation
+                return nil
+            }
+            if let ready { continuation.resume(with: ready) }
+        }
+    }
+}
