@@ -53,6 +53,11 @@ let package = Package(
         // uses `JOSEOAuth` alone (iOS apps receive redirects through the system instead).
         .library(name: "JOSELoopbackLogin", targets: ["JOSELoopbackLogin"]),
         .executable(name: "jose", targets: ["JOSECLI"]),
+        // Key sets refreshed in the background, as a swift-service-lifecycle `Service` (trait
+        // `ServiceLifecycle`).
+        .library(name: "JOSEServiceLifecycle", targets: ["JOSEServiceLifecycle"]),
+        // Key-set fetches and verifications as swift-metrics counters and timers (trait `Metrics`).
+        .library(name: "JOSEMetrics", targets: ["JOSEMetrics"]),
     ],
     // Optional pieces for servers, each off by default: a package that depends on `JOSE` alone
     // resolves and builds none of their dependencies. Turn one on with
@@ -70,6 +75,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         // `swift package generate-documentation --target JOSE`: a command plugin, built only when
         // that command runs, never for a consumer's build.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -100,6 +107,23 @@ let package = Package(
         .target(
             name: "JOSELoopbackLogin",
             dependencies: ["JOSE", "JOSEOAuth", .product(name: "FlyingFox", package: "FlyingFox")],
+            swiftSettings: asyncOnCallersExecutor
+        ),
+        .target(
+            name: "JOSEServiceLifecycle",
+            dependencies: [
+                "JOSE",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle",
+                         condition: .when(traits: ["ServiceLifecycle"])),
+            ],
+            swiftSettings: asyncOnCallersExecutor
+        ),
+        .target(
+            name: "JOSEMetrics",
+            dependencies: [
+                "JOSE",
+                .product(name: "Metrics", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+            ],
             swiftSettings: asyncOnCallersExecutor
         ),
         // The bare crypto-backend check `jose bench` measures the full verify against.
@@ -143,6 +167,29 @@ let package = Package(
         .testTarget(
             name: "JOSELoopbackLoginTests",
             dependencies: ["JOSE", "JOSEOAuth", "JOSELoopbackLogin", "JOSETestSupport"]
+        ),
+        .testTarget(
+            name: "JOSEServiceLifecycleTests",
+            dependencies: [
+                "JOSEServiceLifecycle",
+                "JOSEURLSession",
+                "JOSETestSupport",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle",
+                         condition: .when(traits: ["ServiceLifecycle"])),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle",
+                         condition: .when(traits: ["ServiceLifecycle"])),
+            ],
+            swiftSettings: asyncOnCallersExecutor
+        ),
+        .testTarget(
+            name: "JOSEMetricsTests",
+            dependencies: [
+                "JOSEMetrics",
+                "JOSEURLSession",
+                "JOSETestSupport",
+                .product(name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: ["Metrics"])),
+            ],
+            swiftSettings: asyncOnCallersExecutor
         ),
         .testTarget(
             name: "JOSECLITests",

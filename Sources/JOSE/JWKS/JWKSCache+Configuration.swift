@@ -61,6 +61,10 @@ extension JWKSCache {
         /// Where fetches (debug), `304`s (debug), failures (warning) and stale serves (warning)
         /// are logged; nothing is logged when `nil`. A cache hit never logs.
         public var logger: Logger?
+        /// Told of every fetch's outcome and duration, of stale serves and of unknown `kid`s,
+        /// for exporting metrics (the `JOSEMetrics` product has one); `nil` by default. A cache
+        /// hit never calls it.
+        public var observer: (any JWKSCacheObserver)?
 
         /// Creates the default configuration (see the table on ``JWKSCache/Configuration``).
         public init() {
@@ -77,6 +81,7 @@ extension JWKSCache {
             maximumKeyCount = 100
             keyPolicy = .default
             logger = nil
+            observer = nil
         }
 
         /// Checks that every number is usable.

@@ -43,6 +43,11 @@ import Logging
 ///   set under that copy's own lock and returns without suspending, parsing or allocating:
 ///   threads verifying through one cache share no lock and no reference count per token.
 ///
+/// - **Background refresh, warm starts, metrics.** ``refreshSchedule`` says when the cache
+///   wants its next fetch (the `JOSEServiceLifecycle` product's refresher reads it);
+///   ``snapshot()`` and ``restore(_:)`` carry the set into a new process as stale data; a
+///   ``Configuration/observer`` hears of fetches, stale serves and unknown `kid`s.
+///
 /// Keys that cannot be used are skipped, and a `kid` that appears more than once in the document
 /// is never selected (see ``JWKSet``).
 public final class JWKSCache: JWKSetSource, Sendable {
@@ -76,6 +81,9 @@ public final class JWKSCache: JWKSetSource, Sendable {
         var lastModified: String?
         /// When the latest fetch started.
         var lastFetchStart: Double?
+        /// When ``keySet`` was last fetched or confirmed by a `304`; `nil` while nothing was (a
+        /// loaded snapshot is not).
+        var renewedAt: Double?
         /// When the latest fetch failed, and how, if the latest completed fetch failed.
         var lastFailure: (time: Double, error: JOSEError)?
         /// `kid`s found absent after the latest fetch.
@@ -230,6 +238,57 @@ public final class JWKSCache: JWKSetSource, Sendable {
         return try await task.value
     }
 
+    /// When this cache wants its next fetch: what a background refresher (the
+    /// `JOSEServiceLifecycle` product's) reads to refresh the set before lookups would.
+    public var refreshSchedule: RefreshSchedule {
+        state.withLock { state in
+            RefreshSchedule(
+                renewedAt: state.renewedAt, refreshFrom: state.refreshFrom,
+                retryNotBefore: state.lastFailure.map { $0.time + configuration.failureRetryInterval.inSeconds },
+                isFetching: state.inFlight != nil)
+        }
+    }
+
+    /// The cached set and its freshness, to save and load into a later process with
+    /// ``restore(_:)``; `nil` before the first successful fetch (or restore).
+    public func snapshot() -> Snapshot? {
+        state.withLock { state in
+            guard let keySet = state.keySet else { return nil }
+            // A restored set that no fetch has renewed keeps the staleness it was restored with.
+            let freshUntil = state.renewedAt == nil
+                ? state.staleUntil - configuration.maximumStaleness.inSeconds : state.freshUntil
+            return Snapshot(url: url, keySet: keySet, freshUntil: freshUntil)
+        }
+    }
+
+    /// Starts a cold cache from a saved ``Snapshot``, as stale data: its set is served only as a
+    /// stale set is (up to ``Configuration/maximumStaleness`` past the freshness it had when
+    /// saved, and never past that counted from now), the first lookup starts a fetch, and an
+    /// unknown `kid` waits for one. No validator is sent back from a snapshot, so the first
+    /// fetch gets the whole set from the server.
+    ///
+    /// - Parameter snapshot: A snapshot of this cache's URL (see ``Snapshot/init(json:for:)``).
+    /// - Returns: `false`, changing nothing, when the cache already holds a set (a fetched set
+    ///   is never replaced by a saved one) or the snapshot is past its staleness.
+    /// - Throws: `JOSEError` with code ``JOSEError/Code/invalidInput`` when the snapshot is of
+    ///   another key-set URL.
+    @discardableResult
+    public func restore(_ snapshot: Snapshot) throws -> Bool {
+        guard snapshot.url == url else {
+            throw JOSEError.invalidInput(
+                "the key-set snapshot is of \(TransportPolicy.describe(snapshot.url)), not of this cache's \(TransportPolicy.describe(url))")
+        }
+        let now = configuration.clock.now
+        let staleUntil = min(snapshot.freshUntil, now) + configuration.maximumStaleness.inSeconds
+        guard now < staleUntil else { return false }
+        return state.withLock { state in
+            guard state.keySet == nil else { return false }
+            state.keySet = snapshot.keySet
+            state.staleUntil = staleUntil
+            return true
+        }
+    }
+
     /// Decides, without suspending, how to answer a lookup for `header`: the hit path first,
     /// then the rules on ``JWKSCache`` (which may start a background fetch, and, when the caller
     /// `mayWait`, a fetch to wait for).
@@ -243,11 +302,15 @@ public final class JWKSCache: JWKSetSource, Sendable {
     /// wait returns ``Plan/mustWait`` before changing anything, so that the waiting lookup that
     /// follows counts and starts what it must once.
     private func plan(header: JWSHeader, now: Double, mayWait: Bool) -> Plan {
-        state.withLock { state in
+        var event: LookupEvent?
+        let plan = state.withLock { state -> Plan in
             let backingOff = isBackingOff(state, now: now)
             if let keySet = state.keySet, now < state.staleUntil {
                 guard !keySet.answers(forKeyIDOf: header), let keyID = header.keyID else {
-                    if now >= state.freshUntil { state.statistics.staleServes += 1 }
+                    if now >= state.freshUntil {
+                        state.statistics.staleServes += 1
+                        event = .staleServe
+                    }
                     if now >= state.refreshFrom, state.inFlight == nil, !backingOff {
                         _ = startFetch(&state, now: now)
                     }
@@ -259,10 +322,12 @@ public final class JWKSCache: JWKSetSource, Sendable {
                 if remembered || (state.inFlight == nil && (coolingDown || backingOff)) {
                     state.statistics.unknownKeyIDMisses += 1
                     if remembered || coolingDown { state.statistics.suppressedRefetches += 1 }
+                    event = .unknownKeyID(refetched: false)
                     return .serve(keySet)
                 }
                 guard mayWait else { return .mustWait }
                 state.statistics.unknownKeyIDMisses += 1
+                event = .unknownKeyID(refetched: true)
                 return .wait(state.inFlight ?? startFetch(&state, now: now), header: header)
             }
             if state.inFlight == nil, backingOff, let failure = state.lastFailure {
@@ -271,6 +336,22 @@ public final class JWKSCache: JWKSetSource, Sendable {
             guard mayWait else { return .mustWait }
             return .wait(state.inFlight ?? startFetch(&state, now: now), header: header)
         }
+        if let event, let observer = configuration.observer {
+            switch event {
+            case .staleServe: observer.staleKeySetServed()
+            case .unknownKeyID(let refetched): observer.unknownKeyIDLookedUp(refetched: refetched)
+            }
+        }
+        return plan
+    }
+
+    /// What a lookup that missed the hit path tells ``Configuration/observer``, once the lock is
+    /// released.
+    private enum LookupEvent {
+        /// The set was served past its freshness.
+        case staleServe
+        /// The token's `kid` was absent from the set; `refetched` when the lookup waits for a fetch.
+        case unknownKeyID(refetched: Bool)
     }
 
     /// Whether a fetch failed less than ``Configuration/failureRetryInterval`` ago.
@@ -300,15 +381,17 @@ public final class JWKSCache: JWKSetSource, Sendable {
             return keySet
         } catch {
             let later = configuration.clock.now
-            let fallback: JWKSet? = state.withLock { state in
+            let fallback: (keySet: JWKSet, stale: Bool)? = state.withLock { state in
                 guard let keySet = state.keySet, later < state.staleUntil else { return nil }
-                if later >= state.freshUntil { state.statistics.staleServes += 1 }
-                return keySet
+                let stale = later >= state.freshUntil
+                if stale { state.statistics.staleServes += 1 }
+                return (keySet, stale)
             }
             guard let fallback else { throw error }
+            if fallback.stale { configuration.observer?.staleKeySetServed() }
             configuration.logger?.debug("serving the cached key set after a failed fetch",
                                         metadata: ["url": "\(TransportPolicy.describe(url))"])
-            return fallback
+            return fallback.keySet
         }
     }
 
@@ -352,6 +435,7 @@ public final class JWKSCache: JWKSetSource, Sendable {
         let request = HTTPFetchRequest(url: url, headers: headers, timeout: configuration.timeout,
                                        maximumBodyBytes: configuration.maximumBodyBytes)
         let logger = configuration.logger
+        let started = ContinuousClock.now
         logger?.debug("fetching key set \(TransportPolicy.describe(url))",
                       metadata: ["revalidating": "\(entityTag != nil || lastModified != nil)"])
 
@@ -396,6 +480,14 @@ public final class JWKSCache: JWKSetSource, Sendable {
             }
         }
 
+        if let observer = configuration.observer {
+            let duration = ContinuousClock.now - started
+            switch (outcome, applied.result) {
+            case (_, .failure(let error)): observer.keySetFetchFailed(code: error.code, duration: duration)
+            case (.success(.notModified), .success): observer.keySetNotModified(duration: duration)
+            case (_, .success): observer.keySetFetched(duration: duration)
+            }
+        }
         switch (outcome, applied.result) {
         case (_, .failure(let error)):
             logger?.warning(applied.staleUsable ? "key set fetch failed; serving the last good (stale) set"
@@ -420,6 +512,7 @@ public final class JWKSCache: JWKSetSource, Sendable {
         state.freshUntil = now + freshness
         state.staleUntil = now + freshness + configuration.maximumStaleness.inSeconds
         state.refreshFrom = state.freshUntil - min(configuration.refreshAhead.inSeconds, freshness / 2)
+        state.renewedAt = now
         state.lastFailure = nil
         state.unknownKeyIDs.removeAll()
         if let keySet = state.keySet {
