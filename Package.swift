@@ -48,6 +48,10 @@ let package = Package(
         // The OpenID Connect login flow of a relying party (authorization code + PKCE, PAR,
         // token exchange, ID-token validation), above the core.
         .library(name: "JOSEOAuth", targets: ["JOSEOAuth"]),
+        // Trait `AsyncHTTPClient`: an `HTTPFetcher` on the server's own AsyncHTTPClient.
+        .library(name: "JOSEAsyncHTTPClient", targets: ["JOSEAsyncHTTPClient"]),
+        // Trait `Hummingbird`: bearer and DPoP middleware over `ProtectedResource`.
+        .library(name: "JOSEHummingbird", targets: ["JOSEHummingbird"]),
         .executable(name: "jose", targets: ["JOSECLI"]),
     ],
     // Optional pieces for servers, each off by default: a package that depends on `JOSE` alone
@@ -68,6 +72,9 @@ let package = Package(
         // `swift package generate-documentation --target JOSE`: a command plugin, built only when
         // that command runs, never for a consumer's build.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // Resolved and built only for a consumer that turns the matching trait on.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         .systemLibrary(
@@ -90,6 +97,22 @@ let package = Package(
         .target(
             name: "JOSEOAuth",
             dependencies: ["JOSE"],
+            swiftSettings: asyncOnCallersExecutor
+        ),
+        .target(
+            name: "JOSEAsyncHTTPClient",
+            dependencies: [
+                "JOSE",
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
+            ],
+            swiftSettings: asyncOnCallersExecutor
+        ),
+        .target(
+            name: "JOSEHummingbird",
+            dependencies: [
+                "JOSE",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+            ],
             swiftSettings: asyncOnCallersExecutor
         ),
         // The bare crypto-backend check `jose bench` measures the full verify against.
@@ -128,6 +151,29 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: cryptoBackendSettings
+        ),
+        // The fetcher conformance cases run against every fetcher: URLSession always, and
+        // AsyncHTTPClient with its trait on.
+        .testTarget(
+            name: "JOSEHTTPFetcherTests",
+            dependencies: [
+                "JOSE",
+                "JOSEURLSession",
+                "JOSEAsyncHTTPClient",
+                "JOSETestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
+            ]
+        ),
+        .testTarget(
+            name: "JOSEHummingbirdTests",
+            dependencies: [
+                "JOSE",
+                "JOSEHummingbird",
+                "JOSETestSupport",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "JOSECLITests",
