@@ -75,6 +75,7 @@ let package = Package(
         // Resolved and built only for a consumer that turns the matching trait on.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         .systemLibrary(
@@ -112,6 +113,7 @@ let package = Package(
             dependencies: [
                 "JOSE",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Hummingbird"])),
             ],
             swiftSettings: asyncOnCallersExecutor
         ),
@@ -172,6 +174,7 @@ let package = Package(
                 "JOSETestSupport",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
                 .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Hummingbird"])),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import HTTPTypes
 import Hummingbird
 import JOSE
 import Logging
@@ -87,7 +88,7 @@ public struct ProtectedResourceMiddleware<Context: AccessTokenRequestContext>: R
     /// - Returns: the next responder's response, or the challenge.
     /// - Throws: what `next` throws, and errors other than `JOSEError` from the guard.
     public func handle(
-        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+        _ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response
     ) async throws -> Response {
         let described = ProtectedResourceRequest(
             method: request.method.rawValue, url: origin + request.uri.string,

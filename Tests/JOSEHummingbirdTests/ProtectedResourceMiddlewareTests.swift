@@ -1,5 +1,6 @@
 #if Hummingbird
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import JOSE
