@@ -107,7 +107,7 @@ import JOSETestSupport
         let error = await expectJOSEError(.transportFailed) {
             try await fetcher.fetch(HTTPFetchRequest(url: server.url("/big")))
         }
-        #expect(error?.message.contains("exceeds") == true)
+        #expect(error?.message.contains("exceeds") == true, "\(error?.message ?? "")")
     }
 
     @Test(arguments: FetcherUnderTest.allCases)
