@@ -93,7 +93,8 @@ import JOSETestSupport
         let server = try TestHTTPServer()
         try await server.setRoute("/big", bodySize: 5 * 1024 * 1024)
         let error = await expectJOSEError(.transportFailed) {
-            try await fetcher.fetch(HTTPFetchRequest(url: server.url("/big")))
+            // A generous timeout: what fails the fetch must be the size, even on a loaded machine.
+            try await fetcher.fetch(HTTPFetchRequest(url: server.url("/big"), timeout: .seconds(60)))
         }
         #expect(error?.message.contains("/big") == true)
         #expect(error?.message.contains("1048576") == true)
@@ -105,7 +106,7 @@ import JOSETestSupport
         let server = try TestHTTPServer()
         try await server.setRoute("/big", bodySize: 5 * 1024 * 1024, omitContentLength: true)
         let error = await expectJOSEError(.transportFailed) {
-            try await fetcher.fetch(HTTPFetchRequest(url: server.url("/big")))
+            try await fetcher.fetch(HTTPFetchRequest(url: server.url("/big"), timeout: .seconds(60)))
         }
         #expect(error?.message.contains("exceeds") == true, "\(error?.message ?? "")")
     }
