@@ -52,6 +52,10 @@ let package = Package(
         // pure-Swift HTTP server: for desktop apps and `jose login`, never built by an app that
         // uses `JOSEOAuth` alone (iOS apps receive redirects through the system instead).
         .library(name: "JOSELoopbackLogin", targets: ["JOSELoopbackLogin"]),
+        // Trait `AsyncHTTPClient`: an `HTTPFetcher` on the server's own AsyncHTTPClient.
+        .library(name: "JOSEAsyncHTTPClient", targets: ["JOSEAsyncHTTPClient"]),
+        // Trait `Hummingbird`: bearer and DPoP middleware over `ProtectedResource`.
+        .library(name: "JOSEHummingbird", targets: ["JOSEHummingbird"]),
         .executable(name: "jose", targets: ["JOSECLI"]),
         // Key sets refreshed in the background, as a swift-service-lifecycle `Service` (trait
         // `ServiceLifecycle`).
@@ -80,6 +84,10 @@ let package = Package(
         // `swift package generate-documentation --target JOSE`: a command plugin, built only when
         // that command runs, never for a consumer's build.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // Resolved and built only for a consumer that turns the matching trait on.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         .systemLibrary(
@@ -126,6 +134,23 @@ let package = Package(
             ],
             swiftSettings: asyncOnCallersExecutor
         ),
+        .target(
+            name: "JOSEAsyncHTTPClient",
+            dependencies: [
+                "JOSE",
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
+            ],
+            swiftSettings: asyncOnCallersExecutor
+        ),
+        .target(
+            name: "JOSEHummingbird",
+            dependencies: [
+                "JOSE",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Hummingbird"])),
+            ],
+            swiftSettings: asyncOnCallersExecutor
+        ),
         // The bare crypto-backend check `jose bench` measures the full verify against.
         .target(
             name: "JOSEPrimitiveSignatureCheck",
@@ -163,6 +188,30 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: cryptoBackendSettings
+        ),
+        // The fetcher conformance cases run against every fetcher: URLSession always, and
+        // AsyncHTTPClient with its trait on.
+        .testTarget(
+            name: "JOSEHTTPFetcherTests",
+            dependencies: [
+                "JOSE",
+                "JOSEURLSession",
+                "JOSEAsyncHTTPClient",
+                "JOSETestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
+            ]
+        ),
+        .testTarget(
+            name: "JOSEHummingbirdTests",
+            dependencies: [
+                "JOSE",
+                "JOSEHummingbird",
+                "JOSETestSupport",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "JOSELoopbackLoginTests",

@@ -2,8 +2,9 @@
 """Compiles every Swift snippet of the README and the DocC catalogs against today's API.
 
 Each ```swift block becomes its own file in a package made under the scratch folder, which
-depends on this package by path and on every library product its manifest declares (so a
-snippet may import any of them, and a product that does not exist yet is simply not there). A
+depends on this package by path, with every package trait on, and on every library product its
+manifest declares (so a snippet may import any of them, the trait-gated ones included, and a
+product that does not exist yet is simply not there). A
 snippet's body is wrapped in an `async throws` function, its `import` lines stay at the top of
 its file (a snippet without any gets `import JOSE`), and `#sourceLocation` makes each compiler
 error name the Markdown file and line. Member lookup follows each file's own imports
@@ -87,19 +88,21 @@ def swift_source(snippet: Snippet, function_name: str) -> str:
     return "\n".join(out)
 
 
-def manifest(package_name: str, products: list[str], platforms: list[dict]) -> str:
-    """The snippet package's manifest: one library target over every product of this package."""
+def manifest(package_name: str, products: list[str], platforms: list[dict], traits: list[str]) -> str:
+    """The snippet package's manifest: one library target over every product of this package,
+    with `traits` on."""
     platform_list = ", ".join(
         f'.{PLATFORM_NAMES[p["platformName"]]}("{p["version"]}")'
         for p in platforms if p["platformName"] in PLATFORM_NAMES)
     dependencies = ", ".join(f'.product(name: "{name}", package: "{package_name}")' for name in products)
-    return f"""// swift-tools-version:6.0
+    trait_list = ", ".join(f'"{name}"' for name in traits)
+    return f"""// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
     name: "snippets",
     platforms: [{platform_list}],
-    dependencies: [.package(path: "{ROOT}")],
+    dependencies: [.package(path: "{ROOT}", traits: [{trait_list}])],
     targets: [
         .target(
             name: "Snippets",
@@ -132,13 +135,14 @@ def main() -> int:
     description = json.loads(subprocess.run(
         ["swift", "package", "dump-package"], cwd=ROOT, check=True, capture_output=True, text=True).stdout)
     products = [p["name"] for p in description["products"] if "library" in p["type"]]
+    traits = [t["name"] for t in description.get("traits", []) if t["name"] != "default"]
 
     package = arguments.scratch.resolve() / "package"
     sources = package / "Sources" / "Snippets"
     if sources.exists():
         shutil.rmtree(sources)
     sources.mkdir(parents=True)
-    (package / "Package.swift").write_text(manifest(ROOT.name.lower(), products, description.get("platforms", [])))
+    (package / "Package.swift").write_text(manifest(ROOT.name.lower(), products, description.get("platforms", []), traits))
     shutil.copy(INPUTS, sources / "SnippetInputs.swift")
     for number, snippet in enumerate(snippets, start=1):
         stem = re.sub(r"\W", "_", snippet.path.stem)

@@ -43,23 +43,7 @@ public struct URLSessionHTTPFetcher: HTTPFetcher {
     ///   negative, the method is neither `GET` nor `POST`, or a `GET` has a body.
     public func fetch(_ request: HTTPFetchRequest) async throws -> HTTPFetchResponse {
         let url = request.url
-        guard TransportPolicy.isAllowed(url) else {
-            throw JOSEError(.transportFailed,
-                            "refusing to fetch \(TransportPolicy.describe(url)): only https, or http to a loopback host, is allowed")
-        }
-        guard request.timeout > .zero else {
-            throw JOSEError(.invalidInput, "fetch timeout must be positive, got \(request.timeout)")
-        }
-        guard request.maximumBodyBytes >= 0 else {
-            throw JOSEError(.invalidInput, "maximum body size must not be negative, got \(request.maximumBodyBytes)")
-        }
-        guard request.method == .post || (request.method == .get && request.body.isEmpty) else {
-            throw JOSEError(.invalidInput, "only GET without a body and POST are sent, got \(String(reflecting: request.method.rawValue))")
-        }
-        for (name, value) in request.headers where !isSafeHeader(name: name, value: value) {
-            throw JOSEError(.transportFailed,
-                            "refusing to fetch \(TransportPolicy.describe(url)): header \(String(reflecting: name)) is empty or contains control characters")
-        }
+        try request.validateForSending()
 
         let seconds = request.timeout.timeInterval
         var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData,
@@ -102,16 +86,6 @@ public struct URLSessionHTTPFetcher: HTTPFetcher {
         } onCancel: {
             exchange.finish(.failure(JOSEError(.transportFailed, "fetching \(TransportPolicy.describe(url)) was cancelled")))
         }
-    }
-
-    /// Whether a caller-supplied header can be sent as is: a token-like name and a value without
-    /// control characters (so a value echoed from a server, such as an ETag, cannot inject lines).
-    private func isSafeHeader(name: String, value: String) -> Bool {
-        guard !name.isEmpty,
-              name.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F && $0 != ":" }) else {
-            return false
-        }
-        return value.unicodeScalars.allSatisfy { $0 == "\t" || ($0.value >= 0x20 && $0.value != 0x7F) }
     }
 }
 

@@ -77,6 +77,8 @@ package final class TestHTTPServer: Sendable {
     ///   - omitContentLength: Send no `Content-Length`; the body ends when the connection closes.
     ///   - held: Keep every request for `path` waiting, unanswered, until ``release(path:)``
     ///     (at most 60 s; then `503`).
+    ///   - heldBody: Send the head and the first half of `body` at once, and the rest only on
+    ///     ``release(path:)`` (at most 60 s).
     package func setRoute(
         _ path: String,
         status: Int = 200,
@@ -86,11 +88,13 @@ package final class TestHTTPServer: Sendable {
         delaySeconds: Double = 0,
         etag: String? = nil,
         omitContentLength: Bool = false,
-        held: Bool = false
+        held: Bool = false,
+        heldBody: Bool = false
     ) async throws {
         var spec: [String: Any] = [
             "path": path, "status": status, "headers": headers, "body": body,
             "delay_seconds": delaySeconds, "omit_content_length": omitContentLength, "hold": held,
+            "hold_body": heldBody,
         ]
         if let bodySize { spec["body_size"] = bodySize }
         if let etag { spec["etag"] = etag }
@@ -98,7 +102,7 @@ package final class TestHTTPServer: Sendable {
                               body: try JSONSerialization.data(withJSONObject: spec))
     }
 
-    /// Answers the requests held for `path` (see `held` in ``setRoute(_:status:headers:body:bodySize:delaySeconds:etag:omitContentLength:held:)``).
+    /// Answers the requests held for `path` (see `held` in ``setRoute(_:status:headers:body:bodySize:delaySeconds:etag:omitContentLength:held:heldBody:)``).
     package func release(path: String) async throws {
         _ = try await control("/_control/release", method: "POST",
                               body: try JSONSerialization.data(withJSONObject: ["path": path]))

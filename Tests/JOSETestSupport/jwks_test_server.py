@@ -15,6 +15,8 @@ the tests configure over the same server:
                          the connection to end it. "delay_seconds" stalls before the status line.
                          "hold" keeps every request for the path waiting (counted, unanswered)
                          until /_control/release names the path (at most 60 s, then 503).
+                         "hold_body" sends the head and the first half of the body at once,
+                         and the rest only on that release (or after 60 s).
   POST /_control/release JSON body {"path": "/jwks.json"}: answers the held requests for the path
   GET  /_control/count?path=/jwks.json   -> {"count": n} requests seen for that path
   GET  /_control/count                    -> {"count": n} requests seen for every path but /_control
@@ -173,6 +175,15 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header("Content-Length", str(size))
         self.end_headers()
         if head or status in (204, 304):
+            return
+        if body is not None and spec.get("hold_body"):
+            half = len(body) // 2
+            self.wfile.write(body[:half])
+            self.wfile.flush()
+            with LOCK:
+                event = HOLDS.setdefault(spec["path"], threading.Event())
+            event.wait(HOLD_LIMIT_SECONDS)
+            self.wfile.write(body[half:])
             return
         if body is not None:
             self.wfile.write(body)

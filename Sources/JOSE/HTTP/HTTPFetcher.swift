@@ -7,13 +7,15 @@ import Foundation
 /// What the library asks of an HTTP client: one `GET` (key sets, discovery documents) or one
 /// `POST` of a form (token and pushed authorization requests), its status, headers and body.
 ///
-/// This is the only place the library meets HTTP. The default implementation is
-/// `URLSessionHTTPFetcher` (in `JOSEURLSession`); provide your own conformance to route
-/// fetches through another client (a proxy-aware session, a test double, a client with custom
-/// trust).
+/// This is the only place the library meets HTTP. The bundled implementations are
+/// `URLSessionHTTPFetcher` (in `JOSEURLSession`) and `AsyncHTTPClientFetcher` (in
+/// `JOSEAsyncHTTPClient`, behind the package trait `AsyncHTTPClient`); provide your own
+/// conformance to route fetches through another client (a proxy-aware session, a test double, a
+/// client with custom trust).
 ///
 /// A conforming type should:
-/// - refuse URLs that ``TransportPolicy/isAllowed(_:)`` refuses, before connecting;
+/// - call ``HTTPFetchRequest/validateForSending()`` before connecting: it refuses URLs that
+///   ``TransportPolicy/isAllowed(_:)`` refuses, unusable limits and unsendable headers;
 /// - finish (successfully or not) within ``HTTPFetchRequest/timeout``;
 /// - stop reading and fail once the body exceeds ``HTTPFetchRequest/maximumBodyBytes``;
 /// - follow no redirects to another host, and none at all for a `POST`;

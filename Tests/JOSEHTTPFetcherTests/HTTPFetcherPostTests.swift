@@ -1,14 +1,14 @@
 import Foundation
 import Testing
-@testable import JOSE
-import JOSEURLSession
+import JOSE
 import JOSETestSupport
 
-/// `URLSessionHTTPFetcher` sending form POSTs (token and PAR requests).
+/// Every bundled fetcher sending form POSTs (token and PAR requests).
 @Suite struct HTTPFetcherPostTests {
-    let fetcher = URLSessionHTTPFetcher()
 
-    @Test func formPostIsSentWithItsHeaders() async throws {
+    @Test(arguments: FetcherUnderTest.allCases)
+    func formPostIsSentWithItsHeaders(_ kind: FetcherUnderTest) async throws {
+        let fetcher = kind.fetcher
         let server = try TestHTTPServer()
         try await server.setRoute("/token", body: #"{"ok":true}"#)
         let request = HTTPFetchRequest.formPost(url: server.url("/token"), form: [("grant_type", "refresh_token")],
@@ -23,7 +23,9 @@ import JOSETestSupport
         #expect(headers["authorization"] == "Basic eDp5")
     }
 
-    @Test func postIsNeverRedirected() async throws {
+    @Test(arguments: FetcherUnderTest.allCases)
+    func postIsNeverRedirected(_ kind: FetcherUnderTest) async throws {
+        let fetcher = kind.fetcher
         let server = try TestHTTPServer()
         try await server.setRoute("/token", status: 307, headers: ["Location": server.url("/elsewhere").absoluteString])
         let error = await expectJOSEError(.transportFailed) {
@@ -33,18 +35,31 @@ import JOSETestSupport
         #expect(try await server.requestCount(path: "/elsewhere") == 0)
     }
 
-    @Test func redirectLocationIsQuotedInTheMessage() async throws {
+    @Test(arguments: FetcherUnderTest.allCases)
+    func redirectLocationIsQuotedInTheMessage(_ kind: FetcherUnderTest) async throws {
+        let fetcher = kind.fetcher
         let server = try TestHTTPServer()
         try await server.setRoute("/token", status: 302, headers: ["Location": "/elsewhere\u{1B}[31mred"])
         let error = await expectJOSEError(.transportFailed) {
             try await fetcher.fetch(.formPost(url: server.url("/token"), form: [("a", "b")]))
         }
-        #expect(error?.message.contains("redirect") == true)
-        #expect(error?.message.contains("elsewhere") == true)
         #expect(error?.message.contains("\u{1B}") == false)
+        switch kind {
+        case .urlSession:
+            #expect(error?.message.contains("redirect") == true)
+            #expect(error?.message.contains("elsewhere") == true)
+        #if AsyncHTTPClient
+        case .asyncHTTPClient:
+            // SwiftNIO's HTTP parser refuses a control character in a header value, so the
+            // response never gets as far as a redirect.
+            #expect(error?.message.contains("/token") == true)
+        #endif
+        }
     }
 
-    @Test func getWithABodyAndOtherMethodsAreRefused() async throws {
+    @Test(arguments: FetcherUnderTest.allCases)
+    func getWithABodyAndOtherMethodsAreRefused(_ kind: FetcherUnderTest) async throws {
+        let fetcher = kind.fetcher
         let url = try #require(URL(string: "http://127.0.0.1:9/x"))
         _ = await expectJOSEError(.invalidInput) {
             try await fetcher.fetch(HTTPFetchRequest(url: url, body: [1]))
