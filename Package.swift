@@ -49,6 +49,8 @@ let package = Package(
         // token exchange, ID-token validation), above the core.
         .library(name: "JOSEOAuth", targets: ["JOSEOAuth"]),
         .executable(name: "jose", targets: ["JOSECLI"]),
+        // Replay and one-time state shared by a fleet, on PostgreSQL (trait `PostgreSQL`).
+        .library(name: "JOSEPostgreSQL", targets: ["JOSEPostgreSQL"]),
     ],
     // Optional pieces for servers, each off by default: a package that depends on `JOSE` alone
     // resolves and builds none of their dependencies. Turn one on with
@@ -68,6 +70,8 @@ let package = Package(
         // `swift package generate-documentation --target JOSE`: a command plugin, built only when
         // that command runs, never for a consumer's build.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         .systemLibrary(
@@ -92,6 +96,16 @@ let package = Package(
             dependencies: ["JOSE"],
             swiftSettings: asyncOnCallersExecutor
         ),
+        // `ReplayCache` on PostgreSQL: its sources are empty unless the `PostgreSQL` trait is on.
+        .target(
+            name: "JOSEPostgreSQL",
+            dependencies: [
+                "JOSE",
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["PostgreSQL"])),
+            ],
+            swiftSettings: asyncOnCallersExecutor
+        ),
         // The bare crypto-backend check `jose bench` measures the full verify against.
         .target(
             name: "JOSEPrimitiveSignatureCheck",
@@ -104,6 +118,7 @@ let package = Package(
                 "JOSEOAuth",
                 "JOSEURLSession",
                 "JOSEPrimitiveSignatureCheck",
+                .target(name: "JOSEPostgreSQL", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -125,6 +140,7 @@ let package = Package(
                 "JOSEOAuth",
                 "JOSEURLSession",
                 "JOSETestSupport",
+                .target(name: "JOSEPostgreSQL", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: cryptoBackendSettings
