@@ -62,6 +62,8 @@ let package = Package(
         .library(name: "JOSEServiceLifecycle", targets: ["JOSEServiceLifecycle"]),
         // Key-set fetches and verifications as swift-metrics counters and timers (trait `Metrics`).
         .library(name: "JOSEMetrics", targets: ["JOSEMetrics"]),
+        // Replay and one-time state shared by a fleet, on PostgreSQL (trait `PostgreSQL`).
+        .library(name: "JOSEPostgreSQL", targets: ["JOSEPostgreSQL"]),
     ],
     // Optional pieces for servers, each off by default: a package that depends on `JOSE` alone
     // resolves and builds none of their dependencies. Turn one on with
@@ -88,6 +90,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         .systemLibrary(
@@ -151,6 +155,16 @@ let package = Package(
             ],
             swiftSettings: asyncOnCallersExecutor
         ),
+        // `ReplayCache` on PostgreSQL: its sources are empty unless the `PostgreSQL` trait is on.
+        .target(
+            name: "JOSEPostgreSQL",
+            dependencies: [
+                "JOSE",
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["PostgreSQL"])),
+            ],
+            swiftSettings: asyncOnCallersExecutor
+        ),
         // The bare crypto-backend check `jose bench` measures the full verify against.
         .target(
             name: "JOSEPrimitiveSignatureCheck",
@@ -164,6 +178,7 @@ let package = Package(
                 "JOSELoopbackLogin",
                 "JOSEURLSession",
                 "JOSEPrimitiveSignatureCheck",
+                .target(name: "JOSEPostgreSQL", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -185,6 +200,7 @@ let package = Package(
                 "JOSEOAuth",
                 "JOSEURLSession",
                 "JOSETestSupport",
+                .target(name: "JOSEPostgreSQL", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: cryptoBackendSettings

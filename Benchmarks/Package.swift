@@ -19,10 +19,13 @@ let package = Package(
     name: "swift-jose-benchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "swift-jose", path: ".."),
+        // PostgreSQL: `replay-bench` measures the shared replay store (JOSEPostgreSQL).
+        .package(name: "swift-jose", path: "..", traits: ["PostgreSQL"]),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // The raw OpenSSL floor: the least work a verifier must do, in C.
@@ -74,6 +77,16 @@ let package = Package(
         .executableTarget(
             name: "road-overhead",
             dependencies: ["TokenFactory", "OursVerifier", .product(name: "JOSE", package: "swift-jose")]
+        ),
+        // DPoP checks with the in-memory and the PostgreSQL replay store, and a one-key flood.
+        .executableTarget(
+            name: "replay-bench",
+            dependencies: [
+                .product(name: "JOSE", package: "swift-jose"),
+                .product(name: "JOSEPostgreSQL", package: "swift-jose"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // `swift package --package-path Benchmarks benchmark`
         .executableTarget(

@@ -21,8 +21,9 @@ import JOSE
 /// **Transactions are single-use.** A transaction older than ``transactionLifetime`` is refused
 /// (`expired`), and one this client has already finished (copies of a client share the record)
 /// is refused (`transaction_reused`), even when the first attempt failed after its callback
-/// was accepted. The record lives in memory: delete a persisted transaction once it has been
-/// used, so that a restarted app cannot replay it.
+/// was accepted. The record (``consumedTransactions``) lives in memory unless set to a shared
+/// store: delete a persisted transaction once it has been used, so that a restarted app cannot
+/// replay it.
 public struct OpenIDClient: Sendable {
     /// The provider's metadata.
     public let metadata: OpenIDProviderMetadata
@@ -53,8 +54,11 @@ public struct OpenIDClient: Sendable {
     public var dpop: DPoPProofSigner?
     /// The longest `request_uri` accepted from a PAR endpoint, in bytes.
     public static let maximumRequestURILength = 2048
-    /// The transactions already finished.
-    private let consumed = ConsumedTransactions()
+    /// Where finished transactions are recorded, so that each finishes once: in memory (shared
+    /// by the copies of this client) unless set. Set a shared store (`JOSEPostgreSQL`'s
+    /// `PostgresReplayCache`) when several processes finish the logins of one client, so that a
+    /// transaction finished by one is refused by every other.
+    public var consumedTransactions: any ReplayCache
     /// The refresh requests in flight.
     let refreshFlights = RefreshFlights()
     /// The last DPoP nonce of each endpoint.
@@ -86,6 +90,7 @@ public struct OpenIDClient: Sendable {
         self.authentication = authentication
         self.fetcher = fetcher
         self.clock = clock
+        consumedTransactions = try Self.inMemoryConsumedTransactions(clock: clock)
         idTokenValidator = IDTokenValidator(
             issuer: metadata.issuer, clientID: clientID, keySource: keys,
             algorithms: metadata.idTokenSigningAlgorithms, clock: clock)
@@ -162,7 +167,8 @@ public struct OpenIDClient: Sendable {
     ///   `invalid_state` for a response checked against another transaction; `invalid_issuer`
     ///   for a response without `iss` from a provider that sends it; `expired` for a
     ///   transaction older than ``transactionLifetime`` or made in the future;
-    ///   `transaction_reused` for one already finished;
+    ///   `transaction_reused` for one already finished; `replay_store_unavailable` when
+    ///   ``consumedTransactions`` cannot be asked;
     ///   `transport_failed` when the token endpoint cannot be reached; `token_error`
     ///   or `invalid_token_response` for its answer (also when it has no `id_token`, or its
     ///   `token_type` is `DPoP` without a ``dpop`` key or anything else with one);
@@ -172,7 +178,7 @@ public struct OpenIDClient: Sendable {
         try checkUsable(transaction)
         try check(response, against: transaction)
         try checkValidator()
-        try consumed.consume(transaction, expiredBefore: clock.now - transactionLifetime.inSeconds)
+        try await consume(transaction)
         let tokens = try await requestTokens(.authorizationCode(response.code, transaction: transaction))
         guard let idToken = tokens.idToken else {
             throw JOSEError(.invalidTokenResponse, "the token response has no \"id_token\"")

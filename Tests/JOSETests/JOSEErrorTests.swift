@@ -10,7 +10,7 @@ import Testing
             "invalid_issuer", "invalid_audience", "invalid_authorized_party", "invalid_nonce",
             "auth_time_too_old", "missing_claim", "invalid_claim", "invalid_type",
             "unsupported_critical_header", "invalid_token_hash", "jwks_unavailable", "transport_failed",
-            "discovery_failed", "invalid_input", "invalid_state", "invalid_redirect_uri", "authorization_error", "token_error",
+            "discovery_failed", "replay_store_unavailable", "invalid_input", "invalid_state", "invalid_redirect_uri", "authorization_error", "token_error",
             "invalid_token_response", "transaction_reused", "login_timed_out",
             "invalid_dpop_proof", "use_dpop_nonce", "invalid_token_binding", "insufficient_scope",
             "insufficient_user_authentication", "invalid_request", "missing_credentials",
@@ -18,8 +18,9 @@ import Testing
         #expect(JOSEError.Code.all.map(\.rawValue) == expected)
     }
 
-    @Test func remoteFailuresAreTheThreeCodesThatStopAJudgement() {
-        #expect(JOSEError.Code.all.filter(\.isRemoteFailure) == [.jwksUnavailable, .transportFailed, .discoveryFailed])
+    @Test func remoteFailuresAreTheFourCodesThatStopAJudgement() {
+        #expect(JOSEError.Code.all.filter(\.isRemoteFailure)
+                == [.jwksUnavailable, .transportFailed, .discoveryFailed, .replayStoreUnavailable])
     }
 
     @Test func descriptionJoinsCodeAndMessage() {

@@ -8,7 +8,8 @@
 /// (``DPoPTargetURI``); `iat` is no more than ``maximumAge`` old and not in the future (each with
 /// ``leeway``); `ath` is the hash of the access token sent with it; `nonce` is the server's when
 /// it requires one; the key's RFC 7638 thumbprint equals the access token's `cnf.jkt`; and its
-/// `jti` was not seen before (``ReplayCache``).
+/// `jti` was not seen before (``ReplayCache``, where the key's thumbprint is the owner: one key's
+/// flood of proofs fills only its own quota).
 ///
 /// - Important: this is the one place in the library where a key carried in a token's header
 ///   verifies it. RFC 9449 defines a proof that way: the proof shows possession of the key
@@ -31,7 +32,8 @@
 /// message names the rule, with the inner code), `use_dpop_nonce` when the nonce is missing or
 /// not the server's, `invalid_token_binding` when the key is not the one the token is bound to,
 /// `invalid_request` when the request's URL is not a usable http(s) URL (the client chose its
-/// path), and `invalid_input` when the clock does not read a time.
+/// path), `invalid_input` when the clock does not read a time, and `replay_store_unavailable`
+/// when a shared replay cache cannot be asked (the proof is refused: fail closed).
 public struct DPoPProofVerifier: Sendable {
     /// Every asymmetric JWS algorithm the library verifies: RS*, PS*, ES*, ES256K and EdDSA.
     public static let asymmetricAlgorithms: Set<JWSAlgorithm> = Set(JWSAlgorithm.all.filter { $0.family != .hmac })
@@ -124,21 +126,27 @@ public struct DPoPProofVerifier: Sendable {
     ///   - request: the request as the server received it.
     /// - Returns: the verified proof, with its key and that key's thumbprint.
     /// - Throws: ``JOSEError``: `invalid_dpop_proof`, `use_dpop_nonce`, `invalid_token_binding`,
-    ///   `invalid_request` for an unusable request URL, or `invalid_input` for an unusable clock.
+    ///   `invalid_request` for an unusable request URL, `invalid_input` for an unusable clock, or
+    ///   `replay_store_unavailable` when the replay cache cannot be asked.
     public func verify(_ proof: String, for request: DPoPRequest) async throws -> VerifiedDPoPProof {
         let checked = try check(proof, for: request)
         // Last, so that proofs failing any other rule never take room in the cache.
-        guard await replayCache.recordFirstUse(of: checked.replayIdentifier, expiresAt: checked.expiresAt) else {
+        let proofKey = checked.proof.keyThumbprint
+        switch try await replayCache.answer(checked.proofID, owner: proofKey, expiresAt: checked.expiresAt) {
+        case .firstUse:
+            return checked.proof
+        case .seenBefore:
+            throw JOSEError(.invalidDPoPProof, "the DPoP proof was already used (its jti was seen before)")
+        case .ownerOverQuota:
             throw JOSEError(.invalidDPoPProof,
-                            "the DPoP proof was already used (its jti was seen before), or the replay cache cannot record it (full or unreachable)")
+                            "the DPoP proof key has too many unexpired proofs recorded (the replay cache's per-key quota); make fewer proofs or wait for them to expire")
         }
-        return checked.proof
     }
 
     /// A proof that passed every rule but the replay check.
     private struct CheckedProof {
         let proof: VerifiedDPoPProof
-        let replayIdentifier: String
+        let proofID: String
         let expiresAt: Double
     }
 
@@ -214,7 +222,7 @@ public struct DPoPProofVerifier: Sendable {
         let verified = VerifiedDPoPProof(
             token: VerifiedJWT(header: header, claims: claims, key: key), keyThumbprint: thumbprint)
         return CheckedProof(
-            proof: verified, replayIdentifier: thumbprint + " " + proofID,
+            proof: verified, proofID: proofID,
             expiresAt: issuedAt + maximumAgeSeconds + leewaySeconds)
     }
 

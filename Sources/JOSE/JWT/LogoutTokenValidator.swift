@@ -11,7 +11,8 @@
 /// event as an object, or a `sid` that is not a string (`invalid_claim`); any `nonce`
 /// (`invalid_nonce`: a logout token must not pass for an ID token, nor an ID token for a logout
 /// token); and a `jti` already accepted from this issuer (`invalid_claim`, through
-/// ``replayCache``).
+/// ``replayCache``, where the issuer is the owner), or `replay_store_unavailable` when a shared
+/// replay cache cannot be asked.
 ///
 /// **Explicit typing.** The specification recommends, but does not require, `typ` `logout+jwt`:
 /// a token without `typ` is accepted unless ``requiresExplicitType`` is set, and a token with
@@ -70,9 +71,14 @@ public struct LogoutTokenValidator: Sendable {
         }
         let leeway = verifier.rules.leeway.inSeconds
         let lastAcceptance = min(expiresAt, issuedAt + maximumTokenAge.inSeconds) + leeway
-        guard await replayCache.recordFirstUse(of: "logout-token \(issuer) \(tokenID)", expiresAt: lastAcceptance) else {
+        switch try await replayCache.answer(tokenID, owner: "logout-token \(issuer)", expiresAt: lastAcceptance) {
+        case .firstUse:
+            break
+        case .seenBefore:
+            throw JOSEError(.invalidClaim, "the logout token's jti \(JOSEError.quoted(tokenID)) was already accepted (a replay)")
+        case .ownerOverQuota:
             throw JOSEError(.invalidClaim,
-                            "the logout token's jti \(JOSEError.quoted(tokenID)) was already accepted (a replay), or the replay cache could not record it")
+                            "the replay cache holds its quota of unexpired logout tokens from this issuer; the logout token's jti \(JOSEError.quoted(tokenID)) cannot be recorded")
         }
         return token
     }

@@ -1,10 +1,18 @@
-/// Remembers the identifiers of tokens already accepted, so that each is accepted once: DPoP
-/// proofs (RFC 9449 §11.1) and back-channel logout tokens (``LogoutTokenValidator``).
+/// Remembers what was used once, so that it is never accepted again: the `jti` of DPoP proofs
+/// (RFC 9449 §11.1) and of back-channel logout tokens (``LogoutTokenValidator``), and the login
+/// transactions an OpenID client has finished.
 ///
-/// ``InMemoryReplayCache`` serves one process; servers behind a load balancer plug in a shared
-/// store (Redis `SET key 1 NX EXAT expiry`, a database unique key) by conforming their own type.
+/// Every entry counts against an *owner*: the DPoP proof key's RFC 7638 thumbprint, the logout
+/// token's issuer, the OpenID client's id. A store holds at most a quota of live entries per
+/// owner, so one owner's flood of fresh identifiers refuses (or pushes out) only that owner's
+/// entries, never another's.
+///
+/// ``InMemoryReplayCache`` serves one process and is the default. Servers behind a load balancer
+/// share one store between their instances: `JOSEPostgreSQL`'s `PostgresReplayCache` (trait
+/// `PostgreSQL`), or a type of their own (a unique key in a database, Redis `SET key 1 NX EXAT`).
 public protocol ReplayCache: Sendable {
-    /// Records `identifier` until `expiresAt`, unless it is already recorded and unexpired.
+    /// Records `identifier` for `owner` until `expiresAt`, unless it is already recorded and
+    /// unexpired.
     ///
     /// Called on the verifier's caller's executor (`nonisolated(nonsending)`: see
     /// <doc:Architecture#Where-the-work-runs>). Write your implementation
@@ -12,11 +20,42 @@ public protocol ReplayCache: Sendable {
     /// but moves each call off the caller's executor and back.
     ///
     /// - Parameters:
-    ///   - identifier: the token's identity (the DPoP verifier passes its key thumbprint and
-    ///     `jti`, the logout-token validator its issuer and `jti`).
-    ///   - expiresAt: seconds since 1970 after which the token could no longer be accepted anyway.
-    /// - Returns: `true` when the identifier was new (the proof is fresh); `false` when it was
-    ///   seen before, or when the store cannot tell (a store that cannot be reached must answer
-    ///   `false`: failing open would let replays through).
-    func recordFirstUse(of identifier: String, expiresAt: Double) async -> Bool
+    ///   - identifier: what must be used once (a proof's or a logout token's `jti`, a login
+    ///     transaction's `state`).
+    ///   - owner: whom the entry counts against, for the per-owner quota; an identifier is
+    ///     remembered per owner (two owners may use the same identifier).
+    ///   - expiresAt: seconds since 1970 after which the identifier could no longer be accepted
+    ///     anyway.
+    /// - Returns: ``ReplayCheck/firstUse`` when the identifier was new and is now recorded;
+    ///   ``ReplayCheck/seenBefore`` for a replay; ``ReplayCheck/ownerOverQuota`` when the owner
+    ///   already holds its quota of live entries.
+    /// - Throws: ``JOSEError`` `replay_store_unavailable` when the store cannot tell (unreachable,
+    ///   failed). Never answer ``ReplayCheck/firstUse`` without recording: failing open would let
+    ///   replays through.
+    func recordFirstUse(of identifier: String, owner: String, expiresAt: Double) async throws -> ReplayCheck
+}
+
+/// What a ``ReplayCache`` answered for one identifier.
+public enum ReplayCheck: Sendable, Hashable {
+    /// New, and now recorded: accept it.
+    case firstUse
+    /// Recorded before and not yet expired: a replay, refuse it.
+    case seenBefore
+    /// Not recorded: the owner already holds its quota of live entries. Refuse it; the owner's
+    /// entries expire within the acceptance window, and other owners are not affected.
+    case ownerOverQuota
+}
+
+extension ReplayCache {
+    /// ``recordFirstUse(of:owner:expiresAt:)``, with a failure that is not a ``JOSEError``
+    /// reported as `replay_store_unavailable` (the caller refuses: fail closed).
+    package func answer(_ identifier: String, owner: String, expiresAt: Double) async throws(JOSEError) -> ReplayCheck {
+        do {
+            return try await recordFirstUse(of: identifier, owner: owner, expiresAt: expiresAt)
+        } catch let error as JOSEError {
+            throw error
+        } catch {
+            throw JOSEError(.replayStoreUnavailable, "the replay cache could not be asked: \(error)")
+        }
+    }
 }

@@ -118,11 +118,12 @@ public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let loginTimedOut = Code(rawValue: "login_timed_out")
 
         /// Whether the failure lies with a remote party and not with the input: the token (or
-        /// login) could not be judged because ``jwksUnavailable``, ``transportFailed`` or
-        /// ``discoveryFailed`` stood in the way. A resource server answers these with `503`,
-        /// and the `jose` command exits with 3.
+        /// login) could not be judged because ``jwksUnavailable``, ``transportFailed``,
+        /// ``discoveryFailed`` or ``replayStoreUnavailable`` stood in the way. A resource server
+        /// answers these with `503`, and the `jose` command exits with 3.
         public var isRemoteFailure: Bool {
             self == .jwksUnavailable || self == .transportFailed || self == .discoveryFailed
+                || self == .replayStoreUnavailable
         }
 
         /// Every code defined by the library, in the order of the design's table.
@@ -132,7 +133,7 @@ public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
             .invalidIssuer, .invalidAudience, .invalidAuthorizedParty, .invalidNonce,
             .authTimeTooOld, .missingClaim, .invalidClaim, .invalidType,
             .unsupportedCriticalHeader, .invalidTokenHash, .jwksUnavailable, .transportFailed, .discoveryFailed,
-            .invalidInput, .invalidState, .invalidRedirectURI, .authorizationError, .tokenError, .invalidTokenResponse,
+            .replayStoreUnavailable, .invalidInput, .invalidState, .invalidRedirectURI, .authorizationError, .tokenError, .invalidTokenResponse,
             .transactionReused, .loginTimedOut,
             .invalidDPoPProof, .useDPoPNonce, .invalidTokenBinding, .insufficientScope,
             .insufficientUserAuthentication, .invalidRequest, .missingCredentials,

@@ -28,6 +28,17 @@ struct AccessTokenOptions: ParsableArguments {
     @Option(help: ArgumentHelp("With --dpop: the request's absolute URL (query and fragment ignored).", valueName: "URL"))
     var htu: String?
 
+    /// `--replay-store`.
+    @Option(name: .customLong("replay-store"), help: ArgumentHelp(
+        "With --dpop: record the proof's jti in this shared store, so that a proof accepted by one process or server is refused by every other: postgres://USER@HOST[:PORT]/DATABASE. " + "A URL with a password is visible to other users (ps, shell history): prefer --replay-store-file or \(ReplayStoreURL.environmentVariable). Needs a jose built with --traits PostgreSQL.",
+        valueName: "URL"))
+    var replayStore: String?
+
+    /// `--replay-store-file`.
+    @Option(name: .customLong("replay-store-file"), help: ArgumentHelp(
+        "With --dpop: read the --replay-store URL from this file ('-' for stdin).", valueName: "FILE"))
+    var replayStoreFile: String?
+
     /// Whether any of these options is in use.
     var isActive: Bool { accessToken || dpop != nil }
 
@@ -37,8 +48,12 @@ struct AccessTokenOptions: ParsableArguments {
             throw ValidationError("--scope checks an access token's scopes: add --access-token")
         }
         _ = try ScopeList.scopes(scopes)
-        if dpop == nil, let option = [("--htm", htm), ("--htu", htu)].first(where: { $0.1 != nil })?.0 {
+        if dpop == nil, let option = [("--htm", htm), ("--htu", htu), ("--replay-store", replayStore), ("--replay-store-file", replayStoreFile)]
+            .first(where: { $0.1 != nil })?.0 {
             throw ValidationError("\(option) describes the request a DPoP proof is for: add --dpop PROOF")
+        }
+        if replayStore != nil, replayStoreFile != nil {
+            throw ValidationError("give --replay-store or --replay-store-file, not both")
         }
         guard isActive else { return }
         if output.batch || output.jws {

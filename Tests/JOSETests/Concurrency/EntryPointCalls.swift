@@ -123,8 +123,8 @@ func callEveryEntryPoint(
     note("AccessTokenValidator.validate",
          try await fixture.accessTokens.validate(fixture.accessToken, scope: .allOf(["orders:read"])).subject)
     let proofID = UUID().uuidString
-    let first = await fixture.replayCache.recordFirstUse(of: proofID, expiresAt: EntryPointFixture.now + 60)
-    let again = await fixture.replayCache.recordFirstUse(of: proofID, expiresAt: EntryPointFixture.now + 60)
+    let first = await fixture.replayCache.recordFirstUse(of: proofID, owner: "key", expiresAt: EntryPointFixture.now + 60)
+    let again = await fixture.replayCache.recordFirstUse(of: proofID, owner: "key", expiresAt: EntryPointFixture.now + 60)
     note("InMemoryReplayCache.recordFirstUse", "\(first) then \(again)")
     let url = InProcessProvider.resource + "/orders"
     let proof = try fixture.proofSigner.proof(method: "GET", url: url, accessToken: fixture.accessToken)
@@ -169,7 +169,7 @@ let everyEntryPointsResult: [String: String] = [
     "JWKSet.keySet(for:)": "op-1", "JWKSCache.keySet(for:)": "op-1", "JWKSCache.refresh()": "op-1",
     "IssuerRegistry.verify(String)": "alice", "IssuerRegistry.verify(bytes)": "alice",
     "IDTokenValidator.validate": "alice", "AccessTokenValidator.validate": "alice",
-    "InMemoryReplayCache.recordFirstUse": "true then false", "DPoPProofVerifier.verify": "the signer's key",
+    "InMemoryReplayCache.recordFirstUse": "firstUse then seenBefore", "DPoPProofVerifier.verify": "the signer's key",
     "ProtectedResource.authenticate": "alice",
     "OpenIDProviderMetadata.discover": "/token", "OpenIDDiscovery.jwksURI": "/jwks.json", "JWKSCache.discover": "/jwks.json",
     "OpenIDClient.discover": InProcessProvider.issuer, "OpenIDClient.push": "request_uri",

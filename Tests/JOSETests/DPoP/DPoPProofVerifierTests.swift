@@ -48,16 +48,19 @@ import Testing
         _ = await expectJOSEError(.invalidDPoPProof) { try await verifier.verify(F.rfcResourceProof, for: resourceRequest) }
     }
 
-    @Test func aFullReplayCacheRefusesFreshProofs() async throws {
-        // Capacity 1, already holding a live entry: the RFC proof cannot be recorded, so it is
-        // refused (fail closed) rather than pushing out the live entry.
+    @Test func aKeyOverItsQuotaIsRefusedWithoutForgettingItsProofs() async throws {
+        // Quota 1 for the RFC proof's key, already holding a live entry: the RFC proof cannot be
+        // recorded, so it is refused (fail closed) rather than pushing out the live entry.
         let now = 1562262620.0
-        let cache = try InMemoryReplayCache(maximumEntries: 1, clock: .fixed(now))
-        #expect(await cache.recordFirstUse(of: "earlier proof", expiresAt: now + 60))
+        let cache = try InMemoryReplayCache(maximumEntries: 10, maximumEntriesPerOwner: 1, clock: .fixed(now))
+        let key = try await DPoPProofVerifier(clock: .fixed(now)).verify(F.rfcResourceProof, for: resourceRequest).keyThumbprint
+        #expect(await cache.recordFirstUse(of: "earlier proof", owner: key, expiresAt: now + 60) == .firstUse)
         let verifier = try DPoPProofVerifier(replayCache: cache, clock: .fixed(now))
         let error = await expectJOSEError(.invalidDPoPProof) { try await verifier.verify(F.rfcResourceProof, for: resourceRequest) }
-        #expect(error?.message.contains("replay cache") == true)
-        #expect(!(await cache.recordFirstUse(of: "earlier proof", expiresAt: now + 60)))
+        #expect(error?.message.contains("per-key quota") == true)
+        #expect(await cache.recordFirstUse(of: "earlier proof", owner: key, expiresAt: now + 60) == .seenBefore)
+        // Another key is not affected.
+        #expect(await cache.recordFirstUse(of: "earlier proof", owner: "another key", expiresAt: now + 60) == .firstUse)
     }
 
     @Test func normalisedRequestURIsMatch() async throws {

@@ -1,0 +1,50 @@
+#if PostgreSQL
+import Foundation
+import JOSE
+import JOSEPostgreSQL
+import Logging
+import PostgresNIO
+
+/// The tests' PostgreSQL server, from `JOSE_TEST_POSTGRES_URL` (`.ci/start-postgres.sh` starts
+/// one and prints it); `nil` when it is not set, and the tests that need it are skipped.
+enum PostgresTestDatabase {
+    static let url = ProcessInfo.processInfo.environment["JOSE_TEST_POSTGRES_URL"]
+
+    /// Runs `body` with `count` clients of their own (separate connections, as separate
+    /// instances of a fleet have), each running for the duration.
+    static func withClients<Result: Sendable>(
+        _ count: Int, url: String? = PostgresTestDatabase.url,
+        _ body: ([PostgresClient]) async throws -> Result
+    ) async throws -> Result {
+        let configuration = try PostgresReplayCache.configuration(url: try requireURL(url))
+        let clients = (0..<count).map { _ in
+            PostgresClient(configuration: configuration, backgroundLogger: Logger(label: "jose.tests.postgres"))
+        }
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            for client in clients { group.addTask { await client.run() } }
+            defer { group.cancelAll() }
+            return try await body(clients)
+        }
+    }
+
+    /// A cache over `client` with a time limit a loaded machine keeps (the first check also
+    /// connects and creates the table).
+    static func cache(
+        _ client: PostgresClient, table: String, maximumEntriesPerOwner: Int = 10_000,
+        cleanupInterval: Duration = .seconds(60), createsSchema: Bool = true, clock: JOSEClock = .system
+    ) throws -> PostgresReplayCache {
+        try PostgresReplayCache(client: client, table: table, maximumEntriesPerOwner: maximumEntriesPerOwner, timeout: .seconds(60),
+                                cleanupInterval: cleanupInterval, createsSchema: createsSchema, clock: clock)
+    }
+
+    /// A table name no other test uses.
+    static func freshTable() -> String {
+        "jose_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+    }
+
+    private static func requireURL(_ url: String?) throws -> String {
+        guard let url else { throw JOSEError(.invalidInput, "JOSE_TEST_POSTGRES_URL is not set") }
+        return url
+    }
+}
+#endif
