@@ -12,14 +12,16 @@ import Testing
             "unsupported_critical_header", "invalid_token_hash", "jwks_unavailable", "transport_failed",
             "discovery_failed", "invalid_input", "invalid_state", "invalid_redirect_uri", "authorization_error", "token_error",
             "invalid_token_response", "transaction_reused", "login_timed_out",
+            "token_inactive", "introspection_failed",
             "invalid_dpop_proof", "use_dpop_nonce", "invalid_token_binding", "insufficient_scope",
             "insufficient_user_authentication", "invalid_request", "missing_credentials",
         ]
         #expect(JOSEError.Code.all.map(\.rawValue) == expected)
     }
 
-    @Test func remoteFailuresAreTheThreeCodesThatStopAJudgement() {
-        #expect(JOSEError.Code.all.filter(\.isRemoteFailure) == [.jwksUnavailable, .transportFailed, .discoveryFailed])
+    @Test func remoteFailuresAreTheFourCodesThatStopAJudgement() {
+        #expect(JOSEError.Code.all.filter(\.isRemoteFailure)
+            == [.jwksUnavailable, .transportFailed, .discoveryFailed, .introspectionFailed])
     }
 
     @Test func descriptionJoinsCodeAndMessage() {
