@@ -1,6 +1,6 @@
 /// An access token accepted by ``AccessTokenValidator`` (a JWT access token, RFC 9068, with
 /// its signature, type, required claims, issuer, audience and times checked) or by
-/// ``TokenIntrospector`` (an opaque token the authorization server said is active, RFC 7662).
+/// token introspection (an opaque token the authorization server said is active, RFC 7662).
 ///
 /// Both kinds are read through one view, ``claims``: for an introspected token these are the
 /// members of the introspection response.
