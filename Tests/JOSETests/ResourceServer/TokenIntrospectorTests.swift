@@ -86,8 +86,10 @@ import JOSETestSupport
         clock.advance(99)
         _ = try await introspector.introspect("opaque-3")
         #expect(try await requestCount() == 1)
-        // Past exp the cache is not used, and the provider's (stale) active answer is refused.
+        // Past exp the cache is not used, and the provider's (stale) active answer is refused,
+        // and that refusal remembered like an inactive answer.
         clock.advance(2)
+        _ = await expectJOSEError(.expired) { try await introspector.introspect("opaque-3") }
         _ = await expectJOSEError(.expired) { try await introspector.introspect("opaque-3") }
         #expect(try await requestCount() == 2)
     }
@@ -154,6 +156,16 @@ import JOSETestSupport
             _ = await expectJOSEError(item.code) { try await introspector.introspect("raw-\(index)") }
         }
         _ = await expectJOSEError(.invalidInput) { try await introspector.introspect("two words") }
+    }
+
+    @Test func anUnreachableEndpointIsATransportFailure() async throws {
+        // Port 9 (discard) on loopback: nothing listens there in the test environment.
+        let introspector = TokenIntrospector(
+            endpoint: try #require(URL(string: "http://127.0.0.1:9/introspect")),
+            credentials: .clientSecretBasic(clientID: "orders-api", secret: Self.secret), fetcher: URLSessionHTTPFetcher(),
+            clock: clock.jose)
+        _ = await expectJOSEError(.transportFailed) { try await introspector.introspect("opaque-1") }
+        #expect(introspector.cachedAnswerCount == 0)
     }
 
     @Test func metadataNamesTheEndpointOrTheIntrospectorCannotBeMade() async throws {

@@ -7,8 +7,10 @@
 final class IntrospectionCache: Sendable {
     /// What the authorization server said about one token.
     enum Answer: Sendable {
+        /// Active, and acceptable to this resource.
         case active(VerifiedAccessToken)
-        case inactive
+        /// Not active, or active but refused by this resource's rules: the refusal.
+        case refused(JOSEError)
     }
 
     private struct Entry: Sendable {

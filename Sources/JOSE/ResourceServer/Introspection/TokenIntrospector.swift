@@ -15,7 +15,7 @@ import Foundation
 /// set and `iss` names another, or when ``audience`` is set and `aud` is present without it.
 ///
 /// An active answer is kept until the token's `exp` or for ``maximumCacheAge``, whichever
-/// comes first; an inactive one for ``negativeCacheAge``. At most ``maximumCacheEntries``
+/// comes first; an inactive one, or one this resource refuses, for ``negativeCacheAge``. At most ``maximumCacheEntries``
 /// answers are kept, keyed by the SHA-256 digest of the token, never the token.
 ///
 /// ```swift
@@ -135,7 +135,7 @@ public struct TokenIntrospector: Sendable {
         let key = Array(token.utf8).withUnsafeBytes { Digest.hash(.sha256, $0) }
         switch cache.answer(for: key, now: clock.now) {
         case .active(let verified): return verified
-        case .inactive: throw Self.inactive
+        case .refused(let error): throw error
         case nil: break
         }
         var form: [(name: String, value: String)] = [("token", token), ("token_type_hint", "access_token")]
@@ -145,11 +145,15 @@ public struct TokenIntrospector: Sendable {
             url: endpoint, form: form, headers: headers, timeout: timeout, maximumBodyBytes: Self.maximumResponseBytes))
         let now = clock.now
         let answer = try IntrospectionResponse(response)
-        guard let claims = answer.claims else {
-            cache.store(.inactive, for: key, until: now + negativeCacheAge.inSeconds, now: now)
-            throw Self.inactive
+        let verified: VerifiedAccessToken
+        do {
+            guard let claims = answer.claims else { throw Self.inactive }
+            verified = try accept(claims, now: now)
+        } catch let error as JOSEError {
+            cache.store(.refused(error), for: key, until: now + negativeCacheAge.inSeconds, now: now)
+            throw error
         }
-        let verified = try accept(claims, now: now)
+        let claims = verified.claims
         let keptUntil = min(claims.expiration ?? .infinity, now + maximumCacheAge.inSeconds)
         cache.store(.active(verified), for: key, until: keptUntil, now: now)
         return verified
