@@ -40,6 +40,16 @@ extension OAuthProviderTestServer {
         return entries.map { ($0["token"] as? String ?? "", $0["token_type_hint"] as? String, $0["client_id"] as? String ?? "") }
     }
 
+    /// Makes the introspection endpoint answer `{"active": true}` with `claims` for `token`.
+    ///
+    /// - Parameters:
+    ///   - token: The opaque token.
+    ///   - claims: The answer's members besides `active`.
+    package func registerIntrospection(of token: String, claims: [String: Any]) async throws {
+        let spec: [String: Any] = ["token": token, "claims": claims]
+        _ = try await control("/_control/introspection", method: "POST", body: JSONSerialization.data(withJSONObject: spec))
+    }
+
     /// Sends a control request and returns its JSON answer (status 200 required).
     private func control(_ path: String, method: String, body: Data?) async throws -> Any {
         guard let url = URL(string: baseURL + path) else {

@@ -48,6 +48,10 @@ Relying-party endpoints after the login (RP_ROUTES below):
   GET  /userinfo          OIDC Core 5.3: Bearer access token from /token; JSON claims, or a JWT
                           signed like ID tokens (behaviour userinfo_signed); 401 with
                           WWW-Authenticate error="invalid_token" for an unknown token
+  POST /introspect        RFC 7662: client authentication, then {"active": true, ..} for an access
+                          token /token issued or /_control/introspection registered, else
+                          {"active": false}; behaviour introspect_raw answers {"status", "body"}
+  POST /_control/introspection  {"token", "claims"}: the answer's members for that token
   POST /revoke            RFC 7009: client authentication, then forgets the token (200 also for
                           an unknown one); behaviour revoke_error answers 400 with that error
   GET  /logout            RP-initiated logout: id_token_hint verified, post_logout_redirect_uri
@@ -558,6 +562,7 @@ class Handler(BaseHTTPRequestHandler):
 # --- relying-party endpoints after the login ------------------------------------------------
 
 ACCESS_TOKENS = {}
+INTROSPECTION = {}
 REVOKED = []
 BEHAVIOUR.update({
     "userinfo_signed": False,     # answer /userinfo with application/jwt signed like ID tokens
@@ -565,6 +570,7 @@ BEHAVIOUR.update({
     "userinfo_claims": {},        # members merged into UserInfo responses
     "revoke_error": None,         # answer /revoke with 400 and this OAuth error
     "userinfo_raw": None,         # answer /userinfo with {"content_type", "body"} as they are
+    "introspect_raw": None,       # answer /introspect with {"status", "body"} as they are
 })
 
 
@@ -631,6 +637,43 @@ def revoke(handler, _query):
     handler.send_header("Content-Length", "0")
     handler.end_headers()
     return None
+
+
+def introspect(handler, _query):
+    form = handler.form()
+    if form is None:
+        return handler.oauth_error(400, "invalid_request", "unreadable or repeated form parameters")
+    handler.record("/introspect", form)
+    if handler.authenticate(form, "/introspect") is None:
+        return None
+    raw = BEHAVIOUR["introspect_raw"]
+    if raw is not None:
+        data = raw["body"].encode("utf-8")
+        handler.send_response(raw["status"])
+        handler.send_header("Content-Type", "application/json")
+        handler.send_header("Content-Length", str(len(data)))
+        handler.end_headers()
+        return handler.wfile.write(data)
+    token = form.get("token", "")
+    with LOCK:
+        claims = INTROSPECTION.get(token)
+        grant = ACCESS_TOKENS.get(token)
+    if claims is not None:
+        return handler.send_json(200, dict(claims, active=True))
+    if grant is None:
+        return handler.send_json(200, {"active": False})
+    answer = {"active": True, "sub": grant["subject"], "client_id": grant["client_id"], "scope": grant["scope"],
+              "iss": handler.issuer, "exp": int(time.time()) + 3600, "token_type": "Bearer"}
+    if grant.get("jkt"):
+        answer["cnf"] = {"jkt": grant["jkt"]}
+    return handler.send_json(200, answer)
+
+
+def control_introspection(handler, _query):
+    spec = json.loads(handler.read_body() or b"{}")
+    with LOCK:
+        INTROSPECTION[spec["token"]] = spec["claims"]
+    return handler.send_json(200, {"ok": True})
 
 
 def end_session(handler, query):
@@ -803,6 +846,8 @@ RP_ROUTES = {
     ("POST", "/_control/device"): device_answer,
     ("GET", "/userinfo"): userinfo,
     ("POST", "/revoke"): revoke,
+    ("POST", "/introspect"): introspect,
+    ("POST", "/_control/introspection"): control_introspection,
     ("GET", "/logout"): end_session,
     ("POST", "/_control/logout_token"): mint_logout_token,
     ("GET", "/_control/revoked"): revoked,

@@ -12,15 +12,17 @@ import Testing
             "unsupported_critical_header", "invalid_token_hash", "jwks_unavailable", "transport_failed",
             "discovery_failed", "replay_store_unavailable", "invalid_input", "invalid_state", "invalid_redirect_uri", "authorization_error", "token_error",
             "invalid_token_response", "transaction_reused", "login_timed_out",
+            "token_inactive", "introspection_failed",
             "invalid_dpop_proof", "use_dpop_nonce", "invalid_token_binding", "insufficient_scope",
             "insufficient_user_authentication", "invalid_request", "missing_credentials",
         ]
         #expect(JOSEError.Code.all.map(\.rawValue) == expected)
     }
 
-    @Test func remoteFailuresAreTheFourCodesThatStopAJudgement() {
+    @Test func remoteFailuresAreTheCodesThatStopAJudgement() {
         #expect(JOSEError.Code.all.filter(\.isRemoteFailure)
-                == [.jwksUnavailable, .transportFailed, .discoveryFailed, .replayStoreUnavailable])
+                == [.jwksUnavailable, .transportFailed, .discoveryFailed, .replayStoreUnavailable,
+                    .introspectionFailed])
     }
 
     @Test func descriptionJoinsCodeAndMessage() {

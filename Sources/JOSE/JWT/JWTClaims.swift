@@ -30,6 +30,11 @@ public struct JWTClaims: Sendable {
         json = JSONValue(document: consume document, index: root)
     }
 
+    /// Claims read from a JSON object already parsed (an introspection response).
+    init(object json: JSONValue) {
+        self.json = json
+    }
+
     /// `iss`, the issuer.
     public var issuer: String? { string("iss") }
     /// `sub`, the subject.

@@ -8,6 +8,11 @@
 /// ``requiresDPoP`` bearer tokens are refused altogether. A token bound any other way (an mTLS
 /// client certificate, `cnf.x5t#S256`) is refused: that binding cannot be checked here.
 ///
+/// With a ``TokenIntrospector``, opaque access tokens are checked at the authorization server's
+/// introspection endpoint (RFC 7662), then go through the same binding, scope and
+/// authentication checks. A JWT-shaped token (three dot-separated parts) is validated by its
+/// signature and never sent to introspection, unless ``introspectsJWTs`` is set.
+///
 /// ```swift
 /// let api = try ProtectedResource(validator: validator, dpop: try DPoPProofVerifier(),
 ///                                 resourceMetadata: "https://api.example.com/.well-known/oauth-protected-resource")
@@ -32,6 +37,10 @@ public struct ProtectedResource: Sendable {
     public let resourceMetadata: String?
     /// The protection space named in challenges, if any.
     public let realm: String?
+    /// Checks opaque access tokens at the introspection endpoint; `nil` accepts JWTs only.
+    public let introspector: TokenIntrospector?
+    /// Whether JWT-shaped tokens go to introspection too, instead of the ``validator``.
+    public let introspectsJWTs: Bool
 
     /// Creates a resource guard.
     ///
@@ -41,15 +50,24 @@ public struct ProtectedResource: Sendable {
     ///   - requiresDPoP: refuse bearer tokens (needs `dpop`).
     ///   - resourceMetadata: the RFC 9728 metadata URL for challenges.
     ///   - realm: the `realm` for challenges.
+    ///   - introspector: checks opaque tokens by introspection; `nil` accepts JWTs only.
+    ///   - introspectsJWTs: send JWT-shaped tokens to introspection too (needs `introspector`).
     /// - Throws: ``JOSEError`` `invalid_input` when `requiresDPoP` is set without `dpop`
-    ///   (such a resource could accept no token at all, and bearer tokens must not slip in).
+    ///   (such a resource could accept no token at all, and bearer tokens must not slip in), or
+    ///   `introspectsJWTs` without `introspector`.
     public init(
         validator: AccessTokenValidator, dpop: DPoPProofVerifier? = nil, requiresDPoP: Bool = false,
-        resourceMetadata: String? = nil, realm: String? = nil
+        resourceMetadata: String? = nil, realm: String? = nil,
+        introspector: TokenIntrospector? = nil, introspectsJWTs: Bool = false
     ) throws {
         if requiresDPoP, dpop == nil {
             throw JOSEError.invalidInput("requiresDPoP needs a DPoP proof verifier: pass dpop")
         }
+        if introspectsJWTs, introspector == nil {
+            throw JOSEError.invalidInput("introspectsJWTs needs a token introspector: pass introspector")
+        }
+        self.introspector = introspector
+        self.introspectsJWTs = introspectsJWTs
         self.validator = validator
         self.dpop = dpop
         self.requiresDPoP = requiresDPoP
@@ -90,7 +108,11 @@ public struct ProtectedResource: Sendable {
             // the answer is a plain challenge naming the schemes it does accept.
             throw JOSEError(.missingCredentials, "the request has no Bearer credentials (this resource does not accept DPoP)")
         }
-        let token = try await validator.validate(credentials.token)
+        let token = if let introspector, introspectsJWTs || !Self.isJWTShaped(credentials.token) {
+            try await introspector.introspect(credentials.token)
+        } else {
+            try await validator.validate(credentials.token)
+        }
         let boundKey = try token.claims.confirmationKeyThumbprint()
         var proof: VerifiedDPoPProof?
         switch credentials.scheme {
@@ -112,6 +134,11 @@ public struct ProtectedResource: Sendable {
         }
         try validator.checkRequirements(of: token, scope: scope, authentication: authentication)
         return AuthenticatedAccess(token: token, proof: proof)
+    }
+
+    /// Whether `token` has the shape of a JWS compact serialization: three parts, two dots.
+    private static func isJWTShaped(_ token: String) -> Bool {
+        token.utf8.count(where: { $0 == UInt8(ascii: ".") }) == 2
     }
 
     /// The answer to a request ``authenticate(_:scope:authentication:dpopNonce:)`` refused.

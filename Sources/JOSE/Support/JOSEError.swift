@@ -116,14 +116,21 @@ public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
         /// receiver before its timeout, or a device authorization (RFC 8628) ran out without the
         /// user approving it.
         public static let loginTimedOut = Code(rawValue: "login_timed_out")
+        /// The authorization server's introspection endpoint (RFC 7662) says the token is not
+        /// active: unknown, expired, revoked, or not meant for this resource.
+        public static let tokenInactive = Code(rawValue: "token_inactive")
+        /// The introspection endpoint refused the resource server's request (its client
+        /// credentials, for example) or answered with something that is not an introspection
+        /// response; the token could not be judged.
+        public static let introspectionFailed = Code(rawValue: "introspection_failed")
 
         /// Whether the failure lies with a remote party and not with the input: the token (or
         /// login) could not be judged because ``jwksUnavailable``, ``transportFailed``,
-        /// ``discoveryFailed`` or ``replayStoreUnavailable`` stood in the way. A resource server
-        /// answers these with `503`, and the `jose` command exits with 3.
+        /// ``discoveryFailed``, ``replayStoreUnavailable`` or ``introspectionFailed`` stood in the
+        /// way. A resource server answers these with `503`, and the `jose` command exits with 3.
         public var isRemoteFailure: Bool {
             self == .jwksUnavailable || self == .transportFailed || self == .discoveryFailed
-                || self == .replayStoreUnavailable
+                || self == .replayStoreUnavailable || self == .introspectionFailed
         }
 
         /// Every code defined by the library, in the order of the design's table.
@@ -134,7 +141,7 @@ public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
             .authTimeTooOld, .missingClaim, .invalidClaim, .invalidType,
             .unsupportedCriticalHeader, .invalidTokenHash, .jwksUnavailable, .transportFailed, .discoveryFailed,
             .replayStoreUnavailable, .invalidInput, .invalidState, .invalidRedirectURI, .authorizationError, .tokenError, .invalidTokenResponse,
-            .transactionReused, .loginTimedOut,
+            .transactionReused, .loginTimedOut, .tokenInactive, .introspectionFailed,
             .invalidDPoPProof, .useDPoPNonce, .invalidTokenBinding, .insufficientScope,
             .insufficientUserAuthentication, .invalidRequest, .missingCredentials,
         ]

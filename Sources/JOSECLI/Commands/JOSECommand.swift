@@ -30,6 +30,6 @@ struct JOSECommand: AsyncParsableCommand {
             PKCECommand.self, ThumbprintCommand.self, BenchCommand.self,
             JWKCommand.self, CompletionCommand.self,
             LoginCommand.self, DiscoverCommand.self, AuthorizeURLCommand.self, CallbackCommand.self,
-            DPoPCommand.self, RefreshCommand.self, UserInfoCommand.self, RevokeCommand.self, LogoutURLCommand.self,
+            DPoPCommand.self, RefreshCommand.self, UserInfoCommand.self, RevokeCommand.self, IntrospectCommand.self, LogoutURLCommand.self,
         ])
 }

@@ -17,9 +17,12 @@ extension VerifyCommand {
                 let validator = AccessTokenValidator(
                     issuer: issuer, audience: audience, keySource: source, algorithms: keys.allowList,
                     leeway: .seconds(rules.leeway), clock: rules.clock)
-                jwt = try await validator.validate(
+                let validated = try await validator.validate(
                     token, scope: access.scopes.isEmpty ? nil : .allOf(try ScopeList.scopes(access.scopes)),
-                    authentication: rules.maxAge.map { AuthenticationRequirement(maximumAge: .seconds($0)) }).jwt
+                    authentication: rules.maxAge.map { AuthenticationRequirement(maximumAge: .seconds($0)) })
+                // A validator's tokens are JWTs; only an introspector's have none.
+                guard let verified = validated.jwt else { throw JOSEError(.malformed, "the access token is not a JWT") }
+                jwt = verified
             } else {
                 let verifier = JWTVerifier(keySource: source, algorithms: keys.allowList, rules: rules.jwtRules(issuer: rules.iss ?? keys.discover))
                 jwt = try await verifier.verify(token)
