@@ -78,7 +78,7 @@ public final class InMemoryReplayCache: ReplayCache {
         // A clock that does not read a time cannot tell what expired: refuse (fail closed).
         guard now.isFinite, expiresAt.isFinite else { return .seenBefore }
         return state.withLock {
-            $0.record(ReplayEntries.Key(owner: owner, identifier: identifier), expiresAt: expiresAt, now: now,
+            $0.record(ReplayEntries.EntryKey(owner: owner, identifier: identifier), expiresAt: expiresAt, now: now,
                       maximumEntries: maximumEntries, maximumEntriesPerOwner: maximumEntriesPerOwner)
         }
     }

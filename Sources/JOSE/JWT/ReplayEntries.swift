@@ -2,7 +2,7 @@
 /// by expiry (the sweep), and by owner (the quota, and what to forget when the cache is full).
 struct ReplayEntries {
     /// One owner's identifier.
-    struct Key: Hashable {
+    struct EntryKey: Hashable {
         let owner: String
         let identifier: String
     }
@@ -16,9 +16,9 @@ struct ReplayEntries {
     }
 
     /// Live entries and their expiries.
-    private var expiries: [Key: Double] = [:]
+    private var expiries: [EntryKey: Double] = [:]
     /// Every entry recorded, soonest expiry first; entries forgotten since are skipped.
-    private var byExpiry = ExpiryHeap<Key>()
+    private var byExpiry = ExpiryHeap<EntryKey>()
     private var owners: [String: Owner] = [:]
     /// The owners by how many entries each holds, to find the one holding the most.
     private var sizes = OwnerSizes()
@@ -29,7 +29,7 @@ struct ReplayEntries {
 
     /// Records `key` unless it is live; see ``InMemoryReplayCache``.
     mutating func record(
-        _ key: Key, expiresAt: Double, now: Double, maximumEntries: Int, maximumEntriesPerOwner: Int
+        _ key: EntryKey, expiresAt: Double, now: Double, maximumEntries: Int, maximumEntriesPerOwner: Int
     ) -> ReplayCheck {
         // Live up to and including its expiry, as the verifier's `iat` window is.
         if let expiry = expiries[key], expiry >= now { return .seenBefore }
@@ -63,7 +63,7 @@ struct ReplayEntries {
     private mutating func forgetOldestOfLargestOwner() {
         guard let name = sizes.largest, var owner = owners[name] else { return }
         while owner.head < owner.arrivals.count {
-            let key = Key(owner: name, identifier: owner.arrivals[owner.head])
+            let key = EntryKey(owner: name, identifier: owner.arrivals[owner.head])
             owner.head += 1
             if expiries[key] != nil {
                 owners[name] = owner
@@ -74,7 +74,7 @@ struct ReplayEntries {
     }
 
     /// Removes a live entry from every index but the heap (which skips it later).
-    private mutating func forget(_ key: Key) {
+    private mutating func forget(_ key: EntryKey) {
         expiries[key] = nil
         guard var owner = owners[key.owner] else { return }
         owner.count -= 1
@@ -85,7 +85,7 @@ struct ReplayEntries {
         }
         // Keep the arrival list about as long as what is live: drop what was forgotten.
         if owner.arrivals.count - owner.head > 2 * owner.count + 64 {
-            owner.arrivals = owner.arrivals[owner.head...].filter { expiries[Key(owner: key.owner, identifier: $0)] != nil }
+            owner.arrivals = owner.arrivals[owner.head...].filter { expiries[EntryKey(owner: key.owner, identifier: $0)] != nil }
             owner.head = 0
         } else if owner.head > 1024, owner.head * 2 > owner.arrivals.count {
             owner.arrivals.removeFirst(owner.head)
