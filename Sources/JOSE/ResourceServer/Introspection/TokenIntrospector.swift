@@ -15,7 +15,7 @@ import Foundation
 /// set and `iss` names another, or when ``audience`` is set and `aud` is present without it.
 ///
 /// An active answer is kept until the token's `exp` or for ``maximumCacheAge``, whichever
-/// comes first; an inactive one, or one this resource refuses, for ``negativeCacheAge``. At most ``maximumCacheEntries``
+/// comes first; an inactive one, or one this resource refuses, for ``negativeCacheAge``. At most `maximumCacheEntries`
 /// answers are kept, keyed by the SHA-256 digest of the token, never the token.
 ///
 /// ```swift
