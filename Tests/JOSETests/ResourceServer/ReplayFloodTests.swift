@@ -11,7 +11,7 @@ import Testing
 
     func accessToken(boundTo thumbprint: String, subject: String) throws -> String {
         let claims = #"{"iss":"https://auth.example.com","exp":1800000600,"aud":"https://api.example.com","sub":"\#(subject)","client_id":"app","iat":1799999990,"jti":"\#(subject)","cnf":{"jkt":"\#(thumbprint)"}}"#
-        return try JWSSigner(key: issuerKey, algorithm: .es256).sign(Array(claims.utf8), type: "at+jwt")
+        return try JWSSigner(key: issuerKey, algorithm: .es256).sign(Array(claims.utf8), header: JWSHeaderParameters(type: "at+jwt"))
     }
 
     func request(_ signer: DPoPProofSigner, token: String) throws -> ProtectedResourceRequest {
