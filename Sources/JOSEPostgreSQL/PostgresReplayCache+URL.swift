@@ -13,7 +13,7 @@ extension PostgresReplayCache {
     /// - Parameter url: the URL. It may carry a password: read it from a file or the
     ///   environment, never from a command line.
     /// - Returns: the configuration for `PostgresClient(configuration:)`.
-    /// - Throws: ``JOSE/JOSEError`` `invalid_input` naming what is wrong (the password is never
+    /// - Throws: `JOSEError` `invalid_input` naming what is wrong (the password is never
     ///   shown).
     public static func configuration(url: String) throws -> PostgresClient.Configuration {
         guard let components = URLComponents(string: url.trimmingCharacters(in: .whitespacesAndNewlines)),

@@ -2,17 +2,17 @@
 import JOSE
 import PostgresNIO
 
-/// A ``JOSE/ReplayCache`` on PostgreSQL, shared by every instance of a fleet: a DPoP proof, a
+/// A `ReplayCache` on PostgreSQL, shared by every instance of a fleet: a DPoP proof, a
 /// logout token or a login transaction accepted by one instance is refused by every other
 /// (RFC 9449 §11.1).
 ///
 /// Each check is one statement: an atomic insert-if-absent (`INSERT … ON CONFLICT`) whose row
 /// count answers, guarded by the owner's count of live rows (the per-owner quota). A row whose
-/// expiry has passed may be taken again, as ``JOSE/InMemoryReplayCache`` does. Expiry is the
+/// expiry has passed may be taken again, as `InMemoryReplayCache` does. Expiry is the
 /// caller's (the proof's `iat` plus the acceptance window), read against ``clock``.
 ///
 /// **Fail closed.** When the database cannot be reached, or does not answer within
-/// ``timeout``, the check throws ``JOSE/JOSEError`` `replay_store_unavailable`: the verifier
+/// ``timeout``, the check throws `JOSEError` `replay_store_unavailable`: the verifier
 /// refuses the proof (a resource server answers `503`) and never accepts a possible replay.
 ///
 /// **Schema.** Created on first use (`CREATE TABLE IF NOT EXISTS`), or ahead of time by running
@@ -60,7 +60,7 @@ public final class PostgresReplayCache: ReplayCache {
     ///   - createsSchema: create the table on first use; pass `false` after running
     ///     ``migration(table:)``.
     ///   - clock: the time source; give the verifier's clock when it is not the system's.
-    /// - Throws: ``JOSE/JOSEError`` `invalid_input` when a value is outside its range.
+    /// - Throws: `JOSEError` `invalid_input` when a value is outside its range.
     public init(
         client: PostgresClient, table: String = "jose_replay", maximumEntriesPerOwner: Int = 10_000,
         timeout: Duration = .seconds(5), cleanupInterval: Duration = .seconds(60), createsSchema: Bool = true,
@@ -83,9 +83,9 @@ public final class PostgresReplayCache: ReplayCache {
     }
 
     /// Records `identifier` for `owner` until `expiresAt` unless it is already held and
-    /// unexpired, in one statement (see ``JOSE/ReplayCache/recordFirstUse(of:owner:expiresAt:)``).
+    /// unexpired, in one statement (see `ReplayCache/recordFirstUse(of:owner:expiresAt:)`).
     ///
-    /// - Throws: ``JOSE/JOSEError`` `replay_store_unavailable` when the database cannot be
+    /// - Throws: `JOSEError` `replay_store_unavailable` when the database cannot be
     ///   reached, fails the statement, or takes longer than ``timeout``.
     public func recordFirstUse(of identifier: String, owner: String, expiresAt: Double) async throws -> ReplayCheck {
         let now = clock.now
@@ -109,7 +109,7 @@ public final class PostgresReplayCache: ReplayCache {
     /// Deletes up to `limit` expired rows, skipping rows another cleanup has locked.
     ///
     /// - Returns: how many rows were deleted.
-    /// - Throws: ``JOSE/JOSEError`` `replay_store_unavailable` when the database fails it.
+    /// - Throws: `JOSEError` `replay_store_unavailable` when the database fails it.
     @discardableResult
     public func removeExpired(limit: Int = 10_000) async throws -> Int {
         let now = clock.now
@@ -150,7 +150,7 @@ public final class PostgresReplayCache: ReplayCache {
     ///
     /// - Parameter table: the table name (see ``init(client:table:maximumEntriesPerOwner:timeout:cleanupInterval:createsSchema:clock:)``).
     /// - Returns: the statements, each ending with `;`.
-    /// - Throws: ``JOSE/JOSEError`` `invalid_input` for an unusable table name.
+    /// - Throws: `JOSEError` `invalid_input` for an unusable table name.
     public static func migration(table: String = "jose_replay") throws -> String {
         try checkTableName(table)
         return migrationStatements(table: table).map { $0 + ";" }.joined(separator: "\n")
