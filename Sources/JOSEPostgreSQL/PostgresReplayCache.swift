@@ -93,9 +93,9 @@ public final class PostgresReplayCache: ReplayCache {
         let answer = try await withinTimeout("record a first use") {
             if self.createsSchema, !self.progress.schemaReady { try await self.createSchema() }
             let rows = try await self.client.query(self.insertIfAbsent(identifier, owner: owner, expiresAt: expiresAt, now: now))
-            for try await (inserted, held) in rows.decode((Int64, Bool).self) {
+            for try await (inserted, held, overQuota) in rows.decode((Int64, Bool, Bool).self) {
                 if inserted == 1 { return ReplayCheck.firstUse }
-                return held ? .seenBefore : .ownerOverQuota
+                return !held && overQuota ? .ownerOverQuota : .seenBefore
             }
             throw JOSEError(.replayStoreUnavailable, "the replay check returned no row")
         }
@@ -174,8 +174,10 @@ public final class PostgresReplayCache: ReplayCache {
 
     /// The one statement of a check: the owner's live rows are counted; the row is inserted
     /// when the owner is under quota and the identifier absent (or expired); the answer is how
-    /// many rows were written, and whether the identifier was held and live (a replay) when
-    /// none was.
+    /// many rows were written, whether the identifier is held and live, and whether the owner
+    /// is over its quota. Nothing written under the quota is a replay even when the row does
+    /// not show: the statement's snapshot misses a row that another instance's check committed
+    /// while this one waited on it.
     private func insertIfAbsent(_ identifier: String, owner: String, expiresAt: Double, now: Double) -> PostgresQuery {
         """
         WITH live AS (
@@ -189,7 +191,7 @@ public final class PostgresReplayCache: ReplayCache {
         )
         SELECT (SELECT count(*) FROM written), EXISTS (
             SELECT 1 FROM \(unescaped: table) WHERE owner = \(owner) AND identifier = \(identifier) AND expires_at >= \(now)
-        )
+        ), (SELECT n FROM live) >= \(Int64(maximumEntriesPerOwner))
         """
     }
 
