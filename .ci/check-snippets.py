@@ -1,23 +1,24 @@
 #!/usr/bin/env python3
 """Compiles every Swift snippet of the README and the DocC catalogs against today's API.
 
-Each ```swift block becomes its own file in a package made under the scratch folder, which
-depends on this package by path, with every package trait on, and on every library product its
-manifest declares (so a snippet may import any of them, the trait-gated ones included, and a
-product that does not exist yet is simply not there). A
-snippet's body is wrapped in an `async throws` function, its `import` lines stay at the top of
-its file (a snippet without any gets `import JOSE`), and `#sourceLocation` makes each compiler
-error name the Markdown file and line. Member lookup follows each file's own imports
-(`MemberImportVisibility`), so a snippet that uses `JOSEURLSession`'s initialisers without
-importing it fails as it would in an app. `.ci/snippet-inputs.swift` declares the values the
-snippets take as given (a key set's bytes, a token, the app's own browser hand-off).
+Each ```swift block becomes its own file, and all of them are type-checked together by `swiftc`
+against the modules of this package's debug build with every package trait on (`swift build
+--enable-all-traits` first: the check reuses that build rather than making its own), so a
+snippet may import any library product, the trait-gated ones included. Importing one of this
+package's targets that no library product offers (a test helper, the C shim) fails the check, as
+it would in an app. A snippet's body is wrapped in an `async throws` function, its `import`
+lines stay at the top of its file (a snippet without any gets `import JOSE`), and
+`#sourceLocation` makes each compiler error name the Markdown file and line. Member lookup
+follows each file's own imports (`MemberImportVisibility`), so a snippet that uses
+`JOSEURLSession`'s initialisers without importing it fails as it would in an app.
+`.ci/snippet-inputs.swift` declares the values the snippets take as given (a key set's bytes, a
+token, the app's own browser hand-off).
 
 A block that cannot compile here on purpose (a package manifest, code for a web framework this
 package does not depend on) is preceded by the line `<!-- snippet: not compiled (REASON) -->`.
 
     python3 .ci/check-snippets.py                 # README.md and Sources/*/*.docc/**/*.md
     python3 .ci/check-snippets.py FILE.md ...     # those files only
-    --scratch PATH                                # where the package and its build go
 """
 import argparse
 import json
@@ -26,6 +27,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 INPUTS = pathlib.Path(__file__).resolve().parent / "snippet-inputs.swift"
@@ -88,36 +90,37 @@ def swift_source(snippet: Snippet, function_name: str) -> str:
     return "\n".join(out)
 
 
-def manifest(package_name: str, products: list[str], platforms: list[dict], traits: list[str]) -> str:
-    """The snippet package's manifest: one library target over every product of this package,
-    with `traits` on."""
-    platform_list = ", ".join(
-        f'.{PLATFORM_NAMES[p["platformName"]]}("{p["version"]}")'
-        for p in platforms if p["platformName"] in PLATFORM_NAMES)
-    dependencies = ", ".join(f'.product(name: "{name}", package: "{package_name}")' for name in products)
-    trait_list = ", ".join(f'"{name}"' for name in traits)
-    return f"""// swift-tools-version:6.1
-import PackageDescription
-
-let package = Package(
-    name: "snippets",
-    platforms: [{platform_list}],
-    dependencies: [.package(path: "{ROOT}", traits: [{trait_list}])],
-    targets: [
-        .target(
-            name: "Snippets",
-            dependencies: [{dependencies}],
-            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
-        ),
-    ]
-)
-"""
+def compile_flags(bin_path: pathlib.Path, targets: list[str]) -> list[str]:
+    """What `swiftc` needs to import `targets`' modules from the build in `bin_path`: its module
+    folder, and the Clang module maps and header folders of the C modules they depend on, read
+    from that build's own compile commands (its llbuild manifest)."""
+    manifest = bin_path.parent.parent / f"{bin_path.name}.yaml"
+    keys = {f'"C.{target}-{bin_path.parent.name}-{bin_path.name}.module":' for target in targets}
+    lines = manifest.read_text().splitlines() if manifest.exists() else []
+    if not keys <= {line.strip() for line in lines}:
+        sys.exit(f"check-snippets: {bin_path} holds no build of {', '.join(targets)}: "
+                 "run `swift build --enable-all-traits` first")
+    groups: dict[tuple[str, ...], None] = {}
+    command = None
+    for line in lines:
+        if line.startswith('  "'):
+            command = line.strip()
+        elif command in keys and line.startswith("    args: "):
+            arguments = json.loads(line[len("    args: "):])
+            passed = [arguments[i + 1] for i, argument in enumerate(arguments[:-1]) if argument == "-Xcc"]
+            index = 0
+            while index < len(passed):
+                group = tuple(passed[index:index + 2] if passed[index] == "-I" else passed[index:index + 1])
+                index += len(group)
+                if group[0] == "-I" or group[0].startswith("-fmodule-map-file="):
+                    groups[group] = None
+    clang = [flag for group in groups for item in group for flag in ("-Xcc", item)]
+    return ["-I", str(bin_path / "Modules"), "-module-cache-path", str(bin_path / "ModuleCache")] + clang
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("files", nargs="*", type=pathlib.Path)
-    parser.add_argument("--scratch", type=pathlib.Path, default=ROOT / ".build-snippets")
     arguments = parser.parse_args()
     files = [path.resolve() for path in arguments.files] or (
         [ROOT / "README.md"] + sorted(ROOT.glob("Sources/*/*.docc/**/*.md")))
@@ -134,26 +137,35 @@ def main() -> int:
 
     description = json.loads(subprocess.run(
         ["swift", "package", "dump-package"], cwd=ROOT, check=True, capture_output=True, text=True).stdout)
-    products = [p["name"] for p in description["products"] if "library" in p["type"]]
-    traits = [t["name"] for t in description.get("traits", []) if t["name"] != "default"]
+    library_products = [p for p in description["products"] if "library" in p["type"]]
+    products = [p["name"] for p in library_products]
+    targets = list(dict.fromkeys(t for p in library_products for t in p["targets"]))
+    private = {t["name"] for t in description["targets"]} - set(targets)
+    for snippet in snippets:
+        for number, line in enumerate(snippet.lines, start=snippet.first_line):
+            if IMPORT.match(line) and line.split()[1] in private:
+                print(f"{snippet.path}:{number}: error: {line.split()[1]} is not a library product of this package")
+                print("check-snippets: FAILED: a snippet imports a module that users cannot")
+                return 1
+    bin_path = pathlib.Path(subprocess.run(
+        ["swift", "build", "--enable-all-traits", "--show-bin-path"], cwd=ROOT, check=True,
+        capture_output=True, text=True).stdout.strip())
 
-    package = arguments.scratch.resolve() / "package"
-    sources = package / "Sources" / "Snippets"
-    if sources.exists():
-        shutil.rmtree(sources)
-    sources.mkdir(parents=True)
-    (package / "Package.swift").write_text(manifest(ROOT.name.lower(), products, description.get("platforms", []), traits))
-    shutil.copy(INPUTS, sources / "SnippetInputs.swift")
-    for number, snippet in enumerate(snippets, start=1):
-        stem = re.sub(r"\W", "_", snippet.path.stem)
-        name = f"{stem}_line{snippet.first_line}"
-        (sources / f"{number:03}_{name}.swift").write_text(swift_source(snippet, f"snippet_{number:03}_{name}"))
-
-    build = subprocess.run(
-        ["swift", "build", "--package-path", str(package), "--scratch-path", str(package / ".build")],
-        capture_output=True, text=True)
-    if build.returncode != 0:
-        output = (build.stdout + build.stderr).splitlines()
+    with tempfile.TemporaryDirectory() as directory:
+        sources = [pathlib.Path(directory) / "SnippetInputs.swift"]
+        shutil.copy(INPUTS, sources[0])
+        for number, snippet in enumerate(snippets, start=1):
+            stem = re.sub(r"\W", "_", snippet.path.stem)
+            name = f"{stem}_line{snippet.first_line}"
+            sources.append(pathlib.Path(directory) / f"{number:03}_{name}.swift")
+            sources[-1].write_text(swift_source(snippet, f"snippet_{number:03}_{name}"))
+        check = subprocess.run(
+            ["swiftc", "-typecheck", "-continue-building-after-errors", "-module-name", "Snippets", "-parse-as-library", "-swift-version", "6",
+             "-enable-upcoming-feature", "MemberImportVisibility"]
+            + compile_flags(bin_path, targets) + [str(path) for path in sources],
+            capture_output=True, text=True)
+    if check.returncode != 0:
+        output = (check.stdout + check.stderr).splitlines()
         errors = list(dict.fromkeys(line for line in output if re.match(r"^\S+:\d+:\d+: error:", line)))
         print("\n".join(errors) or "\n".join(output))
         print(f"check-snippets: FAILED: the snippets above do not compile against {', '.join(products)}")

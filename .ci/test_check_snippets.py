@@ -4,8 +4,8 @@ line, and passes on good ones (a block marked not compiled may hold anything).
 
     python3 .ci/test_check_snippets.py
 
-It builds in the checker's own scratch folder (.build-snippets), so after one run of the checker
-each case only compiles its snippets.
+The checker type-checks against the package's debug build with every trait on, so run
+`swift build --enable-all-traits` first.
 """
 import pathlib
 import subprocess
@@ -47,6 +47,15 @@ let cache = try JWKSCache(url: URL(string: "https://issuer.example/jwks.json")!)
 ```
 """
 
+# Line 5: a module of this package that no library product offers.
+PRIVATE = """# Private
+
+```swift
+import JOSE
+import COpenSSL
+```
+"""
+
 
 def run(markdown: str) -> subprocess.CompletedProcess:
     with tempfile.TemporaryDirectory() as directory:
@@ -68,6 +77,11 @@ class PlantedSnippets(unittest.TestCase):
         self.assertIn("planted.md:5:", result.stdout)
         self.assertIn("planted.md:12:", result.stdout)
         self.assertIn("check-snippets: FAILED", result.stdout)
+
+    def test_a_module_no_product_offers_fails(self):
+        result = run(PRIVATE)
+        self.assertEqual(result.returncode, 1, result.stdout + result.stderr)
+        self.assertIn("planted.md:5: error: COpenSSL is not a library product", result.stdout)
 
 
 if __name__ == "__main__":
