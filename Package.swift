@@ -190,6 +190,7 @@ let package = Package(
         ),
         .target(
             name: "JOSETestSupport",
+            dependencies: ["JOSE"],
             path: "Tests/JOSETestSupport",
             exclude: ["jwks_test_server.py", "oauth_provider_test_server.py", "browser_login.py"]
         ),

@@ -3,7 +3,7 @@ import JOSE
 
 /// Runs `body` and returns the `JOSEError` it throws, recording an issue if it throws something
 /// else or nothing.
-func expectJOSEError<T>(
+public func expectJOSEError<T>(
     _ code: JOSEError.Code,
     sourceLocation: SourceLocation = #_sourceLocation,
     _ body: () async throws -> T
