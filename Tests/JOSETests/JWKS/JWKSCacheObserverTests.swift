@@ -4,7 +4,7 @@ import JOSETestSupport
 
 /// The cache tells its observer what it does (fetches by outcome, stale serves, unknown `kid`s),
 /// after the fact and never on a hit.
-@Suite struct JWKSCacheObserverTests {
+@Suite(.tags(.threadSanitized)) struct JWKSCacheObserverTests {
     let path = CacheFixture.path
 
     /// What an observer was told, in order.

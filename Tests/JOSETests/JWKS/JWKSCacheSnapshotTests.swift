@@ -5,7 +5,7 @@ import JOSETestSupport
 
 /// A saved key set lets a cold cache start warm, as stale data: served as a stale set is, and
 /// the first lookup starts a fetch. Reading a snapshot is as strict as reading a fetched set.
-@Suite struct JWKSCacheSnapshotTests {
+@Suite(.tags(.addressSanitized, .threadSanitized)) struct JWKSCacheSnapshotTests {
     let path = CacheFixture.path
 
     /// A snapshot of a cache that fetched `keys` once, as saved bytes, with the clock it ran on.

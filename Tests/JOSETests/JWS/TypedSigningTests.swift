@@ -1,10 +1,11 @@
 import Foundation
+import JOSETestSupport
 import Testing
 @testable import JOSE
 
 /// `JWSSigner.sign(claims:header:)`: `Encodable` claims written strictly, ``JWTClaimsBuilder``,
 /// and the rules of ``JWSHeaderParameters``.
-@Suite struct TypedSigningTests {
+@Suite(.tags(.addressSanitized)) struct TypedSigningTests {
     /// The decoded header and payload text of `token`.
     private func parts(_ token: String) throws -> (header: String, payload: String) {
         let pieces = token.split(separator: ".", omittingEmptySubsequences: false)

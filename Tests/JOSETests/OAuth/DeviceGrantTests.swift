@@ -7,7 +7,7 @@ import JOSETestSupport
 
 /// The device authorization grant (RFC 8628) against the loopback provider, with a clock that
 /// records the waits instead of waiting.
-@Suite(.timeLimit(.minutes(3))) struct DeviceGrantTests {
+@Suite(.tags(.addressSanitized), .timeLimit(.minutes(3))) struct DeviceGrantTests {
     /// A provider with a public client `tv`, and its device authorization.
     private func start(_ behaviour: [String: Any] = [:]) async throws
         -> (fixture: LoginFixture, authorization: DeviceAuthorization) {

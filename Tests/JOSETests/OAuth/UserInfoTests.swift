@@ -6,7 +6,7 @@ import JOSEURLSession
 import JOSETestSupport
 
 /// UserInfo (OpenID Connect Core §5.3) against the provider on 127.0.0.1, JSON and signed.
-@Suite struct UserInfoTests {
+@Suite(.tags(.addressSanitized)) struct UserInfoTests {
     /// A fixture after a finished login.
     private func loggedIn() async throws -> (fixture: LoginFixture, login: LoginResult) {
         let fixture = try await LoginFixture.make()

@@ -5,7 +5,7 @@ import Testing
 /// Finding 1 of the review: one valid DPoP-bound access token was enough to fill the resource's
 /// replay cache with fresh `jti`s, after which it refused every other client's proofs (it fails
 /// closed). The cache's per-key quota now stops the flood at the flooding key.
-@Suite struct ReplayFloodTests {
+@Suite(.tags(.addressSanitized, .threadSanitized)) struct ReplayFloodTests {
     static let now = 1_800_000_000.0
     static let url = "https://api.example.com/orders"
     let issuerKey = try! JWK.generate(for: .es256, keyID: "as")

@@ -6,7 +6,7 @@ import JOSETestSupport
 
 /// Token introspection (RFC 7662) against the provider on 127.0.0.1, which authenticates the
 /// resource server and counts the requests it gets; time is a ``ManualClock``.
-@Suite struct TokenIntrospectorTests {
+@Suite(.tags(.addressSanitized, .threadSanitized)) struct TokenIntrospectorTests {
     static let secret = "intr0spect s3cret+/:"
     static let audience = "https://api.example.com"
     let provider: OAuthProviderTestServer
