@@ -10,7 +10,12 @@ check_core() {
     local backend=$1 scratch=$2
     JOSE_CRYPTO=$backend swift build --product core-only-program --scratch-path "$scratch"
     local program="$scratch/debug/core-only-program"
-    "$program" Vectors/examples/jwks.json Vectors/examples/id-token.jwt | tee /dev/stderr | grep -q '^valid: '
+    # Echoed through the shell's own stderr: `tee /dev/stderr` would reopen a log file that
+    # stderr points to, from its start, and write over it.
+    local output
+    output="$("$program" Vectors/examples/jwks.json Vectors/examples/id-token.jwt)"
+    echo "$output" >&2
+    grep -q '^valid: ' <<<"$output"
     local libraries
     libraries="$(ldd "$program")"
     if grep -Ei 'FoundationNetworking|libFoundation\.so|FoundationInternationalization|_FoundationICU|libicu|libcurl' <<<"$libraries"; then
