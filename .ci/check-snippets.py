@@ -33,10 +33,6 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 INPUTS = pathlib.Path(__file__).resolve().parent / "snippet-inputs.swift"
 IMPORT = re.compile(r"^import\s+\w+\s*(//.*)?$")
 SKIP_MARKER = re.compile(r"^<!-- snippet: not compiled \(.+\) -->$")
-PLATFORM_NAMES = {
-    "macos": "macOS", "ios": "iOS", "tvos": "tvOS", "watchos": "watchOS",
-    "visionos": "visionOS", "maccatalyst": "macCatalyst",
-}
 
 
 class Snippet:
