@@ -15,7 +15,7 @@ import Vapor
 /// For each request it reads the `Authorization` and `DPoP` headers and calls
 /// `ProtectedResource.authenticate(_:scope:authentication:dpopNonce:)` with the URL the client
 /// addressed: the configured public ``origin`` (never the `Host` header, which the client
-/// chooses) followed by the request target. Then:
+/// chooses) followed by the request target, still percent-encoded. Then:
 ///
 /// - **Accepted:** `request.authenticatedAccess` holds the verified token (and the proof,
 ///   for DPoP) and the next responder runs. With a nonce source, a DPoP response carries the
@@ -84,16 +84,20 @@ public struct ProtectedResourceMiddleware: AsyncMiddleware {
     /// - Returns: the next responder's response, or the challenge.
     /// - Throws: what `next` throws, and errors other than `JOSEError` from the guard.
     public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        // Vapor keeps the request target as a `URI`, whose `string` is the target as sent
-        // (still percent-encoded); a target it cannot parse reads as empty, and the proof's
-        // `htu` then fails to match.
+        // Vapor reads every request target as a path (an absolute-form one too, which then
+        // matches no route), kept percent-encoded, and encodes the characters a URI may not
+        // hold; a target its Foundation cannot parse at all reads as empty.
+        let target = request.url.string
         let described = ProtectedResourceRequest(
-            method: request.method.rawValue, url: origin + request.url.string,
+            method: request.method.rawValue, url: origin + target,
             authorization: request.headers[.authorization],
             dpop: request.headers[Self.dpopHeader])
         let nonce = dpopNonce?()
         let access: AuthenticatedAccess
         do {
+            guard target.hasPrefix("/") else {
+                throw JOSEError(.invalidRequest, "the request target is not a path: \(JOSEError.quoted(target))")
+            }
             access = try await resource.authenticate(
                 described, scope: scope, authentication: authentication, dpopNonce: nonce)
         } catch let error as JOSEError {
