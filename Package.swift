@@ -56,6 +56,8 @@ let package = Package(
         .library(name: "JOSEAsyncHTTPClient", targets: ["JOSEAsyncHTTPClient"]),
         // Trait `Hummingbird`: bearer and DPoP middleware over `ProtectedResource`.
         .library(name: "JOSEHummingbird", targets: ["JOSEHummingbird"]),
+        // Trait `Vapor`: the same middleware for Vapor 4.
+        .library(name: "JOSEVapor", targets: ["JOSEVapor"]),
         .executable(name: "jose", targets: ["JOSECLI"]),
         // Key sets refreshed in the background, as a swift-service-lifecycle `Service` (trait
         // `ServiceLifecycle`).
@@ -71,6 +73,7 @@ let package = Package(
     traits: [
         .trait(name: "AsyncHTTPClient", description: "JOSEAsyncHTTPClient: an HTTPFetcher on AsyncHTTPClient."),
         .trait(name: "Hummingbird", description: "JOSEHummingbird: bearer and DPoP middleware for Hummingbird 2."),
+        .trait(name: "Vapor", description: "JOSEVapor: bearer and DPoP middleware for Vapor 4."),
         .trait(name: "ServiceLifecycle", description: "JOSEServiceLifecycle: key sets kept fresh in the background."),
         .trait(name: "Metrics", description: "JOSEMetrics: swift-metrics for key-set fetches and verifications."),
         .trait(name: "PostgreSQL", description: "JOSEPostgreSQL: replay state shared by a fleet, on PostgreSQL."),
@@ -90,6 +93,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
@@ -155,6 +159,14 @@ let package = Package(
             ],
             swiftSettings: asyncOnCallersExecutor
         ),
+        .target(
+            name: "JOSEVapor",
+            dependencies: [
+                "JOSE",
+                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"])),
+            ],
+            swiftSettings: asyncOnCallersExecutor
+        ),
         // `ReplayCache` on PostgreSQL: its sources are empty unless the `PostgreSQL` trait is on.
         .target(
             name: "JOSEPostgreSQL",
@@ -190,7 +202,7 @@ let package = Package(
         ),
         .target(
             name: "JOSETestSupport",
-            dependencies: ["JOSE"],
+            dependencies: ["JOSE", .product(name: "Logging", package: "swift-log")],
             path: "Tests/JOSETestSupport",
             exclude: ["jwks_test_server.py", "oauth_provider_test_server.py", "browser_login.py"]
         ),
@@ -227,6 +239,16 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
                 .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "JOSEVaporTests",
+            dependencies: [
+                "JOSE",
+                "JOSEVapor",
+                "JOSETestSupport",
+                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"])),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

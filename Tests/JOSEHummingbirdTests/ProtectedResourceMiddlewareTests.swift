@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import JOSE
 import JOSEHummingbird
+import JOSETestSupport
 import Logging
 import NIOCore
 import Testing

@@ -1,19 +1,13 @@
-#if Hummingbird
 import Foundation
-import Hummingbird
-import JOSE
-import JOSEHummingbird
-import JOSETestSupport
 import Logging
-import Synchronization
 
 /// Access tokens and DPoP proofs made by PyJWT (an independent implementation), all at one
 /// fixed time, for an API at `https://api.example.com` trusting `https://auth.example.com`.
-struct PyJWTTokens: Sendable {
+package struct PyJWTTokens: Sendable {
     /// When the tokens and proofs were made; the server's clock reads one second later.
-    static let madeAt: Double = 1_800_000_000
+    package static let madeAt: Double = 1_800_000_000
 
-    static let script = """
+    private static let script = """
         import base64, hashlib, json, jwt
         from cryptography.hazmat.primitives.asymmetric import ec
         from jwt.algorithms import ECAlgorithm
@@ -50,18 +44,27 @@ struct PyJWTTokens: Sendable {
         }))
         """
 
-    let jwks: String
-    let valid: String
-    let expired: String
-    let wrongAudience: String
-    let otherScope: String
-    let bound: String
-    let proof: String
-    let proofForPost: String
-    let proofWithNonce: String
+    /// The issuer's key set, as JSON.
+    package let jwks: String
+    /// A bearer token with scope `orders:read`.
+    package let valid: String
+    /// The same, expired an hour before the server's clock.
+    package let expired: String
+    /// The same, for `https://other.example.com`.
+    package let wrongAudience: String
+    /// The same, with scope `profile` only.
+    package let otherScope: String
+    /// A token bound to the proof key (`cnf.jkt`).
+    package let bound: String
+    /// A proof of `GET https://api.example.com/orders` with `bound`.
+    package let proof: String
+    /// The same for `POST`.
+    package let proofForPost: String
+    /// The same as `proof`, with nonce `nonce-1`.
+    package let proofWithNonce: String
 
     /// Runs PyJWT once and reads what it made.
-    static func make() throws -> PyJWTTokens {
+    package static func make() throws -> PyJWTTokens {
         try PythonPeers.requireInstalled()
         let run = try PythonPeers.run(["-c", script])
         guard run.status == 0,
@@ -79,23 +82,30 @@ struct PyJWTTokens: Sendable {
     }
 }
 
-/// Collects every log entry, with the logger's own metadata (the request id) merged in.
-final class RecordingLog: Sendable {
-    struct Entry: Sendable {
-        let level: Logger.Level
-        let message: String
-        let metadata: [String: String]
+/// Collects every log entry, with the logger's own metadata (the request id) merged in. Its
+/// entries are guarded by a lock.
+package final class RecordingLog: @unchecked Sendable {
+    /// One entry: level, message, and the logger's and the call's metadata as text.
+    package struct Entry: Sendable {
+        package let level: Logger.Level
+        package let message: String
+        package let metadata: [String: String]
     }
 
-    private let recorded = Mutex<[Entry]>([])
+    private let lock = NSLock()
+    private var recorded: [Entry] = []
 
-    var entries: [Entry] { recorded.withLock { $0 } }
+    package init() {}
 
-    func logger() -> Logger {
-        Logger(label: "jose-hummingbird-test") { _ in Handler(log: self) }
+    /// Every entry so far, in order.
+    package var entries: [Entry] { lock.withLock { recorded } }
+
+    /// A logger that records into this log.
+    package func logger() -> Logger {
+        Logger(label: "jose-test") { _ in Handler(log: self) }
     }
 
-    fileprivate func append(_ entry: Entry) { recorded.withLock { $0.append(entry) } }
+    fileprivate func append(_ entry: Entry) { lock.withLock { recorded.append(entry) } }
 
     private struct Handler: LogHandler {
         let log: RecordingLog
@@ -114,4 +124,3 @@ final class RecordingLog: Sendable {
         }
     }
 }
-#endif
