@@ -25,6 +25,10 @@ public struct TokenResponse: Sendable {
     public let idToken: String?
     /// `scope`, when sent (the granted scopes, when they differ from those asked for).
     public let scope: String?
+    /// How long the refresh token lasts, in seconds, when the provider says so: the
+    /// non-standard `refresh_token_expires_in` (or Keycloak's `refresh_expires_in`), read only
+    /// when it is an integer in 1...``maximumExpiresIn`` and ignored otherwise.
+    public let refreshTokenExpiresIn: Int64?
     /// The whole response, for members not modelled here.
     public let json: JSONValue
     /// The DPoP key the access token is bound to, for a `DPoP` token received by an
@@ -74,6 +78,9 @@ public struct TokenResponse: Sendable {
         refreshToken = try Self.string(root, "refresh_token")
         idToken = try Self.string(root, "id_token")
         scope = try Self.string(root, "scope")
+        refreshTokenExpiresIn = ["refresh_token_expires_in", "refresh_expires_in"].lazy.compactMap { name in
+            root[name].flatMap { $0.isIntegerLiteral ? $0.integer : nil }
+        }.first { (1...Self.maximumExpiresIn).contains($0) }
         json = root
     }
 

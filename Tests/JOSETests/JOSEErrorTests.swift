@@ -11,7 +11,7 @@ import Testing
             "auth_time_too_old", "missing_claim", "invalid_claim", "invalid_type",
             "unsupported_critical_header", "invalid_token_hash", "jwks_unavailable", "transport_failed",
             "discovery_failed", "replay_store_unavailable", "invalid_input", "invalid_state", "invalid_redirect_uri", "authorization_error", "token_error",
-            "invalid_token_response", "transaction_reused", "login_timed_out",
+            "invalid_token_response", "transaction_reused", "login_timed_out", "login_required", "login_cancelled", "session_store_failed",
             "token_inactive", "introspection_failed",
             "invalid_dpop_proof", "use_dpop_nonce", "invalid_token_binding", "insufficient_scope",
             "insufficient_user_authentication", "invalid_request", "missing_credentials",

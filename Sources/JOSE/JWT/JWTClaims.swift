@@ -35,6 +35,16 @@ public struct JWTClaims: Sendable {
         self.json = json
     }
 
+    /// Claims read back from their JSON text (``jsonString``), as a stored session keeps the
+    /// claims it validated.
+    ///
+    /// - Throws: `JOSEError` `malformed` when the text is not one JSON object.
+    package init(jsonText: String) throws {
+        let root = try JSONDocument(bytes: Array(jsonText.utf8)).root
+        guard root.kind == .object else { throw JOSEError.malformed("the JWT claims are not a JSON object") }
+        json = root
+    }
+
     /// `iss`, the issuer.
     public var issuer: String? { string("iss") }
     /// `sub`, the subject.

@@ -116,6 +116,15 @@ public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
         /// receiver before its timeout, or a device authorization (RFC 8628) ran out without the
         /// user approving it.
         public static let loginTimedOut = Code(rawValue: "login_timed_out")
+        /// The session cannot be refreshed: the provider refused its refresh token
+        /// (`invalid_grant`: revoked, expired or rotated away), or it has none. The session has
+        /// been ended; log the user in again.
+        public static let loginRequired = Code(rawValue: "login_required")
+        /// The user cancelled the login (closed the browser sheet).
+        public static let loginCancelled = Code(rawValue: "login_cancelled")
+        /// A session store could not be read or written: a file that is not the owner's alone, a
+        /// symlink, unreadable JSON, or a Keychain or file-system failure. The message names it.
+        public static let sessionStoreFailed = Code(rawValue: "session_store_failed")
         /// The authorization server's introspection endpoint (RFC 7662) says the token is not
         /// active: unknown, expired, revoked, or not meant for this resource.
         public static let tokenInactive = Code(rawValue: "token_inactive")
@@ -141,7 +150,7 @@ public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
             .authTimeTooOld, .missingClaim, .invalidClaim, .invalidType,
             .unsupportedCriticalHeader, .invalidTokenHash, .jwksUnavailable, .transportFailed, .discoveryFailed,
             .replayStoreUnavailable, .invalidInput, .invalidState, .invalidRedirectURI, .authorizationError, .tokenError, .invalidTokenResponse,
-            .transactionReused, .loginTimedOut, .tokenInactive, .introspectionFailed,
+            .transactionReused, .loginTimedOut, .loginRequired, .loginCancelled, .sessionStoreFailed, .tokenInactive, .introspectionFailed,
             .invalidDPoPProof, .useDPoPNonce, .invalidTokenBinding, .insufficientScope,
             .insufficientUserAuthentication, .invalidRequest, .missingCredentials,
         ]
