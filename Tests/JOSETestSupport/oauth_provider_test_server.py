@@ -118,6 +118,7 @@ BEHAVIOUR = {
     "access_expires_in": 3600,    # the expires_in of issued access tokens
     "refresh_rotates": True,      # a refresh answer carries a new refresh token (false: none, the old one stays valid)
     "device_id_token": True,      # the device grant's token answer carries an ID token
+    "id_token_extra": {},         # claims added to every ID token
 }
 
 
@@ -332,6 +333,7 @@ class Handler(BaseHTTPRequestHandler):
                   "auth_time": auth_time, "sid": "session-1", "amr": BEHAVIOUR["amr"]}
         if acr:
             claims["acr"] = acr
+        claims.update(BEHAVIOUR["id_token_extra"])
         if nonce is not None:
             claims["nonce"] = BEHAVIOUR["nonce_override"] or nonce
         digest = self.id_token_hash(client_id)(access_token.encode("ascii")).digest()
