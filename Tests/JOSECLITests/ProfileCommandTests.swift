@@ -117,6 +117,33 @@ import Testing
         #expect(try await login.provider.lastRequest(path: "/token").count == before)
     }
 
+    @Test func aDPoPBoundProfileRefreshesWithItsKeyAndPrintsProofHeaders() async throws {
+        let provider = try OAuthProviderTestServer()
+        defer { provider.stop() }
+        try await provider.registerClient("cli", authentication: "none", redirectURIs: ["http://127.0.0.1/callback"])
+        try await provider.setBehaviour(["device_auto_answer": true, "access_expires_in": 0])
+        let config = try JoseProcess.makeScratch()
+        defer { JoseProcess.removeScratch(config) }
+        let key = config.appendingPathComponent("dpop.jwk.json").path
+        let environment = ["JOSE_CONFIG_DIR": config.path]
+        #expect(try await JoseProcess.run(["keygen", "--alg", "ES256", "--out", key]).status == 0)
+        let login = try await JoseProcess.run(["login", "--device", "--discover", provider.issuer, "--client-id", "cli",
+                                               "--dpop-key", key], environment: environment)
+        #expect(login.status == 0, "\(login)")
+        try await provider.setBehaviour(["access_expires_in": 3600])
+        try FileManager.default.removeItem(atPath: key)   // the profile keeps its own copy
+
+        let headers = try await JoseProcess.run(["token", "--headers", "--method", "POST", "--url", "https://api.example/orders"],
+                                                environment: environment)
+
+        #expect(headers.status == 0, "\(headers)")
+        let lines = headers.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        #expect(lines.first?.hasPrefix("Authorization: DPoP ") == true)
+        #expect(lines.last?.hasPrefix("DPoP: ") == true)
+        #expect(try await provider.lastProof(path: "/token")?["jkt"] != nil)
+    }
+
     @Test func noSuchProfileIsExit2WithTheLoginToRun() async throws {
         let config = try JoseProcess.makeScratch()
         defer { JoseProcess.removeScratch(config) }
