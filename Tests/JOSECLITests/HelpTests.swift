@@ -34,7 +34,7 @@ struct HelpTests {
         ["verify"], ["decode"], ["sign"], ["keygen"], ["pkce"], ["thumbprint"], ["bench"], ["jwk"], ["jwk", "pub"],
         ["jwk", "from-pem"], ["jwk", "to-pem"], ["jwk", "set"], ["jwk", "set", "add"], ["jwk", "set", "remove"],
         ["jwk", "set", "list"], ["jwk", "inspect"], ["completion"], ["discover"], ["login"], ["token"], ["profiles"], ["logout"], ["authorize-url"], ["callback"],
-        ["dpop"], [],
+        ["dpop"], ["refresh"], ["userinfo"], ["revoke"], ["introspect"], ["logout-url"], [],
     ]
 
     @Test("every subcommand's --help has examples", arguments: commands)
