@@ -8,18 +8,18 @@
 #
 # JOSE: the jose to measure; without it, a statically linked one is built here first
 #   (swift build -c release --static-swift-stdlib --product jose: the Swift runtime is inside,
-#   libcurl and OpenSSL come from the system). Copy that binary to the many-core machine and
-#   pass its path there.
+#   libcurl and OpenSSL come from the system; linking needs Debian's libcurl4-openssl-dev).
+#   Copy that binary to the many-core machine and pass its path there.
 # OUT_DIR (default many-core-out): bench-N.txt, batch-ALG-N.txt, machine.txt and summary.tsv.
-# THREADS, ALGS, TOKENS and SECONDS in the environment override the defaults below.
+# THREADS, ALGS, TOKENS and SECONDS_PER_MEASUREMENT in the environment override the defaults.
 set -euo pipefail
 
 jose=${1:-}
 out=${2:-many-core-out}
 threads=${THREADS:-"1 2 4 8 16"}
 algorithms=${ALGS:-"HS256 RS256 ES256 EdDSA"}
-tokens=${TOKENS:-300000}
-seconds=${SECONDS_PER_MEASUREMENT:-2}
+tokens=${TOKENS:-100000}
+seconds=${SECONDS_PER_MEASUREMENT:-1}
 
 if [ -z "$jose" ]; then
     swift build -c release --static-swift-stdlib --product jose
@@ -54,13 +54,13 @@ for n in $threads; do
     for alg in $algorithms; do bench_args+=(--alg "$alg"); done
     "$jose" bench "${bench_args[@]}" --seconds "$seconds" --threads "$n" | tee "$out/bench-$n.txt"
     for alg in $algorithms; do
-        start=$(date +%s.%N)
+        start=$(date +%s%N)
         "$jose" verify --key "$work/$alg.jwk.json" --iss https://issuer.example --aud api --batch --threads "$n" \
             < "$work/$alg.tokens" > "$work/batch.out"
-        end=$(date +%s.%N)
+        end=$(date +%s%N)
         verified=$(grep -c '"valid":true' "$work/batch.out" || true)
-        elapsed=$(echo "$end - $start" | bc -l)
-        rate=$(echo "$verified / $elapsed" | bc -l)
+        elapsed=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
+        rate=$(awk -v n="$verified" -v t="$elapsed" 'BEGIN { printf "%.0f", n / t }')
         printf '%s threads=%s verified=%s of %s in %.3f s: %.0f/s\n' "$alg" "$n" "$verified" "$tokens" "$elapsed" "$rate" \
             | tee "$out/batch-$alg-$n.txt"
         bench_line=$(grep -E "^\s*$alg\b" "$out/bench-$n.txt" | head -1 || true)
@@ -69,4 +69,4 @@ for n in $threads; do
             "$verified" "$elapsed" "$rate" >> "$out/summary.tsv"
     done
 done
-column -t -s $'\t' "$out/summary.tsv"
+if command -v column >/dev/null; then column -t -s $'\t' "$out/summary.tsv"; else cat "$out/summary.tsv"; fi
