@@ -40,7 +40,7 @@ public enum DPoPNonceRetry {
     }
 
     /// RFC 9449 §8.1: `nonce = 1*NQCHAR` (`%x21 / %x23-5B / %x5D-7E`), here with a length cap.
-    static func isNonce(_ text: String) -> Bool {
+    package static func isNonce(_ text: String) -> Bool {
         (1...maximumNonceBytes).contains(text.utf8.count) && text.utf8.allSatisfy {
             $0 == 0x21 || (0x23...0x5B).contains($0) || (0x5D...0x7E).contains($0)
         }

@@ -1,10 +1,11 @@
 /// Reads the parameters of one scheme's challenge in a `WWW-Authenticate` field value
 /// (RFC 9110 §11.6.1: `challenge = auth-scheme [ 1*SP ( token68 / #auth-param ) ]`, challenges
-/// and parameters separated by commas, values a token or a quoted-string).
-enum AuthenticationChallenges {
+/// and parameters separated by commas, values a token or a quoted-string). Shared with
+/// `JOSEOAuth`, which reads resource servers' challenges.
+package enum AuthenticationChallenges {
     /// The (lowercased name, unescaped value) parameters of the challenges whose scheme is
     /// `scheme` (compared case-insensitively); empty when there is none or the value is malformed.
-    static func parameters(of scheme: String, in field: String) -> [(String, String)] {
+    package static func parameters(of scheme: String, in field: String) -> [(String, String)] {
         guard field.utf8.count <= 16 * 1024, let items = split(field) else { return [] }
         var current = ""
         var found: [(String, String)] = []
