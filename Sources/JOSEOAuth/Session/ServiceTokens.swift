@@ -28,10 +28,10 @@ public actor ServiceTokens {
         let scopes: Set<String>
     }
 
-    /// A cached token, or the request for one in flight.
+    /// A cached token, or the request for one in flight with how many callers wait for it.
     private enum State {
         case ready(AccessToken)
-        case requesting(Task<AccessToken, any Error>)
+        case requesting(Task<AccessToken, any Error>, callers: Int)
     }
 
     /// The tokens and requests, by key, with when each was last asked for.
@@ -80,12 +80,12 @@ public actor ServiceTokens {
         case .ready(let token)? where Self.isValid(token, for: minimumValidity, at: client.clock.now):
             entries[key]?.lastUse = ticks
             return token
-        case .requesting(let request)?:
-            entries[key]?.lastUse = ticks
+        case .requesting(let request, let callers)?:
+            entries[key] = (.requesting(request, callers: callers + 1), ticks)
             return try await request.value
         case .ready?, nil:
             let request = Task { try await self.requestToken(audience: audience, scopes: scopes) }
-            entries[key] = (.requesting(request), ticks)
+            entries[key] = (.requesting(request, callers: 1), ticks)
             dropLeastRecentlyUsed()
             // Only this caller replaces the entry: the others join the request, and nothing
             // drops a request in flight.
@@ -108,6 +108,12 @@ public actor ServiceTokens {
         for (key, entry) in entries {
             if case .ready(let token) = entry.state, token.value == accessToken { entries[key] = nil }
         }
+    }
+
+    /// How many callers wait for the request in flight for `audience` and `scopes`; 0 when
+    /// there is none.
+    func callers(for audience: TokenAudience?, scopes: [String]) -> Int {
+        if case .requesting(_, let callers)? = entries[Key(audience: audience, scopes: Set(scopes))]?.state { callers } else { 0 }
     }
 
     /// Asks the provider for a token.
