@@ -30,7 +30,7 @@ public enum DPoPNonceRetry {
         guard nonces.count == 1, let nonce = nonces.first, isNonce(nonce) else { return nil }
         let challenged = headers.contains { field in
             field.name.lowercased() == "www-authenticate"
-                && AuthenticationChallenges.parameters(of: "DPoP", in: field.value).contains { $0 == ("error", "use_dpop_nonce") }
+                && AuthenticationChallenges.carriesChallengeError("use_dpop_nonce", scheme: "DPoP", in: field.value)
         }
         switch status {
         case 401: return challenged ? nonce : nil

@@ -1,11 +1,10 @@
 /// Reads the parameters of one scheme's challenge in a `WWW-Authenticate` field value
 /// (RFC 9110 §11.6.1: `challenge = auth-scheme [ 1*SP ( token68 / #auth-param ) ]`, challenges
-/// and parameters separated by commas, values a token or a quoted-string). Shared with
-/// `JOSEOAuth`, which reads resource servers' challenges.
+/// and parameters separated by commas, values a token or a quoted-string).
 package enum AuthenticationChallenges {
     /// The (lowercased name, unescaped value) parameters of the challenges whose scheme is
     /// `scheme` (compared case-insensitively); empty when there is none or the value is malformed.
-    package static func parameters(of scheme: String, in field: String) -> [(String, String)] {
+    static func parameters(of scheme: String, in field: String) -> [(String, String)] {
         guard field.utf8.count <= 16 * 1024, let items = split(field) else { return [] }
         var current = ""
         var found: [(String, String)] = []
@@ -39,6 +38,13 @@ package enum AuthenticationChallenges {
             }
         }
         return found
+    }
+
+    /// Whether a challenge of `scheme` in `field` carries `error` (RFC 6750 §3, RFC 9449 §7.1):
+    /// `invalid_token` when the access token was refused, `use_dpop_nonce` when a DPoP proof
+    /// lacks the server's nonce. `JOSEOAuth` reads resource servers' answers with it.
+    package static func carriesChallengeError(_ error: String, scheme: String, in field: String) -> Bool {
+        parameters(of: scheme, in: field).contains { $0 == ("error", error) }
     }
 
     /// The comma-separated items of `field`, commas inside quoted strings kept; `nil` for an

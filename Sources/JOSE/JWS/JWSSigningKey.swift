@@ -1,7 +1,7 @@
 /// A private key that signs JWS, wherever it is held: in memory (``SoftwareSigningKey``, the
 /// default), or somewhere it never leaves, such as the Secure Enclave, an HSM or a cloud KMS.
 ///
-/// ``JWSSigner/init(signingKey:keyID:)`` and ``DPoPProofSigner/init(signingKey:clock:)`` sign
+/// ``JWSSigner/init(signingKey:keyID:)`` and `DPoPProofSigner(signingKey:clock:)` sign
 /// through it, so `private_key_jwt` client assertions and DPoP proofs can be made with such a
 /// key. A conformance for a Secure Enclave P-256 key (CryptoKit) is a few lines:
 ///

@@ -1,6 +1,6 @@
 /// A ``JWSSigningKey`` held in memory: a private RSA, EC or OKP ``JWK``, signed with by the crypto
 /// backend. What ``JWSSigner/init(key:algorithm:keyID:)`` and
-/// ``DPoPProofSigner/init(key:algorithm:clock:)`` use; wrap it to observe or route signing.
+/// `DPoPProofSigner(key:algorithm:clock:)` use; wrap it to observe or route signing.
 ///
 /// ```swift
 /// let key = try SoftwareSigningKey(try JWK.generate(for: .es256))

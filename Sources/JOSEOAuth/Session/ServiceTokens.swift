@@ -127,10 +127,7 @@ public actor ServiceTokens {
                                 + "check client id \(JOSEError.quoted(client.clientID)) and its \(client.authentication.methodName) credentials",
                             providerError: error.providerError)
         }
-        let receivedAt = client.clock.now
-        return AccessToken(value: tokens.accessToken, tokenType: tokens.tokenType,
-                           expiresAt: tokens.expiresIn.map { receivedAt + Double($0) }, scope: tokens.scope,
-                           proofSigner: tokens.proofSigner)
+        return AccessToken(tokens, receivedAt: client.clock.now)
     }
 
     /// Drops the least recently used cached tokens while more than ``capacity`` entries are

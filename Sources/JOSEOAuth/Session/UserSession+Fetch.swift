@@ -81,7 +81,7 @@ extension UserSession {
     private static func refusesToken(_ fields: [(name: String, value: String)]) -> Bool {
         fields.contains { field in
             field.name == "www-authenticate" && ["Bearer", "DPoP"].contains { scheme in
-                AuthenticationChallenges.parameters(of: scheme, in: field.value).contains { $0 == ("error", "invalid_token") }
+                AuthenticationChallenges.carriesChallengeError("invalid_token", scheme: scheme, in: field.value)
             }
         }
     }
