@@ -22,8 +22,8 @@ import JOSETestSupport
         let verified = try JWSVerifier(key: key.publicKey).verify(token)
         #expect(verified.header.keyID == "device-key-1")
         #expect(verified.header.algorithm == key.algorithm)
-        #expect(try JWSVerifier(key: key.publicKey).verify(JWSSigner(signingKey: key, keyID: "other").sign(Array("{}".utf8)))
-            .header.keyID == "other")
+        let renamed = try JWSSigner(signingKey: key, keyID: "other").sign(Array("{}".utf8))
+        #expect(String(decoding: try UnverifiedJWS(unverified: renamed).header, as: UTF8.self).contains(#""kid":"other""#))
     }
 
     @Test func aSignatureMadeWithAnotherKeyFailsWithInvalidKeyBeforeItIsUsed() throws {
