@@ -61,7 +61,7 @@ public struct ClientAuthentication: Sendable {
         ClientAuthentication(method: .secretPost(secret))
     }
 
-    /// A JWT assertion signed with the client's private key: a ``JWK`` in memory, or a
+    /// A JWT assertion signed with the client's private key: a `JWK` in memory, or a
     /// `JWSSigningKey` that never leaves its device (`JWSSigner(signingKey:keyID:)`).
     ///
     /// - Parameters:
