@@ -72,8 +72,8 @@ import Testing
     }
 
     @Test func parallelTokenProcessesOnAnExpiredProfileMakeOneRefresh() async throws {
-        // Issued for 30 s: less than the 60 s `jose token` asks for, whatever the clock says.
-        let login = try await loggedIn(behaviour: ["access_expires_in": 30])
+        // Issued for 0 s: expired as soon as the clock moves on.
+        let login = try await loggedIn(behaviour: ["access_expires_in": 0])
         defer { JoseProcess.removeScratch(login.config) }
         let old = try #require(try login.profile()["access_token"] as? String)
         try await login.provider.setBehaviour(["access_expires_in": 3600, "hold_refresh": true])
@@ -117,6 +117,33 @@ import Testing
         #expect(try await login.provider.lastRequest(path: "/token").count == before)
     }
 
+    @Test func aDPoPBoundProfileRefreshesWithItsKeyAndPrintsProofHeaders() async throws {
+        let provider = try OAuthProviderTestServer()
+        defer { provider.stop() }
+        try await provider.registerClient("cli", authentication: "none", redirectURIs: ["http://127.0.0.1/callback"])
+        try await provider.setBehaviour(["device_auto_answer": true, "access_expires_in": 0])
+        let config = try JoseProcess.makeScratch()
+        defer { JoseProcess.removeScratch(config) }
+        let key = config.appendingPathComponent("dpop.jwk.json").path
+        let environment = ["JOSE_CONFIG_DIR": config.path]
+        #expect(try await JoseProcess.run(["keygen", "--alg", "ES256", "--out", key]).status == 0)
+        let login = try await JoseProcess.run(["login", "--device", "--discover", provider.issuer, "--client-id", "cli",
+                                               "--dpop-key", key], environment: environment)
+        #expect(login.status == 0, "\(login)")
+        try await provider.setBehaviour(["access_expires_in": 3600])
+        try FileManager.default.removeItem(atPath: key)   // the profile keeps its own copy
+
+        let headers = try await JoseProcess.run(["token", "--headers", "--method", "POST", "--url", "https://api.example/orders"],
+                                                environment: environment)
+
+        #expect(headers.status == 0, "\(headers)")
+        let lines = headers.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        #expect(lines.first?.hasPrefix("Authorization: DPoP ") == true)
+        #expect(lines.last?.hasPrefix("DPoP: ") == true)
+        #expect(try await provider.lastProof(path: "/token")?["jkt"] != nil)
+    }
+
     @Test func noSuchProfileIsExit2WithTheLoginToRun() async throws {
         let config = try JoseProcess.makeScratch()
         defer { JoseProcess.removeScratch(config) }
@@ -129,7 +156,7 @@ import Testing
     }
 
     @Test func anUnreachableProviderIsExit3AndLeavesTheProfileAsItWas() async throws {
-        let login = try await loggedIn(behaviour: ["access_expires_in": 30])
+        let login = try await loggedIn(behaviour: ["access_expires_in": 0])
         defer { JoseProcess.removeScratch(login.config) }
         let before = try Data(contentsOf: URL(fileURLWithPath: login.profilePath()))
         login.provider.stop()
@@ -141,7 +168,7 @@ import Testing
     }
 
     @Test func aRefusedRefreshIsExit1LoginRequired() async throws {
-        let login = try await loggedIn(behaviour: ["access_expires_in": 30])
+        let login = try await loggedIn(behaviour: ["access_expires_in": 0])
         defer { JoseProcess.removeScratch(login.config) }
         try await login.provider.setBehaviour([
             "token_status": 400, "token_body": #"{"error":"invalid_grant","error_description":"revoked"}"#,

@@ -77,14 +77,29 @@ import JOSETestSupport
         #expect(try await fixture.provider.lastRequest(path: "/token").count == before)
     }
 
-    @Test func aTokenShorterLivedThanAskedIsRefreshed() async throws {
+    @Test func aTokenLeftValidForLessThanAskedIsRefreshed() async throws {
         let fixture = try await LoginFixture.make()
         let login = try await login(fixture)
-        let session = UserSession(client: fixture.client, store: InMemorySessionStore(login.session))
+        try await fixture.provider.setBehaviour(["clock_offset": 2000])
+        let session = UserSession(client: try client(fixture, offset: 2000), store: InMemorySessionStore(login.session))
 
-        let token = try await session.accessToken(minimumValidity: .seconds(7200))
+        // 1600 of its 3600 s are left: enough for 1000 s, not for 1700 s.
+        let kept = try await session.accessToken(minimumValidity: .seconds(1000))
+        let refreshed = try await session.accessToken(minimumValidity: .seconds(1700))
 
-        #expect(token.value != login.tokens.accessToken)
+        #expect(kept.value == login.tokens.accessToken)
+        #expect(refreshed.value != login.tokens.accessToken)
+    }
+
+    @Test func aShortLivedTokenIsFreshWhileHalfItsLifetimeIsLeft() throws {
+        let session = try JSONDecoder().decode(StoredSession.self, from: Data("""
+            {"version":1,"issuer":"https://op.example","client_id":"app","access_token":"at","token_type":"Bearer",
+             "access_token_expires_at":1030,"received_at":1000}
+            """.utf8))
+        #expect(session.accessTokenIsValid(for: .seconds(60), at: 1015))
+        #expect(!session.accessTokenIsValid(for: .seconds(60), at: 1015.5))
+        #expect(session.accessTokenIsValid(for: .seconds(10), at: 1020))
+        #expect(!session.accessTokenIsValid(for: .zero, at: 1030))
     }
 
     @Test func aRefusedRefreshEndsTheSessionAsLoginRequired() async throws {
