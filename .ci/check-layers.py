@@ -19,7 +19,7 @@ counts only where the file using it cannot see any of its declarations.
 
 The CLI (Sources/JOSECLI) must use only public API. The library's `package` entries are the
 bare signature check for the JOSEPrimitiveSignatureCheck target beside `jose bench` (names starting with
-`primitive`), the four helpers the login-flow module needs (FOR_LOGIN_MODULE below) and Support/
+`primitive`), the helpers the login-flow module needs (FOR_LOGIN_MODULE below) and Support/
 (the locks, atomics, error factories and durations every target shares); the CLI names none but
 Support's, and does not import the library with @testable.
 
@@ -128,6 +128,9 @@ FOR_LOGIN_MODULE = {
     "validatingUTF8Bytes": "form_post bodies are read as strict UTF-8",
     "answer": "finished login transactions go through the replay store as DPoP proofs do, failing closed alike",
     "jsonText": "a stored session reads back the ID-token claims it validated at login",
+    "AuthenticationChallenges": "a session reads resource servers' WWW-Authenticate challenges with the one parser",
+    "carriesChallengeError": "a session tells a refused access token (invalid_token) from other 401s",
+    "isNonce": "a session keeps a resource server's DPoP-Nonce only when RFC 9449 §8.1 allows it",
 }
 package_names = set()
 for path, code in codes.items():

@@ -61,7 +61,8 @@ public struct ClientAuthentication: Sendable {
         ClientAuthentication(method: .secretPost(secret))
     }
 
-    /// A JWT assertion signed with the client's private key.
+    /// A JWT assertion signed with the client's private key: a `JWK` in memory, or a
+    /// `JWSSigningKey` that never leaves its device (`JWSSigner(signingKey:keyID:)`).
     ///
     /// - Parameters:
     ///   - signer: The client's signer (its public key registered with the provider).

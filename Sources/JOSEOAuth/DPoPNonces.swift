@@ -1,32 +1,28 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import JOSE
 
-/// The last DPoP nonce each endpoint gave (RFC 9449 §8), shared by the copies of one
-/// ``OpenIDClient``, for the next proof sent there.
+/// The last DPoP nonce each server gave (RFC 9449 §8, §9), for the next proof sent there: by
+/// endpoint URL for an ``OpenIDClient`` (shared by its copies), by origin for the resource
+/// servers a ``UserSession`` fetches from.
 ///
-/// Bounded: beyond ``capacity`` endpoints, remembering one more forgets the others (a client
+/// Bounded: beyond ``capacity`` servers, remembering one more forgets the others (a client
 /// talks to a handful).
 final class DPoPNonces: Sendable {
-    /// The most endpoints remembered.
+    /// The most servers remembered.
     static let capacity = 16
 
-    /// The nonces, by endpoint URL.
+    /// The nonces, by endpoint URL or origin.
     private let nonces = Lock<[String: String]>([:])
 
-    /// The nonce `endpoint` gave last, if any.
-    func nonce(for endpoint: URL) -> String? {
-        nonces.withLock { $0[endpoint.absoluteString] }
+    /// The nonce `server` (an endpoint URL or an origin) gave last, if any.
+    func nonce(for server: String) -> String? {
+        nonces.withLock { $0[server] }
     }
 
-    /// Remembers `nonce` as the one to put in the next proof for `endpoint`.
-    func remember(_ nonce: String, for endpoint: URL) {
+    /// Remembers `nonce` as the one to put in the next proof for `server`.
+    func remember(_ nonce: String, for server: String) {
         nonces.withLock { nonces in
-            if nonces[endpoint.absoluteString] == nil, nonces.count >= Self.capacity { nonces.removeAll() }
-            nonces[endpoint.absoluteString] = nonce
+            if nonces[server] == nil, nonces.count >= Self.capacity { nonces.removeAll() }
+            nonces[server] = nonce
         }
     }
 }

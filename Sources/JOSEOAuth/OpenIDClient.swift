@@ -382,7 +382,7 @@ public struct OpenIDClient: Sendable {
     /// - Throws: `JOSEError` `use_dpop_nonce` when the server asks for a nonce without giving a
     ///   usable one, or asks again after the retry; as ``send(_:)``.
     func post(_ form: [(name: String, value: String)], to endpoint: URL) async throws -> HTTPFetchResponse {
-        var nonce = dpop == nil ? nil : dpopNonces.nonce(for: endpoint)
+        var nonce = dpop == nil ? nil : dpopNonces.nonce(for: endpoint.absoluteString)
         var retried = false
         while true {
             var fields = form
@@ -397,7 +397,7 @@ public struct OpenIDClient: Sendable {
             }
             let given = DPoPNonceRetry.nonce(status: response.statusCode, headers: response.headers.map { ($0.key, $0.value) },
                                              errorCode: details.error)
-            if let given { dpopNonces.remember(given, for: endpoint) }
+            if let given { dpopNonces.remember(given, for: endpoint.absoluteString) }
             guard let given, !retried else {
                 throw JOSEError(.useDPoPNonce, given == nil
                     ? "\(TransportPolicy.describe(endpoint)) asks for a DPoP nonce without giving a usable DPoP-Nonce header"
@@ -411,6 +411,11 @@ public struct OpenIDClient: Sendable {
 
     /// Sends a request; a fetcher's failure that is not a `JOSEError` becomes `transport_failed`.
     func send(_ request: HTTPFetchRequest) async throws -> HTTPFetchResponse {
+        try await Self.send(request, using: fetcher)
+    }
+
+    /// Sends a request with `fetcher`; a failure that is not a `JOSEError` becomes `transport_failed`.
+    static func send(_ request: HTTPFetchRequest, using fetcher: any HTTPFetcher) async throws -> HTTPFetchResponse {
         do {
             return try await fetcher.fetch(request)
         } catch let error as JOSEError {

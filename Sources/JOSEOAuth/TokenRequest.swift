@@ -5,8 +5,9 @@ import Foundation
 #endif
 import JOSE
 
-/// A token request's form (RFC 6749 §4.1.3, §6): an authorization code with its PKCE
-/// verifier, or a refresh token. Client authentication is added when it is sent.
+/// A token request's form (RFC 6749 §4.1.3, §4.4.2, §6): an authorization code with its PKCE
+/// verifier, a refresh token, a device code, or the client's own credentials. Client
+/// authentication is added when it is sent.
 ///
 /// ```swift
 /// let request = TokenRequest.authorizationCode(response.code, transaction: transaction)
@@ -40,6 +41,25 @@ public struct TokenRequest: Sendable {
     public static func refreshToken(_ refreshToken: String, scopes: [String] = []) -> TokenRequest {
         var parameters: [(name: String, value: String)] = [("grant_type", "refresh_token"), ("refresh_token", refreshToken)]
         if !scopes.isEmpty { parameters.append(("scope", scopes.joined(separator: " "))) }
+        return TokenRequest(parameters: parameters)
+    }
+
+    /// Asks for a token for the client itself (RFC 6749 §4.4.2): `grant_type=client_credentials`,
+    /// `scope` when given, and `resource` (RFC 8707) or `audience` for the API the token is for.
+    /// Only a confidential client may send it; ``ServiceTokens`` sends it and caches the answers.
+    ///
+    /// - Parameters:
+    ///   - scopes: The scopes to ask for; empty for the client's default ones.
+    ///   - audience: The API the token is for; `nil` to leave it to the provider.
+    /// - Returns: The request.
+    public static func clientCredentials(scopes: [String] = [], audience: TokenAudience? = nil) -> TokenRequest {
+        var parameters: [(name: String, value: String)] = [("grant_type", "client_credentials")]
+        if !scopes.isEmpty { parameters.append(("scope", scopes.joined(separator: " "))) }
+        switch audience {
+        case .resource(let url)?: parameters.append(("resource", url.absoluteString))
+        case .audience(let name)?: parameters.append(("audience", name))
+        case nil: break
+        }
         return TokenRequest(parameters: parameters)
     }
 

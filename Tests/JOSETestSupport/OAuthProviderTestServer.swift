@@ -82,6 +82,25 @@ package final class OAuthProviderTestServer: Sendable {
         _ = try await send("/_control/release_refresh", method: "POST", body: Data())
     }
 
+    /// Lets the client-credentials requests held by the `hold_client_credentials` behaviour
+    /// answer (and any later ones).
+    package func releaseClientCredentials() async throws {
+        _ = try await send("/_control/release_client_credentials", method: "POST", body: Data())
+    }
+
+    /// The client-credentials tokens the provider issued, oldest first, with what each request
+    /// asked for: `scope` (empty for none), `resource` and `audience`.
+    package func clientCredentialsGrants() async throws -> [(clientID: String, scope: String, resource: String?, audience: String?, accessToken: String)] {
+        let object = try await send("/_control/client_credentials")
+        guard let grants = (object as? [String: Any])?["grants"] as? [[String: Any]] else {
+            throw TestHTTPServer.Failure(description: "unexpected control answer \(object)")
+        }
+        return grants.map {
+            ($0["client_id"] as? String ?? "", $0["scope"] as? String ?? "", $0["resource"] as? String,
+             $0["audience"] as? String, $0["access_token"] as? String ?? "")
+        }
+    }
+
     /// Changes how the provider behaves (see BEHAVIOUR in the script), for example
     /// `["send_iss": false]` or `["nonce_override": "other"]`.
     package func setBehaviour(_ changes: [String: Any]) async throws {
@@ -124,7 +143,8 @@ package final class OAuthProviderTestServer: Sendable {
 
     /// The DPoP proof of the last request to `path`, as the provider verified it with jwcrypto:
     /// the RFC 7638 thumbprint of its key (`jkt`), its `htu` and its `nonce` (absent when it had
-    /// none); `nil` when that request carried no proof, or one that did not verify.
+    /// none), and at `/resource` its `ath`; `nil` when that request carried no proof, or one that
+    /// did not verify.
     package func lastProof(path: String) async throws -> [String: String]? {
         let object = try await send("/_control/last?path=" + path)
         return ((object as? [String: Any])?["dpop"] as? [String: Any])?.compactMapValues { $0 as? String }

@@ -34,6 +34,10 @@ Provider endpoints:
                           grant_type device_code (RFC 8628 §3.4): the errors of "device_script"
                           first, then authorization_pending until approved, access_denied when
                           denied, expired_token when "device_expired" is set
+                          grant_type client_credentials (RFC 6749 §4.4) for a client that
+                          authenticates (not "none"): an access token for the client itself
+                          ("access_expires_in", no refresh or ID token), its scope,
+                          resource (RFC 8707) and audience recorded
 A loopback redirect URI registered without a port matches any port (RFC 8252 §7.3).
 
 Test control:
@@ -43,6 +47,10 @@ Test control:
   POST /_control/device     {"user_code", "approve": true|false}: the user's answer to a device code
   GET  /_control/last?path=/token   {"count": n, "params": {..last form or query..}, "headers": {..},
                                     "dpop": {"jkt", "htu", "nonce"} of the last verified proof or null}
+  POST /_control/release_client_credentials   lets the client-credentials requests held by
+                            "hold_client_credentials" answer (and later ones)
+  GET  /_control/client_credentials  {"grants": [{"client_id", "scope", "resource", "audience",
+                            "access_token"}, ..]}: the client-credentials tokens issued, oldest first
 
 Relying-party endpoints after the login (RP_ROUTES below):
   GET  /userinfo          OIDC Core 5.3: Bearer access token from /token; JSON claims, or a JWT
@@ -59,6 +67,16 @@ Relying-party endpoints after the login (RP_ROUTES below):
   POST /_control/logout_token  {"client_id", "claims"?, "header"?, "foreign_key"?}: a back-channel
                           logout token signed with jwcrypto; a null claim or header member removes it
   GET  /_control/revoked  {"revoked": [{"token", "token_type_hint", "client_id"}, ..]}
+  GET, POST /resource     a resource server for the tokens /token issued (RFC 6750, RFC 9449 §7):
+                          "Authorization: Bearer" for a Bearer token; "Authorization: DPoP" and a
+                          proof for a DPoP-bound one (verified with jwcrypto: key = the token's
+                          jkt, htm, htu, ath, iat, jti, and the nonce "resource_dpop_nonce" when
+                          set, a new one each time with "resource_dpop_nonce_rotate", else 401
+                          DPoP error="use_dpop_nonce" with a DPoP-Nonce header);
+                          200 {"sub", "method", "body"}, or 401 error="invalid_token" for a token
+                          not issued or revoked (or every token, with "resource_refuse_all");
+                          /_control/last?path=/resource records the body as params.body and the
+                          proof as dpop {"jkt", "htu", "nonce", "ath"}
 """
 
 import base64
@@ -84,6 +102,8 @@ PUSHED = {}
 SEEN_JTIS = set()
 REQUESTS = {}
 REFRESH_RELEASE = threading.Event()
+CLIENT_CREDENTIALS_RELEASE = threading.Event()
+CLIENT_CREDENTIALS = []
 DPOP_ALGS = ["ES256", "ES384", "ES512", "PS256", "PS384", "PS512", "RS256", "EdDSA"]
 BEHAVIOUR = {
     "iss_supported": True,        # metadata authorization_response_iss_parameter_supported
@@ -112,6 +132,7 @@ BEHAVIOUR = {
     "device_script": [],          # errors answered to device-code polls before the real state
     "device_expired": False,      # answer device-code polls with expired_token
     "device_auto_answer": None,   # the user's answer (true/false) given to each new device code
+    "hold_client_credentials": False,      # hold client_credentials requests until released
     "acr": "urn:example:loa:2",
     "amr": ["pwd", "mfa"],
     "clock_offset": 0,            # seconds added to this server's clock (tests that move a client's clock ahead)
@@ -171,6 +192,33 @@ class Handler(BaseHTTPRequestHandler):
             entry["headers"] = {k.lower(): v for k, v in self.headers.items()}
             entry["dpop"] = None
 
+    def check_proof(self, proof, htm, path, access_token):
+        """The claims and key thumbprint of a valid DPoP proof for this request (htm, htu
+        base + path, ath of access_token or none); raises ValueError naming the problem."""
+        try:
+            parts = proof.split(".")
+            header = json.loads(base64.urlsafe_b64decode(parts[0] + "=" * (-len(parts[0]) % 4)))
+            public = header["jwk"]
+            if header.get("typ") != "dpop+jwt" or header.get("alg") not in DPOP_ALGS or "d" in public:
+                raise ValueError("bad typ, alg or jwk")
+            key = jwk.JWK(**public)
+            claims = json.loads(jwt.JWT(jwt=proof, key=key, algs=DPOP_ALGS).claims)
+        except ValueError:
+            raise
+        except Exception as error:  # noqa: BLE001 - any failure is a bad proof
+            raise ValueError("the proof does not verify: %s" % error) from error
+        ath = b64url(hashlib.sha256(access_token.encode("ascii")).digest()) if access_token else None
+        iat, jti = claims.get("iat"), claims.get("jti")
+        if claims.get("htm") != htm or claims.get("htu") != self.base + path or claims.get("ath") != ath:
+            raise ValueError("bad htm, htu or ath")
+        if not isinstance(iat, int) or abs(iat - now_seconds()) > 60 or not isinstance(jti, str) or not jti:
+            raise ValueError("bad iat or jti")
+        with LOCK:
+            if jti in SEEN_JTIS:
+                raise ValueError("replayed jti")
+            SEEN_JTIS.add(jti)
+        return claims, key.thumbprint()
+
     def dpop(self, path):
         """(True, jkt or None) for a request without a proof or with a valid one; (False, None)
         when an error was sent. Records the verified proof."""
@@ -180,24 +228,10 @@ class Handler(BaseHTTPRequestHandler):
         if len(proofs) != 1:
             return self.dpop_failure("several DPoP headers")
         try:
-            parts = proofs[0].split(".")
-            header = json.loads(base64.urlsafe_b64decode(parts[0] + "=" * (-len(parts[0]) % 4)))
-            public = header["jwk"]
-            if header.get("typ") != "dpop+jwt" or header.get("alg") not in DPOP_ALGS or "d" in public:
-                return self.dpop_failure("bad typ, alg or jwk")
-            key = jwk.JWK(**public)
-            claims = json.loads(jwt.JWT(jwt=proofs[0], key=key, algs=DPOP_ALGS).claims)
-        except Exception as error:  # noqa: BLE001 - any failure is a bad proof
-            return self.dpop_failure("the proof does not verify: %s" % error)
-        iat, jti = claims.get("iat"), claims.get("jti")
-        if claims.get("htm") != "POST" or claims.get("htu") != self.base + path or "ath" in claims:
-            return self.dpop_failure("bad htm, htu or ath")
-        if not isinstance(iat, int) or abs(iat - now_seconds()) > 60 or not isinstance(jti, str) or not jti:
-            return self.dpop_failure("bad iat or jti")
+            claims, jkt = self.check_proof(proofs[0], "POST", path, None)
+        except ValueError as error:
+            return self.dpop_failure(str(error))
         with LOCK:
-            if jti in SEEN_JTIS:
-                return self.dpop_failure("replayed jti")
-            SEEN_JTIS.add(jti)
             if BEHAVIOUR["dpop_nonce_rotate"] or BEHAVIOUR["dpop_nonce"] is not None \
                     and claims.get("nonce") != BEHAVIOUR["dpop_nonce"]:
                 if BEHAVIOUR["dpop_nonce_rotate"]:
@@ -205,7 +239,6 @@ class Handler(BaseHTTPRequestHandler):
                 nonce = BEHAVIOUR["dpop_nonce"]
             else:
                 nonce = None
-            jkt = key.thumbprint()
             REQUESTS[path]["dpop"] = {"jkt": jkt, "htu": claims["htu"], "nonce": claims.get("nonce")}
         if nonce is not None:
             self.send_json(400, {"error": "use_dpop_nonce", "error_description": "use the DPoP nonce"},
@@ -234,7 +267,7 @@ class Handler(BaseHTTPRequestHandler):
             "jwks_uri": self.base + "/jwks.json",
             "response_types_supported": ["code"],
             "response_modes_supported": ["query", "fragment", "form_post"],
-            "grant_types_supported": ["authorization_code", "refresh_token"],
+            "grant_types_supported": ["authorization_code", "refresh_token", "client_credentials"],
             "subject_types_supported": ["public"],
             "id_token_signing_alg_values_supported": ["RS256", "none"],
             "token_endpoint_auth_methods_supported": [
@@ -387,6 +420,31 @@ class Handler(BaseHTTPRequestHandler):
                                                grant["auth_time"], grant.get("acr"))
         self.send_json(200, answer)
 
+    def client_credentials(self, client_id, form, jkt):
+        """RFC 6749 §4.4.3: an access token for the client itself, no refresh or ID token."""
+        if CLIENTS[client_id]["auth"] == "none":
+            return self.oauth_error(400, "unauthorized_client", "a public client may not use client_credentials")
+        if BEHAVIOUR["hold_client_credentials"]:
+            CLIENT_CREDENTIALS_RELEASE.wait(60)
+        scope = form.get("scope", "")
+        grant = {"subject": client_id, "scope": scope, "jkt": jkt}
+        if jkt:
+            now = now_seconds()
+            access_token = signed({"iss": self.issuer, "sub": client_id, "aud": form.get("resource") or client_id,
+                                   "iat": now, "exp": now + BEHAVIOUR["access_expires_in"], "jti": secrets.token_urlsafe(16),
+                                   "cnf": {"jkt": jkt}}, {"alg": "RS256", "kid": SIGNING_KEY.key_id, "typ": "at+jwt"})
+        else:
+            access_token = secrets.token_urlsafe(32)
+        with LOCK:
+            ACCESS_TOKENS[access_token] = dict(grant, client_id=client_id)
+            CLIENT_CREDENTIALS.append({"client_id": client_id, "scope": scope, "resource": form.get("resource"),
+                                       "audience": form.get("audience"), "access_token": access_token})
+        answer = {"access_token": access_token, "token_type": "DPoP" if jkt else "Bearer",
+                  "expires_in": BEHAVIOUR["access_expires_in"]}
+        if scope:
+            answer["scope"] = scope
+        return self.send_json(200, answer)
+
     def token(self):
         form = self.form()
         if form is None:
@@ -437,6 +495,8 @@ class Handler(BaseHTTPRequestHandler):
                 return self.oauth_error(400, "invalid_grant", "the refresh token is bound to another DPoP key, or none")
             refreshed = dict(grant, nonce=BEHAVIOUR["refresh_nonce"], subject=BEHAVIOUR["refresh_sub"] or grant["subject"])
             return self.issue(client_id, refreshed, jkt, refreshing=form.get("refresh_token", ""))
+        if grant_type == "client_credentials":
+            return self.client_credentials(client_id, form, jkt)
         return self.oauth_error(400, "unsupported_grant_type", "grant_type %r" % grant_type)
 
     # --- authorization ----------------------------------------------------------------------
@@ -566,6 +626,10 @@ class Handler(BaseHTTPRequestHandler):
             self.read_body()
             REFRESH_RELEASE.set()
             return self.send_json(200, {"ok": True})
+        if path == "/_control/release_client_credentials":
+            self.read_body()
+            CLIENT_CREDENTIALS_RELEASE.set()
+            return self.send_json(200, {"ok": True})
         if path == "/_control/behaviour":
             spec = json.loads(self.read_body() or b"{}")
             with LOCK:
@@ -587,6 +651,9 @@ BEHAVIOUR.update({
     "revoke_error": None,         # answer /revoke with 400 and this OAuth error
     "userinfo_raw": None,         # answer /userinfo with {"content_type", "body"} as they are
     "introspect_raw": None,       # answer /introspect with {"status", "body"} as they are
+    "resource_dpop_nonce": None,  # the nonce /resource wants in DPoP proofs (none unless set)
+    "resource_refuse_all": False,  # /resource answers every token with invalid_token
+    "resource_dpop_nonce_rotate": False,  # /resource wants a new nonce in every proof
 })
 
 
@@ -808,6 +875,51 @@ def consent_post(handler, _query):
     return send_html(handler, 302, "", location)
 
 
+def resource(handler, _query):
+    body = handler.read_body().decode("utf-8", "replace")
+    handler.record("/resource", {"body": body})
+    scheme, _, token = (handler.headers.get("Authorization") or "").partition(" ")
+    with LOCK:
+        grant = ACCESS_TOKENS.get(token)
+    bound = grant is not None and grant.get("jkt") is not None
+    if BEHAVIOUR["resource_refuse_all"] or grant is None or scheme != ("DPoP" if bound else "Bearer"):
+        return resource_challenge(handler, scheme if scheme in ("Bearer", "DPoP") else "Bearer", "invalid_token")
+    if bound:
+        proofs = handler.headers.get_all("DPoP") or []
+        try:
+            if len(proofs) != 1:
+                raise ValueError("not one DPoP header")
+            claims, jkt = handler.check_proof(proofs[0], handler.command, "/resource", token)
+            if jkt != grant["jkt"]:
+                raise ValueError("the proof's key is not the token's")
+        except ValueError as error:
+            return resource_challenge(handler, "DPoP", "invalid_dpop_proof", str(error))
+        with LOCK:
+            REQUESTS["/resource"]["dpop"] = {"jkt": jkt, "htu": claims["htu"], "nonce": claims.get("nonce"),
+                                             "ath": claims["ath"]}
+        with LOCK:
+            if BEHAVIOUR["resource_dpop_nonce_rotate"]:
+                BEHAVIOUR["resource_dpop_nonce"] = secrets.token_urlsafe(16)
+            wanted = BEHAVIOUR["resource_dpop_nonce"]
+        if wanted is not None and claims.get("nonce") != wanted:
+            return resource_challenge(handler, "DPoP", "use_dpop_nonce", "use the DPoP nonce", {"DPoP-Nonce": wanted})
+    return handler.send_json(200, {"sub": grant["subject"], "method": handler.command, "body": body})
+
+
+def resource_challenge(handler, scheme, error, description="the access token is not active", headers=None):
+    handler.send_response(401)
+    handler.send_header("WWW-Authenticate", '%s error="%s", error_description="%s"' % (scheme, error, description))
+    for name, value in (headers or {}).items():
+        handler.send_header(name, value)
+    handler.send_header("Content-Length", "0")
+    handler.end_headers()
+
+
+def client_credentials_grants(handler, _query):
+    with LOCK:
+        return handler.send_json(200, {"grants": list(CLIENT_CREDENTIALS)})
+
+
 def device_authorization(handler, _query):
     form = handler.form()
     if form is None:
@@ -867,6 +979,9 @@ RP_ROUTES = {
     ("GET", "/logout"): end_session,
     ("POST", "/_control/logout_token"): mint_logout_token,
     ("GET", "/_control/revoked"): revoked,
+    ("GET", "/resource"): resource,
+    ("POST", "/resource"): resource,
+    ("GET", "/_control/client_credentials"): client_credentials_grants,
 }
 
 

@@ -30,7 +30,7 @@ public enum DPoPNonceRetry {
         guard nonces.count == 1, let nonce = nonces.first, isNonce(nonce) else { return nil }
         let challenged = headers.contains { field in
             field.name.lowercased() == "www-authenticate"
-                && AuthenticationChallenges.parameters(of: "DPoP", in: field.value).contains { $0 == ("error", "use_dpop_nonce") }
+                && AuthenticationChallenges.carriesChallengeError("use_dpop_nonce", scheme: "DPoP", in: field.value)
         }
         switch status {
         case 401: return challenged ? nonce : nil
@@ -40,7 +40,7 @@ public enum DPoPNonceRetry {
     }
 
     /// RFC 9449 §8.1: `nonce = 1*NQCHAR` (`%x21 / %x23-5B / %x5D-7E`), here with a length cap.
-    static func isNonce(_ text: String) -> Bool {
+    package static func isNonce(_ text: String) -> Bool {
         (1...maximumNonceBytes).contains(text.utf8.count) && text.utf8.allSatisfy {
             $0 == 0x21 || (0x23...0x5B).contains($0) || (0x5D...0x7E).contains($0)
         }

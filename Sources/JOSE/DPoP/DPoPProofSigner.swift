@@ -1,4 +1,5 @@
-/// Makes DPoP proofs (RFC 9449 §4.2) for a client's requests, with one private key.
+/// Makes DPoP proofs (RFC 9449 §4.2) for a client's requests, with one private key: a ``JWK``
+/// in memory, or a ``JWSSigningKey`` that never leaves its device.
 ///
 /// Each proof has a fresh `jti` (128 bits from the crypto backend's CSPRNG), `iat` from the clock, `htm`
 /// and `htu` (the URI normalised, without query and fragment), and when asked `ath` (the
@@ -26,7 +27,7 @@ public struct DPoPProofSigner: Sendable {
     private let signer: JWSSigner
     private let headerKey: JSONOutput
 
-    /// Creates a signer.
+    /// Creates a signer with a private key in memory.
     ///
     /// - Parameters:
     ///   - key: a private RSA, EC or OKP key.
@@ -36,21 +37,24 @@ public struct DPoPProofSigner: Sendable {
     /// - Throws: ``JOSEError`` `invalid_key` when the key is not a private asymmetric key;
     ///   `algorithm_not_allowed` when it cannot sign `algorithm`, or `algorithm` is a MAC.
     public init(key: JWK, algorithm: JWSAlgorithm? = nil, clock: JOSEClock = .system) throws {
-        guard key.keyType != .octetSequence else {
+        try self.init(signingKey: SoftwareSigningKey(key, algorithm: algorithm), clock: clock)
+    }
+
+    /// Creates a signer with a key that signs by itself, such as a Secure Enclave P-256 key or a
+    /// key in an HSM that never leaves it (see ``JWSSigningKey``).
+    ///
+    /// - Parameters:
+    ///   - signingKey: the key, with its public half and algorithm.
+    ///   - clock: the time source for `iat`.
+    /// - Throws: ``JOSEError`` as ``JWSSigner/init(signingKey:keyID:)``.
+    public init(signingKey: any JWSSigningKey, clock: JOSEClock = .system) throws {
+        // No `kid` in a proof header: the key itself is there.
+        let signer = try JWSSigner(signingKey: signingKey, exactKeyID: nil)
+        guard let publicKey = signer.key.publicKey else {
             throw JOSEError.invalidKey("DPoP proofs are signed with a private RSA, EC or OKP key, not an oct secret")
         }
-        guard key.isPrivate, let publicKey = key.publicKey else {
-            throw JOSEError.invalidKey("key \(key.summary) has no private material to sign DPoP proofs with")
-        }
-        let chosen = algorithm ?? key.algorithm ?? (key.keyType == .rsa ? .ps256 : key.supportedAlgorithms.algorithms[0])
-        guard chosen.family != .hmac else {
-            throw JOSEError(.algorithmNotAllowed, "DPoP proofs are never signed with a MAC (\(chosen))")
-        }
-        // No `kid` in a proof header: the key itself is there.
-        let unnamed = try JWK(material: key.material, keyID: nil, use: key.use, keyOperations: key.keyOperations,
-                              algorithm: key.algorithm)
-        self.signer = try JWSSigner(key: unnamed, algorithm: chosen)
-        self.algorithm = chosen
+        self.signer = signer
+        self.algorithm = signer.algorithm
         self.publicKey = publicKey
         self.keyThumbprint = try publicKey.thumbprint()
         self.clock = clock

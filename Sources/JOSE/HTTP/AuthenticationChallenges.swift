@@ -1,7 +1,7 @@
 /// Reads the parameters of one scheme's challenge in a `WWW-Authenticate` field value
 /// (RFC 9110 §11.6.1: `challenge = auth-scheme [ 1*SP ( token68 / #auth-param ) ]`, challenges
 /// and parameters separated by commas, values a token or a quoted-string).
-enum AuthenticationChallenges {
+package enum AuthenticationChallenges {
     /// The (lowercased name, unescaped value) parameters of the challenges whose scheme is
     /// `scheme` (compared case-insensitively); empty when there is none or the value is malformed.
     static func parameters(of scheme: String, in field: String) -> [(String, String)] {
@@ -38,6 +38,13 @@ enum AuthenticationChallenges {
             }
         }
         return found
+    }
+
+    /// Whether a challenge of `scheme` in `field` carries `error` (RFC 6750 §3, RFC 9449 §7.1):
+    /// `invalid_token` when the access token was refused, `use_dpop_nonce` when a DPoP proof
+    /// lacks the server's nonce. `JOSEOAuth` reads resource servers' answers with it.
+    package static func carriesChallengeError(_ error: String, scheme: String, in field: String) -> Bool {
+        parameters(of: scheme, in: field).contains { $0 == ("error", error) }
     }
 
     /// The comma-separated items of `field`, commas inside quoted strings kept; `nil` for an

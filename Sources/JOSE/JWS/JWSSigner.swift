@@ -5,13 +5,19 @@
 /// let token = try signer.sign(claims: JWTClaimsBuilder(subject: "alice"))
 /// let raw = try signer.sign(Array("any bytes".utf8), header: JWSHeaderParameters(type: nil))
 /// ```
+///
+/// The key is a ``JWK`` in memory, or any ``JWSSigningKey`` (a key in the Secure Enclave or an
+/// HSM, which never leaves it): ``init(signingKey:keyID:)``.
 public struct JWSSigner: Sendable {
-    /// The signing key.
+    /// The signing key: the private key (or `oct` secret) of ``init(key:algorithm:keyID:)``,
+    /// or the public key of a ``JWSSigningKey`` held elsewhere.
     public let key: JWK
     /// The algorithm written to `alg` and used to sign.
     public let algorithm: JWSAlgorithm
     /// The `kid` written to the header, if any.
     public let keyID: String?
+    /// The key held elsewhere that signs, checked against ``key``; `nil` when ``key`` itself signs.
+    private let external: (any JWSSigningKey)?
 
     /// Creates a signer.
     ///
@@ -35,6 +41,43 @@ public struct JWSSigner: Sendable {
         self.key = key
         self.algorithm = algorithm
         self.keyID = keyID ?? key.keyID
+        external = nil
+    }
+
+    /// Creates a signer over a key that signs by itself: a ``SoftwareSigningKey``, or a key that
+    /// never leaves its device (the Secure Enclave, an HSM). Each signature such a key returns is
+    /// verified with its public key before it is used.
+    ///
+    /// - Parameters:
+    ///   - signingKey: The key, with its public half and algorithm.
+    ///   - keyID: The `kid` header to write; the public key's own `kid` when `nil`.
+    /// - Throws: ``JOSEError`` `invalid_key` when the public key is not an RSA, EC or OKP key;
+    ///   `algorithm_not_allowed` when the algorithm is a MAC or does not fit the public key.
+    public init(signingKey: any JWSSigningKey, keyID: String? = nil) throws {
+        try self.init(signingKey: signingKey, exactKeyID: keyID ?? signingKey.publicKey.keyID)
+    }
+
+    /// A signer over `signingKey` that writes exactly `exactKeyID` as `kid` (none for `nil`).
+    init(signingKey: any JWSSigningKey, exactKeyID: String?) throws {
+        if let software = signingKey as? SoftwareSigningKey {
+            // Checked when it was made; its private key signs here directly.
+            key = software.privateKey
+            algorithm = software.algorithm
+            keyID = exactKeyID
+            external = nil
+            return
+        }
+        let algorithm = signingKey.algorithm
+        guard let publicKey = signingKey.publicKey.publicKey else {
+            throw JOSEError.invalidKey("a signing key's public key is an RSA, EC or OKP key, not an oct secret")
+        }
+        guard algorithm.family != .hmac, publicKey.supportedAlgorithms.contains(algorithm) else {
+            throw JOSEError(.algorithmNotAllowed, "the signing key's public key \(publicKey.summary) cannot verify \(algorithm)")
+        }
+        self.key = publicKey
+        self.algorithm = algorithm
+        keyID = exactKeyID
+        external = signingKey
     }
 
     /// Signs `claims`, an `Encodable` value that encodes as a JSON object, and returns the
@@ -87,15 +130,23 @@ public struct JWSSigner: Sendable {
         return String(decoding: token, as: UTF8.self)
     }
 
+    /// The signature over `signingInput`: made with ``key``, or by the external key and then
+    /// verified with ``key``.
     private func signature(over signingInput: UnsafeRawBufferPointer) throws -> [UInt8] {
-        switch key.material {
-        case .symmetric(let secret):
-            guard let hash = algorithm.hash else {
-                throw JOSEError(.algorithmNotAllowed, "\(algorithm) is not an HMAC algorithm")
-            }
-            return try secret.authenticationCode(hash, message: signingInput)
-        case .asymmetric(let asymmetricKey):
-            return try asymmetricKey.signature(algorithm, message: signingInput)
+        guard let external else { return try key.signature(algorithm, over: signingInput) }
+        let signature: [UInt8]
+        do {
+            signature = try external.sign(Array(signingInput))
+        } catch let error as JOSEError {
+            throw error
+        } catch {
+            throw JOSEError.invalidKey("the signing key \(key.summary) failed to sign: \(error)")
         }
+        guard signature.withUnsafeBytes({ key.verifies(algorithm, signingInput: signingInput, signature: $0) }) else {
+            throw JOSEError.invalidKey(
+                "the signing key's \(algorithm) signature does not verify with its public key \(key.summary)"
+                    + " (an ECDSA signature is R ‖ S, RFC 7518 §3.4, not DER)")
+        }
+        return signature
     }
 }

@@ -194,6 +194,23 @@ public struct JWK: Sendable {
         storage.verifies(algorithm, signingInput: signingInput, signature: signature)
     }
 
+    /// The JWS signature of `signingInput` under this private key (or `oct` secret) with
+    /// `algorithm`, which the caller has checked the key supports.
+    ///
+    /// - Throws: ``JOSEError`` `algorithm_not_allowed` for a secret and a non-HMAC algorithm;
+    ///   `invalid_key` if the crypto backend fails to sign.
+    func signature(_ algorithm: JWSAlgorithm, over signingInput: UnsafeRawBufferPointer) throws -> [UInt8] {
+        switch material {
+        case .symmetric(let secret):
+            guard let hash = algorithm.hash else {
+                throw JOSEError(.algorithmNotAllowed, "\(algorithm) is not an HMAC algorithm")
+            }
+            return try secret.authenticationCode(hash, message: signingInput)
+        case .asymmetric(let asymmetricKey):
+            return try asymmetricKey.signature(algorithm, message: signingInput)
+        }
+    }
+
     /// Whether this key may verify `algorithm` (material, `alg`, `use` and `key_ops` permitting).
     func canVerify(_ algorithm: JWSAlgorithm) -> Bool {
         allowsVerification && supportedAlgorithms.contains(algorithm)

@@ -19,6 +19,15 @@ public struct AccessToken: Sendable {
     /// The DPoP key the token is bound to; `nil` for a Bearer token.
     public let proofSigner: DPoPProofSigner?
 
+    /// A token as a token endpoint answered it at `receivedAt`.
+    init(_ tokens: TokenResponse, receivedAt: Double) {
+        value = tokens.accessToken
+        tokenType = tokens.tokenType
+        expiresAt = tokens.expiresIn.map { receivedAt + Double($0) }
+        scope = tokens.scope
+        proofSigner = tokens.proofSigner
+    }
+
     /// The access token of `session`.
     ///
     /// - Parameters:

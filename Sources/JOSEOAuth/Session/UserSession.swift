@@ -33,6 +33,8 @@ public actor UserSession {
     private var observers: [Int: AsyncStream<SessionEvent>.Continuation] = [:]
     /// The next observer's id.
     private var nextObserver = 0
+    /// The last DPoP nonce of each resource server's origin, for ``fetch(_:using:bodyIsReplayable:)``.
+    nonisolated let resourceNonces = DPoPNonces()
 
     /// Creates a session keeper over `store`, refreshing through `client`.
     ///
