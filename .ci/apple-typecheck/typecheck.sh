@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Type-checks the package's Apple-facing modules for one Apple target on Linux, without an Apple
+# SDK (README.md beside this script says what that catches and what it cannot).
+#
+#   typecheck.sh PLATFORM [CHECKOUT]      PLATFORM: ios16 | macos13 | tvos16 | watchos9 | ios15
+#
+# 1. Builds Swift, _Concurrency, Synchronization, _RegexParser and _StringProcessing for an
+#    x86_64 Apple simulator target from this toolchain's own .swiftinterface files (edited copies
+#    in interfaces/). The Linux interfaces carry Apple availability, so availability errors are
+#    real; x86_64 because the interface uses Float80. Cached in the work folder
+#    ($APPLE_TYPECHECK_WORK, else $TMPDIR/apple-typecheck), one per platform.
+# 2. Builds stub modules (stubs/: Foundation, Crypto = CryptoKit's API, CryptoExtras, Logging,
+#    Security, AuthenticationServices, a few Darwin C declarations) with the availability Apple
+#    documents.
+# 3. Emits JOSE and JOSEOAuth as modules and type-checks JOSEAppleLogin against all of that, each
+#    with the settings Package.swift gives it on Apple platforms (the swift-crypto backend).
+# Exits 0 when all three are clean; prints the first errors otherwise.
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+PLATFORM=${1:?platform}; CHECKOUT=$(cd "${2:-.}" && pwd)
+case $PLATFORM in
+  ios16)    T=x86_64-apple-ios16.0-simulator;;
+  ios15)    T=x86_64-apple-ios15.0-simulator;;
+  macos13)  T=x86_64-apple-macos13.0;;
+  tvos16)   T=x86_64-apple-tvos16.0-simulator;;
+  watchos9) T=x86_64-apple-watchos9.0-simulator;;
+  *) echo "unknown platform $PLATFORM"; exit 2;;
+esac
+# the stdlib is built for the oldest target of its family; the check itself uses $T
+STDLIB_T=$(echo "$T" | sed -E 's/(ios|tvos)[0-9.]+/\112.0/; s/watchos[0-9.]+/watchos6.0/; s/macos[0-9.]+/macos10.13/')
+WORK=${APPLE_TYPECHECK_WORK:-${TMPDIR:-/tmp}/apple-typecheck}/$PLATFORM
+SHIMS=$(dirname "$(dirname "$(command -v swiftc)")")/lib/swift/shims
+SDK=$WORK/sdk MODS=$WORK/mods MC=$WORK/module-cache
+mkdir -p "$SDK" "$MODS" "$MC" "$WORK/interfaces"
+if [ ! -f "$SDK/.done" ]; then
+  for m in Swift _Concurrency Synchronization _RegexParser _StringProcessing SwiftOnoneSupport; do
+    sed -E "1,5s/-target [^ ]+/-target $STDLIB_T/" "$HERE/interfaces/$m.swiftinterface" > "$WORK/interfaces/$m.swiftinterface"
+  done
+  swiftc -frontend -compile-module-from-interface -target "$STDLIB_T" -parse-stdlib -module-name Swift \
+    -I "$SHIMS" -o "$SDK/Swift.swiftmodule" "$WORK/interfaces/Swift.swiftinterface"
+  for m in _Concurrency Synchronization _RegexParser _StringProcessing SwiftOnoneSupport; do
+    swiftc -frontend -compile-module-from-interface -disable-availability-checking -target "$T" -module-name "$m" \
+      -I "$SDK" -I "$SHIMS" -o "$SDK/$m.swiftmodule" "$WORK/interfaces/$m.swiftinterface"
+  done
+  touch "$SDK/.done"
+fi
+common=(-module-cache-path "$MC" -target "$T" -I "$SDK" -I "$HERE/stubs/Darwin" -I "$MODS")
+for m in Foundation Crypto CryptoExtras Logging Security AuthenticationServices; do
+  swiftc -frontend -emit-module -parse-as-library -swift-version 5 -enable-library-evolution "${common[@]}" \
+    -module-name "$m" -o "$MODS/$m.swiftmodule" "$HERE/stubs/$m.swift"
+done
+swift6=(-parse-as-library -swift-version 6 -package-name swift_jose -D SWIFT_PACKAGE "${common[@]}")
+callers_executor=(-enable-upcoming-feature NonisolatedNonsendingByDefault)
+cd "$CHECKOUT"
+# check MODULE -emit-module|-typecheck FLAGS...: compiles Sources/MODULE, prints its first errors
+check() {
+  local module=$1 mode=$2; shift 2
+  local output=()
+  [ "$mode" = -emit-module ] && output=(-o "$MODS/$module.swiftmodule")
+  local rc=0
+  swiftc -frontend "$mode" -module-name "$module" "${swift6[@]}" "$@" "${output[@]}" \
+    $(find "Sources/$module" -name '*.swift' | sort) > "$WORK/$module.log" 2>&1 || rc=$?
+  grep -E "error:" "$WORK/$module.log" | sort -u | head -20 || true
+  echo "$module ($PLATFORM): $([ $rc -eq 0 ] && echo ok || echo "errors ($(grep -c 'error:' "$WORK/$module.log"))")"
+  return $rc
+}
+check JOSE -emit-module "${callers_executor[@]}" -D JOSE_SWIFT_CRYPTO
+check JOSEOAuth -emit-module "${callers_executor[@]}"
+check JOSEAppleLogin -typecheck
