@@ -35,7 +35,9 @@ extension OpenIDClient {
 
     /// Polls the token endpoint until the user approves the device authorization (RFC 8628
     /// §3.4, §3.5), then validates the ID token as ``finishLogin(_:transaction:)`` does (without
-    /// a nonce, which this grant does not carry).
+    /// a nonce, which this grant does not carry) when the answer has one: neither RFC 8628 nor
+    /// RFC 6749 §5.1 requires one, so a login without an ID token succeeds, with
+    /// ``LoginResult/idToken`` `nil`.
     ///
     /// It waits ``DeviceAuthorization/interval`` (at least one second) on `clock` before each
     /// request. `authorization_pending` polls again; `slow_down` adds five seconds to the
@@ -46,7 +48,7 @@ extension OpenIDClient {
     ///   - authorization: The device authorization from ``authorizeDevice(scopes:extraParameters:)``.
     ///   - clock: What the waits and the code's lifetime are measured on; the continuous clock
     ///     unless given.
-    /// - Returns: The tokens and the validated ID token.
+    /// - Returns: The tokens, the validated ID token when there was one, and the session.
     /// - Throws: `JOSEError` `token_error` for the provider's `access_denied`, `expired_token`
     ///   or any other OAuth error (details in `JOSEError.providerError`); `login_timed_out`
     ///   when the codes expire while the user has not answered; `transport_failed`,
@@ -77,11 +79,12 @@ extension OpenIDClient {
                 default: throw error
                 }
             }
-            guard let idToken = tokens.idToken else {
-                throw JOSEError(.invalidTokenResponse, "the token response has no \"id_token\"")
+            let receivedAt = self.clock.now
+            var verified: VerifiedJWT?
+            if let idToken = tokens.idToken {
+                verified = try await idTokenValidator.validate(idToken, accessToken: tokens.accessToken)
             }
-            let verified = try await idTokenValidator.validate(idToken, accessToken: tokens.accessToken)
-            return LoginResult(tokens: tokens, idToken: verified)
+            return makeLoginResult(tokens: tokens, idToken: verified, receivedAt: receivedAt)
         }
     }
 }

@@ -180,6 +180,7 @@ public struct OpenIDClient: Sendable {
         try checkValidator()
         try await consume(transaction)
         let tokens = try await requestTokens(.authorizationCode(response.code, transaction: transaction))
+        let receivedAt = clock.now
         guard let idToken = tokens.idToken else {
             throw JOSEError(.invalidTokenResponse, "the token response has no \"id_token\"")
         }
@@ -193,13 +194,22 @@ public struct OpenIDClient: Sendable {
         let verified = try await validator.validate(
             idToken, nonce: transaction.nonce, maxAge: transaction.maxAge.map { .seconds($0) },
             accessToken: tokens.accessToken)
-        return LoginResult(tokens: tokens, idToken: verified)
+        return makeLoginResult(tokens: tokens, idToken: verified, receivedAt: receivedAt)
+    }
+
+    /// The outcome of a login whose answer arrived at `receivedAt`.
+    func makeLoginResult(tokens: TokenResponse, idToken: VerifiedJWT?, receivedAt: Double) -> LoginResult {
+        LoginResult(tokens: tokens, idToken: idToken, session: StoredSession(
+            issuer: metadata.issuer, clientID: clientID, tokens: tokens, idToken: idToken, receivedAt: receivedAt))
     }
 
     /// Refreshes tokens. A returned ID token is validated as OpenID Connect Core §12.2 asks:
-    /// the usual rules, the same `iss`, `sub` and `aud` as the ID token of the login (compared
-    /// byte for byte), the same `auth_time` when both carry one, and a `nonce`, which it should
-    /// not carry, equal to the original's when it does.
+    /// the usual rules, the same `iss`, `sub`, `aud` and `azp` as the ID token of the login
+    /// (compared byte for byte), the same `auth_time` when both carry one, and a `nonce`, which
+    /// it should not carry, equal to the original's when it does. An app that keeps the user
+    /// logged in across relaunches refreshes a ``StoredSession`` instead
+    /// (``refresh(_:scopes:)``): its reference is the claims validated at login, so an expired
+    /// ID token is no obstacle.
     ///
     /// **One request per refresh token.** Concurrent refreshes with the same refresh token and
     /// scopes, through this client or its copies, share one token request and its answer (or
@@ -219,16 +229,24 @@ public struct OpenIDClient: Sendable {
     ///   ``dpop`` proof was sent), `use_dpop_nonce` as for ``finishLogin(_:transaction:)``,
     ///   any ID-token validation error, `invalid_input` for an
     ///   ``idTokenValidator`` for another issuer or client, `invalid_claim` when the
-    ///   new ID token names another issuer, subject, audience or authentication time, or
+    ///   new ID token names another issuer, subject, audience, authorized party or
+    ///   authentication time, or
     ///   `invalid_nonce` when it carries a nonce other than the original's.
     public func refresh(
         refreshToken: String, previousIDToken: VerifiedJWT, scopes: [String] = []
     ) async throws -> RefreshResult {
         try checkValidator()
-        let tokens: TokenResponse
+        let tokens = try await sharedRefresh(refreshToken: refreshToken, scopes: scopes)
+        let verified = try await validateRefreshedIDToken(of: tokens, against: previousIDToken.claims)
+        return RefreshResult(tokens: tokens, idToken: verified)
+    }
+
+    /// Sends a refresh request, or shares the one in flight for the same token, scopes and DPoP
+    /// key (see ``RefreshFlights``).
+    func sharedRefresh(refreshToken: String, scopes: [String]) async throws -> TokenResponse {
         switch try await refreshFlights.turn(refreshToken: refreshToken, scopes: scopes, proofKey: dpop?.keyThumbprint) {
         case .answered(let shared):
-            tokens = shared
+            return shared
         case .send(let ticket):
             let result: Result<TokenResponse, any Error>
             do {
@@ -237,11 +255,20 @@ public struct OpenIDClient: Sendable {
                 result = .failure(error)
             }
             refreshFlights.finish(ticket, with: result)
-            tokens = try result.get()
+            return try result.get()
         }
-        guard let idToken = tokens.idToken else { return RefreshResult(tokens: tokens, idToken: nil) }
+    }
+
+    /// Validates the ID token of a refresh answer, when it has one, as OpenID Connect Core §12.2
+    /// asks: the usual rules, then the same `iss`, `sub` and `aud` as `original` (byte for byte),
+    /// the same `azp` (or none when the original had none), the same `auth_time` when both carry
+    /// one, and a `nonce` only when equal to the original's.
+    ///
+    /// - Returns: The validated new ID token; `nil` when the answer has none.
+    func validateRefreshedIDToken(of tokens: TokenResponse, against original: JWTClaims?) async throws -> VerifiedJWT? {
+        guard let idToken = tokens.idToken else { return nil }
         let verified = try await idTokenValidator.validate(idToken, accessToken: tokens.accessToken)
-        let old = previousIDToken.claims
+        guard let old = original else { return verified }
         let new = verified.claims
         guard Self.sameBytes(new.issuer, old.issuer), Self.sameBytes(new.subject, old.subject) else {
             throw JOSEError(.invalidClaim, "the refreshed ID token names another issuer or subject than the original")
@@ -249,13 +276,16 @@ public struct OpenIDClient: Sendable {
         guard Set(new.audience.map { Array($0.utf8) }) == Set(old.audience.map { Array($0.utf8) }) else {
             throw JOSEError(.invalidClaim, "the refreshed ID token names other audiences than the original")
         }
+        guard Self.sameBytes(new.authorizedParty, old.authorizedParty) else {
+            throw JOSEError(.invalidClaim, "the refreshed ID token's azp differs from the original's")
+        }
         if let before = old.authenticationTime, let after = new.authenticationTime, before != after {
             throw JOSEError(.invalidClaim, "the refreshed ID token's auth_time differs from the original")
         }
         if let nonce = new.nonce, !Self.sameBytes(nonce, old.nonce) {
             throw JOSEError(.invalidNonce, "the refreshed ID token carries a nonce other than the original's")
         }
-        return RefreshResult(tokens: tokens, idToken: verified)
+        return verified
     }
 
     /// Sends a pushed authorization request (RFC 9126) and returns the short authorize URL.
@@ -330,7 +360,7 @@ public struct OpenIDClient: Sendable {
     }
 
     /// Whether two optional strings are both absent or hold the same bytes.
-    private static func sameBytes(_ first: String?, _ second: String?) -> Bool {
+    static func sameBytes(_ first: String?, _ second: String?) -> Bool {
         switch (first, second) {
         case (nil, nil): true
         case let (first?, second?): first.utf8.elementsEqual(second.utf8)
@@ -395,8 +425,14 @@ public struct OpenIDClient: Sendable {
 public struct LoginResult: Sendable {
     /// The token response.
     public let tokens: TokenResponse
-    /// The validated ID token.
-    public let idToken: VerifiedJWT
+    /// The validated ID token: always there after a browser login
+    /// (``OpenIDClient/finishLogin(_:transaction:)``); after a device login only when the
+    /// provider returned one (RFC 8628 does not require it).
+    public let idToken: VerifiedJWT?
+    /// The session to keep: the tokens with their absolute expiry (from the client's clock when
+    /// the answer arrived) and the validated ID-token claims. Hand it to a ``UserSession`` or
+    /// keep it in a ``SessionStore``.
+    public let session: StoredSession
 }
 
 /// The outcome of a refresh.

@@ -1,0 +1,37 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import JOSE
+
+/// An access token to send: its value and type, and for a DPoP-bound token the key that proves
+/// each request (RFC 9449 §7).
+public struct AccessToken: Sendable {
+    /// The access token.
+    public let value: String
+    /// `Bearer` or `DPoP`.
+    public let tokenType: String
+    /// When it expires, in seconds since 1970; `nil` when the provider did not say.
+    public let expiresAt: Double?
+    /// The granted scopes (space-separated), when the provider named them.
+    public let scope: String?
+    /// The DPoP key the token is bound to; `nil` for a Bearer token.
+    public let proofSigner: DPoPProofSigner?
+
+    /// The request headers that present this token for `method` and `url`:
+    /// `Authorization: Bearer …`, or `Authorization: DPoP …` and a fresh `DPoP` proof carrying
+    /// `ath` and the resource server's `nonce`.
+    ///
+    /// - Parameters:
+    ///   - method: The request's HTTP method.
+    ///   - url: The request's absolute URL.
+    ///   - nonce: The resource server's latest `DPoP-Nonce`, for a DPoP-bound token.
+    /// - Returns: The header fields, `Authorization` first.
+    /// - Throws: `JOSEError` as `DPoPProofSigner.proof(method:url:accessToken:nonce:)`.
+    public func headers(method: String, url: URL, nonce: String? = nil) throws -> [(name: String, value: String)] {
+        guard let proofSigner else { return [("Authorization", "Bearer " + value)] }
+        return [("Authorization", "DPoP " + value),
+                ("DPoP", try proofSigner.proof(method: method, url: url.absoluteString, accessToken: value, nonce: nonce))]
+    }
+}
