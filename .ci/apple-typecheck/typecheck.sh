@@ -9,12 +9,12 @@
 #    in interfaces/). The Linux interfaces carry Apple availability, so availability errors are
 #    real; x86_64 because the interface uses Float80. Cached in the work folder
 #    ($APPLE_TYPECHECK_WORK, else $TMPDIR/apple-typecheck), one per platform.
-# 2. Builds stub modules (stubs/: Foundation, Crypto = CryptoKit's API, CryptoExtras, Logging,
-#    Security, AuthenticationServices, a few Darwin C declarations) with the availability Apple
-#    documents.
-# 3. Emits JOSE and JOSEOAuth as modules and type-checks JOSEAppleLogin against all of that, each
-#    with the settings Package.swift gives it on Apple platforms (the swift-crypto backend).
-# Exits 0 when all three are clean; prints the first errors otherwise.
+# 2. Builds stub modules (stubs/: the Darwin overlay over a few Darwin C declarations, Foundation, Crypto = CryptoKit's API, CryptoExtras, Logging,
+#    Security, AuthenticationServices) with the availability Apple documents.
+# 3. Emits JOSE, JOSEOAuth and JOSEAppleLogin as modules against all of that, each with the
+#    settings Package.swift gives it on Apple platforms (the swift-crypto backend), and, for iOS
+#    and macOS, type-checks the Swift snippets of JOSEAppleLogin's DocC catalog (snippets.py).
+# Exits 0 when all are clean; prints the first errors otherwise.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 PLATFORM=${1:?platform}; CHECKOUT=$(cd "${2:-.}" && pwd)
@@ -45,6 +45,8 @@ if [ ! -f "$SDK/.done" ]; then
   touch "$SDK/.done"
 fi
 common=(-module-cache-path "$MC" -target "$T" -I "$SDK" -I "$HERE/stubs/Darwin" -I "$MODS")
+swiftc -frontend -emit-module -parse-as-library -swift-version 5 -enable-library-evolution "${common[@]}" \
+  -module-name Darwin -import-underlying-module -o "$MODS/Darwin.swiftmodule" "$HERE/stubs/DarwinOverlay.swift"
 for m in Foundation Crypto CryptoExtras Logging Security AuthenticationServices; do
   swiftc -frontend -emit-module -parse-as-library -swift-version 5 -enable-library-evolution "${common[@]}" \
     -module-name "$m" -o "$MODS/$m.swiftmodule" "$HERE/stubs/$m.swift"
@@ -60,10 +62,20 @@ check() {
   local rc=0
   swiftc -frontend "$mode" -module-name "$module" "${swift6[@]}" "$@" "${output[@]}" \
     $(find "Sources/$module" -name '*.swift' | sort) > "$WORK/$module.log" 2>&1 || rc=$?
-  grep -E "error:" "$WORK/$module.log" | sort -u | head -20 || true
+  grep -E "^[^ ]+:[0-9]+:[0-9]+: error:" "$WORK/$module.log" | sort -u | head -20 || true
   echo "$module ($PLATFORM): $([ $rc -eq 0 ] && echo ok || echo "errors ($(grep -c 'error:' "$WORK/$module.log"))")"
   return $rc
 }
 check JOSE -emit-module "${callers_executor[@]}" -D JOSE_SWIFT_CRYPTO
 check JOSEOAuth -emit-module "${callers_executor[@]}"
-check JOSEAppleLogin -typecheck
+check JOSEAppleLogin -emit-module
+# The catalog's snippets, where the login sheet has a presentation context (not tvOS or watchOS).
+case $PLATFORM in tvos*|watchos*) exit 0;; esac
+rm -rf "$WORK/snippets"
+python3 "$HERE/snippets.py" Sources/JOSEAppleLogin/JOSEAppleLogin.docc "$WORK/snippets"
+rc=0
+swiftc -frontend -typecheck -module-name Snippets "${swift6[@]}" -enable-upcoming-feature MemberImportVisibility \
+  "$HERE/snippet-inputs.swift" "$WORK/snippets"/*.swift > "$WORK/snippets.log" 2>&1 || rc=$?
+grep -E "^[^ ]+:[0-9]+:[0-9]+: error:" "$WORK/snippets.log" | sort -u | head -20 || true
+echo "JOSEAppleLogin.docc snippets ($PLATFORM): $([ $rc -eq 0 ] && echo ok || echo "errors ($(grep -c 'error:' "$WORK/snippets.log"))")"
+exit $rc

@@ -4,7 +4,7 @@ import JOSE
 import JOSEOAuth
 import Security
 
-/// A ``SessionStore`` in the Keychain: the session, encoded as JSON, is the data of one
+/// A `SessionStore` in the Keychain: the session, encoded as JSON, is the data of one
 /// generic-password item named by a service and an account.
 ///
 /// Give the same ``accessGroup`` to an app and its extensions (a widget, a share extension) and
@@ -21,8 +21,12 @@ import Security
 /// ```
 ///
 /// The Keychain calls can block, so the store's methods run on the global executor, never on the
-/// caller's actor. A store used by one process needs no lock around a refresh; an app and its
-/// extensions that refresh the same session each may make one refresh each.
+/// caller's actor.
+///
+/// - Warning: The store takes no lock across processes (`withExclusiveAccess(_:)` just runs
+///   its body). An app and an extension that share the item and refresh at the same moment make
+///   one refresh each, and with a provider that rotates refresh tokens the later one is refused
+///   (`login_required`). Let one of them refresh, and the others read the stored session.
 ///
 /// On macOS the item goes to the data-protection Keychain (`kSecUseDataProtectionKeychain`),
 /// as on iOS, and not to the file-based login Keychain.

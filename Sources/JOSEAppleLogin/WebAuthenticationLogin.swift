@@ -5,8 +5,8 @@ import JOSE
 import JOSEOAuth
 
 /// Logs a user in through the system's web authentication session
-/// (`ASWebAuthenticationSession`): prepares the authorization request with an ``OpenIDClient``,
-/// shows the provider's page, keeps the ``LoginTransaction`` until the provider sends the browser
+/// (`ASWebAuthenticationSession`): prepares the authorization request with an `OpenIDClient`,
+/// shows the provider's page, keeps the `LoginTransaction` until the provider sends the browser
 /// back, and finishes the login with it.
 ///
 /// ```swift
@@ -19,9 +19,14 @@ import JOSEOAuth
 /// macOS 14.4, watchOS 10.4 and visionOS 1.1, an `https` URL of a domain the app is associated
 /// with (`https://example.com/callback`; the session then matches its host and path).
 ///
+/// On watchOS the session presents itself, and the initializer takes no presentation context.
+///
 /// A user who closes the sheet gets `JOSEError` `login_cancelled`; cancelling the task that
-/// awaits ``logIn(_:)`` closes the sheet, with the same error. The class is not on tvOS, whose
-/// apps log in with the device authorization grant (``OpenIDClient/authorizeDevice(scopes:extraParameters:)``).
+/// awaits ``logIn(_:)`` closes the sheet, with the same error.
+///
+/// Not on tvOS: Apple documents the session there without a presentation context or the
+/// private-session option; TV apps log in with the device authorization grant
+/// (`OpenIDClient.authorizeDevice(scopes:extraParameters:)`).
 @MainActor
 public final class WebAuthenticationLogin {
     /// The client that prepares and finishes the login.
@@ -78,7 +83,7 @@ public final class WebAuthenticationLogin {
     ///   cancelled; `invalid_input` for a redirect URI the session cannot wait for (`http`, or
     ///   `https` before iOS 17.4 / macOS 14.4 / watchOS 10.4 / visionOS 1.1), a login already
     ///   running on this object, or a session that does not start; otherwise what
-    ///   ``OpenIDClient/prepare(_:)`` and ``OpenIDClient/finishLogin(callbackURL:transaction:)``
+    ///   `OpenIDClient.prepare(_:)` and `OpenIDClient.finishLogin(callbackURL:transaction:)`
     ///   throw.
     public func logIn(_ request: AuthorizationRequest) async throws -> LoginResult {
         guard session == nil else {
