@@ -65,12 +65,13 @@ open class ASWebAuthenticationSession {
     @available(iOS 17.4, macOS 14.4, tvOS 17.4, watchOS 10.4, visionOS 1.1, *)
     public init(url URL: URL, callback: Callback, completionHandler: @escaping CompletionHandler) {}
 
+    // Weak in the SDK; computed here, as a stored property cannot carry availability.
     #if !os(tvOS) && !os(watchOS)
     @available(iOS 13.0, macOS 10.15, visionOS 1.0, *)
-    open weak var presentationContextProvider: (any ASWebAuthenticationPresentationContextProviding)?
+    open var presentationContextProvider: (any ASWebAuthenticationPresentationContextProviding)? { get { nil } set {} }
     #endif
     @available(iOS 13.0, macOS 10.15, watchOS 6.2, visionOS 1.0, *) @available(tvOS, unavailable)
-    open var prefersEphemeralWebBrowserSession: Bool = false
+    open var prefersEphemeralWebBrowserSession: Bool { get { false } set {} }
     @available(iOS 13.4, macOS 10.15.4, tvOS 16.0, watchOS 6.2, visionOS 1.0, *)
     open var canStart: Bool { false }
 
