@@ -40,7 +40,9 @@ public final class WebAuthenticationLogin {
     /// weakly).
     private let presentationContextProvider: any ASWebAuthenticationPresentationContextProviding
     #endif
-    /// The session on screen, while a login runs.
+    /// Whether a login runs, from its start to its end.
+    private var isLoggingIn = false
+    /// The session on screen, while a login shows it.
     private var session: ASWebAuthenticationSession?
 
     #if os(watchOS)
@@ -82,13 +84,16 @@ public final class WebAuthenticationLogin {
     /// - Throws: `JOSEError` `login_cancelled` when the user closes the sheet or the task is
     ///   cancelled; `invalid_input` for a redirect URI the session cannot wait for (`http`, or
     ///   `https` before iOS 17.4 / macOS 14.4 / watchOS 10.4 / visionOS 1.1), a login already
-    ///   running on this object, or a session that does not start; otherwise what
-    ///   `OpenIDClient.prepare(_:)` and `OpenIDClient.finishLogin(callbackURL:transaction:)`
-    ///   throw.
+    ///   running on this object, or a session that does not start; the session's own
+    ///   `ASWebAuthenticationSessionError` for its other failures (a presentation context that
+    ///   is missing or invalid); otherwise what `OpenIDClient.prepare(_:)` and
+    ///   `OpenIDClient.finishLogin(callbackURL:transaction:)` throw.
     public func logIn(_ request: AuthorizationRequest) async throws -> LoginResult {
-        guard session == nil else {
+        guard !isLoggingIn else {
             throw JOSEError(.invalidInput, "a login is already running on this WebAuthenticationLogin")
         }
+        isLoggingIn = true
+        defer { isLoggingIn = false }
         let callback = try Callback(redirectURI: request.redirectURI)
         let prepared = try client.prepare(request)
         let callbackURL = try await withTaskCancellationHandler {
