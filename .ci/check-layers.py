@@ -19,7 +19,7 @@ counts only where the file using it cannot see any of its declarations.
 
 The CLI (Sources/JOSECLI) must use only public API. The library's `package` entries are the
 bare signature check for the JOSEPrimitiveSignatureCheck target beside `jose bench` (names starting with
-`primitive`), the three helpers the login-flow module needs (FOR_LOGIN_MODULE below) and Support/
+`primitive`), the four helpers the login-flow module needs (FOR_LOGIN_MODULE below) and Support/
 (the locks, atomics, error factories and durations every target shares); the CLI names none but
 Support's, and does not import the library with @testable.
 
@@ -127,6 +127,7 @@ FOR_LOGIN_MODULE = {
     "constantTimeEquals": "state and issuer are compared in constant time",
     "validatingUTF8Bytes": "form_post bodies are read as strict UTF-8",
     "answer": "finished login transactions go through the replay store as DPoP proofs do, failing closed alike",
+    "jsonText": "a stored session reads back the ID-token claims it validated at login",
 }
 package_names = set()
 for path, code in codes.items():

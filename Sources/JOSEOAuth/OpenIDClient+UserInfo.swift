@@ -54,11 +54,27 @@ extension OpenIDClient {
     ///   neither a JSON object nor a JWT; `missing_claim` or `invalid_claim` for a missing or
     ///   other `sub`; any ID-token validation error for a signed answer.
     public func userInfo(accessToken: String, subject: String) async throws -> UserInfo {
+        guard !subject.isEmpty else { throw JOSEError.invalidInput("the subject to compare the UserInfo response with is empty") }
+        return try await fetchUserInfo(accessToken: accessToken, subject: subject)
+    }
+
+    /// Fetches the user's claims with a stored session's access token. The answer's `sub` must be
+    /// the session's ID-token subject; a session without an ID token (a grant that returned
+    /// none) takes the `sub` the answer names, which must be present.
+    ///
+    /// - Parameter session: The session; its access token is sent as a Bearer token.
+    /// - Returns: The user's claims.
+    /// - Throws: `JOSEError` as ``userInfo(accessToken:subject:)``.
+    public func userInfo(for session: StoredSession) async throws -> UserInfo {
+        try await fetchUserInfo(accessToken: session.accessToken, subject: session.subject)
+    }
+
+    /// Fetches the claims, comparing their `sub` with `subject` when given.
+    private func fetchUserInfo(accessToken: String, subject expected: String?) async throws -> UserInfo {
         let endpoint = try metadata.requiredEndpoint(\.userinfoEndpoint, "userinfo_endpoint")
         guard !accessToken.isEmpty, accessToken.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
             throw JOSEError.invalidInput("the access token is empty or holds characters outside visible ASCII")
         }
-        guard !subject.isEmpty else { throw JOSEError.invalidInput("the subject to compare the UserInfo response with is empty") }
         let response = try await send(HTTPFetchRequest(
             url: endpoint, headers: ["Authorization": "Bearer " + accessToken, "Accept": "application/json, application/jwt"],
             timeout: timeout))
@@ -69,9 +85,9 @@ extension OpenIDClient {
                 throw JOSEError(.invalidTokenResponse, "the UserInfo endpoint's application/jwt answer is not UTF-8")
             }
             let verified = try await idTokenValidator.validateUserInfo(
-                Self.trimmed(Substring(text), [" ", "\t", "\r", "\n", "\r\n"]), subject: subject)
+                Self.trimmed(Substring(text), [" ", "\t", "\r", "\n", "\r\n"]), subject: expected)
             let claims = try JSONDocument(bytes: Array(verified.claims.jsonString.utf8)).root
-            return UserInfo(subject: subject, claims: claims, signedResponse: verified)
+            return UserInfo(subject: verified.claims.subject ?? "", claims: claims, signedResponse: verified)
         }
         guard mediaType == "application/json" else {
             throw JOSEError(.invalidTokenResponse,
@@ -89,10 +105,13 @@ extension OpenIDClient {
         guard let sub = root["sub"] else {
             throw JOSEError(.missingClaim, "the UserInfo response has no \"sub\"")
         }
-        guard let actual = sub.string, actual.utf8.elementsEqual(subject.utf8) else {
+        guard let actual = sub.string, !actual.isEmpty else {
+            throw JOSEError(.invalidClaim, "the UserInfo response's \"sub\" is not a non-empty string")
+        }
+        if let expected, !actual.utf8.elementsEqual(expected.utf8) {
             throw JOSEError(.invalidClaim, "the UserInfo response's \"sub\" differs from the ID token's; it is about another user")
         }
-        return UserInfo(subject: subject, claims: root, signedResponse: nil)
+        return UserInfo(subject: actual, claims: root, signedResponse: nil)
     }
 
     /// The error for a UserInfo answer other than `200`: the `WWW-Authenticate` error (RFC 6750

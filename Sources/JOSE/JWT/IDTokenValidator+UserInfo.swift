@@ -9,18 +9,19 @@ extension IDTokenValidator {
     ///
     /// - Parameters:
     ///   - userInfo: The compact JWT the UserInfo endpoint returned.
-    ///   - subject: The `sub` of the ID token the access token came with.
+    ///   - subject: The `sub` of the ID token the access token came with; `nil` when no ID token
+    ///     came with it (a grant that returned none): `sub` is then required but not compared.
     /// - Returns: The verified response; its claims are the user's.
     /// - Throws: ``JOSEError`` naming the first rule that failed; `invalid_claim` when `sub`
     ///   differs from `subject`.
-    public func validateUserInfo(_ userInfo: String, subject: String) async throws -> VerifiedJWT {
+    public func validateUserInfo(_ userInfo: String, subject: String?) async throws -> VerifiedJWT {
         var rules = verifier.rules
         rules.requiredClaims = ["iss", "sub", "aud"]
         rules.nonce = nil
         rules.maximumAuthenticationAge = nil
         rules.maximumTokenAge = nil
         let token = try await verifier.verify(userInfo, rules: rules)
-        guard let actual = token.claims.subject, actual.utf8.elementsEqual(subject.utf8) else {
+        guard let actual = token.claims.subject, subject.map({ actual.utf8.elementsEqual($0.utf8) }) ?? true else {
             throw JOSEError(.invalidClaim, "the UserInfo response's \"sub\" differs from the ID token's; it is about another user")
         }
         return token

@@ -147,18 +147,21 @@ struct CallbackCommand: AsyncParsableCommand {
     ///
     /// - Parameter markedUsed: whether the transaction file was marked used.
     private func printLogin(_ login: LoginResult, markedUsed: Bool) {
-        let claims = JSONRendering.value(ofJSONText: login.idToken.claims.jsonString)
+        let claims = login.idToken.map { JSONRendering.value(ofJSONText: $0.claims.jsonString) }
         let output = TokenResponseOutput(tokens: login.tokens, out: out)
         guard json else {
-            Console.out(claims.serialized(pretty: true))
-            for line in output.summary(idToken: "verified, its claims on stdout") { Console.err(line) }
-            Console.err(Console.paint("valid", .green) + ": ID token \(login.idToken.header.algorithm), code exchanged"
+            if let claims { Console.out(claims.serialized(pretty: true)) }
+            for line in output.summary(idToken: claims == nil ? nil : "verified, its claims on stdout") { Console.err(line) }
+            Console.err(Console.paint("valid", .green) + ": "
+                        + (login.idToken.map { "ID token \($0.header.algorithm), " } ?? "") + "code exchanged"
                         + (markedUsed ? "; transaction file '\(transaction)' marked used" : ""))
             return
         }
         var members: [(String, JSONOutput)] = [("valid", .bool(true)), ("tokens", output.json)]
         if let signer = login.tokens.proofSigner { members.append(("dpop_jkt", .string(signer.keyThumbprint))) }
-        members += [("header", JSONRendering.value(ofJSONText: login.idToken.header.jsonString)), ("claims", claims)]
+        if let idToken = login.idToken, let claims {
+            members += [("header", JSONRendering.value(ofJSONText: idToken.header.jsonString)), ("claims", claims)]
+        }
         Console.out(JSONOutput.object(members).serialized())
     }
 }

@@ -29,7 +29,7 @@ struct JOSECommand: AsyncParsableCommand {
             VerifyCommand.self, DecodeCommand.self, SignCommand.self, KeygenCommand.self,
             PKCECommand.self, ThumbprintCommand.self, BenchCommand.self,
             JWKCommand.self, CompletionCommand.self,
-            LoginCommand.self, DiscoverCommand.self, AuthorizeURLCommand.self, CallbackCommand.self,
+            LoginCommand.self, TokenCommand.self, ProfilesCommand.self, LogoutCommand.self, DiscoverCommand.self, AuthorizeURLCommand.self, CallbackCommand.self,
             DPoPCommand.self, RefreshCommand.self, UserInfoCommand.self, RevokeCommand.self, IntrospectCommand.self, LogoutURLCommand.self,
         ])
 }

@@ -24,6 +24,13 @@ struct LoginCommand: AsyncParsableCommand {
             verification URI and the user code to enter there from another device, then polls \
             the token endpoint at the provider's interval until you approve.
 
+            The session is stored in a profile (--profile NAME, 'default' without it; one \
+            already there is replaced), with what refreshing needs: the issuer, the client id, \
+            the client-secret file path or --client-key path, and the --dpop-key of a \
+            DPoP-bound session. 'jose token' then prints a fresh access token from it. \
+            Profiles live in $JOSE_CONFIG_DIR/profiles, else $XDG_CONFIG_HOME/jose/profiles, \
+            else ~/.config/jose/profiles (mode 0600 files in a 0700 directory).
+
             Prints who logged in, the token type, expiry and scopes; the tokens themselves only \
             with --out FILE (JSON, mode 0600) or --json. A confidential client's secret comes \
             from --client-secret-file PATH or JOSE_CLIENT_SECRET.
@@ -33,7 +40,8 @@ struct LoginCommand: AsyncParsableCommand {
 
             Examples:
               jose login --discover https://issuer.example --client-id cli \\
-                --scope "profile email"
+                --scope "profile email" --profile work
+              curl -H "Authorization: Bearer $(jose token --profile work)" https://api.example/me
               jose login --discover https://issuer.example --client-id cli \\
                 --no-browser --out tokens.json
               jose login --device --discover https://issuer.example --client-id tv --json
@@ -79,6 +87,16 @@ struct LoginCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Write the tokens (the token response as JSON) to this file, mode 0600, replaced.", valueName: "FILE"))
     var out: String?
 
+    /// `--profile`.
+    @OptionGroup(title: "Profile")
+    var profile: ProfileOption
+
+    /// `--dpop-key`.
+    @Option(help: ArgumentHelp(
+        "Bind the tokens to this private key (JWK or PEM) with DPoP (RFC 9449); the profile keeps it for refreshes.",
+        valueName: "FILE"))
+    var dpopKey: String?
+
     /// The limit on each request to the provider, in seconds.
     private static let requestTimeout = Duration.seconds(10)
 
@@ -99,11 +117,23 @@ struct LoginCommand: AsyncParsableCommand {
     /// Logs in and prints or stores the outcome.
     func run() async throws {
         do {
-            let client = try await provider.makeClient(
+            let store = try ProfileLocation.store(named: profile.name)
+            let key = try dpopKey.map { try KeyFile.load($0) }
+            var client = try await provider.makeClient(
                 clientID: clientID, authentication: try authentication.makeAuthentication(), timeout: Self.requestTimeout)
+            client.dpop = try key.map { key in
+                try withContext("cannot sign DPoP proofs with '\(dpopKey ?? "")'") { try DPoPProofSigner(key: key) }
+            }
             let login = try await device ? deviceLogin(client) : browserLogin(client)
             try TokenResponseOutput(tokens: login.tokens, out: out).writeFile()
-            printLogin(login)
+            var session = login.session
+            session.attributes = try Profile.attributes(
+                metadata: provider.discover == nil ? provider.manualDocument : nil, authentication: authentication, dpopKey: key)
+            if login.idToken == nil, let subject = try? await client.userInfo(for: login.session).subject {
+                session.attributes[Profile.Attribute.userInfoSubject] = subject
+            }
+            try await store.withExclusiveAccess { try await store.save(session) }
+            printLogin(login, subject: session.subject ?? session.attributes[Profile.Attribute.userInfoSubject])
         } catch let error as JOSEError {
             try ProviderRefusal.report(error, json: json, step: .check)
         }
@@ -156,18 +186,24 @@ struct LoginCommand: AsyncParsableCommand {
     }
 
     /// Prints a finished login: who, and the token summary; with `--json`, one object.
-    private func printLogin(_ login: LoginResult) {
-        let claims = login.idToken.claims
+    ///
+    /// - Parameter subject: The ID token's subject, or the one UserInfo named.
+    private func printLogin(_ login: LoginResult, subject: String?) {
+        let claims = login.idToken?.claims
         let output = TokenResponseOutput(tokens: login.tokens, out: out)
         guard json else {
-            Console.out(Console.paint("logged in", .green) + ": subject " + JOSEError.quoted(claims.subject ?? "")
-                        + " at " + JOSEError.quoted(claims.issuer ?? ""))
-            for line in output.summary(idToken: "verified") { Console.out(line) }
+            let name = (claims?.string("preferred_username") ?? claims?.string("email")).map { " (" + JOSEError.quoted($0) + ")" }
+            Console.out(Console.paint("logged in", .green) + ": subject " + (subject.map { JOSEError.quoted($0) } ?? "not said")
+                        + (name ?? "") + " at " + JOSEError.quoted(login.session.issuer))
+            for line in output.summary(idToken: login.idToken == nil ? nil : "verified") { Console.out(line) }
+            Console.out("profile: '\(profile.name)' (use: jose token" + (profile.profile == nil ? "" : " --profile \(profile.name)") + ")")
             return
         }
-        var members: [(String, JSONOutput)] = [("valid", .bool(true)), ("tokens", output.json)]
-        members += [("header", JSONRendering.value(ofJSONText: login.idToken.header.jsonString)),
-                    ("claims", JSONRendering.value(ofJSONText: claims.jsonString))]
+        var members: [(String, JSONOutput)] = [("valid", .bool(true)), ("tokens", output.json), ("profile", .string(profile.name))]
+        if let idToken = login.idToken {
+            members += [("header", JSONRendering.value(ofJSONText: idToken.header.jsonString)),
+                        ("claims", JSONRendering.value(ofJSONText: idToken.claims.jsonString))]
+        }
         Console.out(JSONOutput.object(members).serialized())
     }
 }

@@ -26,6 +26,11 @@ struct LogoutURLCommand: AsyncParsableCommand {
     /// The provider and client.
     @OptionGroup var provider: ProviderClientOptions
 
+    /// The provider, named.
+    func validate() throws {
+        try provider.requireGiven()
+    }
+
     /// `--id-token-file`.
     @Option(help: ArgumentHelp("The ID token to send as id_token_hint ('-' for stdin; or set JOSE_ID_TOKEN).", valueName: "FILE"))
     var idTokenFile: String?

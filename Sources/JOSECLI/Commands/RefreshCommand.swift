@@ -24,7 +24,13 @@ struct RefreshCommand: AsyncParsableCommand {
             when the provider refuses or the new ID token is rejected, 2 for unusable flags or \
             files, 3 when the provider cannot be reached.
 
+            With --profile NAME (or without --issuer: the 'default' profile) it refreshes a \
+            stored login ('jose login --profile') now, whatever its expiry, and stores the \
+            rotated session; the profile holds every other setting. Exit 1 there is \
+            login_required: the provider refused the refresh token, log in again.
+
             Examples:
+              jose refresh --profile work
               jose refresh --issuer https://op.example --client-id app \\
                 --refresh-token-file refresh.txt --id-token-file id.jwt --out tokens.json
               JOSE_REFRESH_TOKEN="$RT" jose refresh --issuer https://op.example \\
@@ -41,6 +47,12 @@ struct RefreshCommand: AsyncParsableCommand {
 
     /// How the client authenticates.
     @OptionGroup var authentication: ClientAuthenticationOptions
+
+    /// `--profile`.
+    @OptionGroup var profile: ProfileOption
+
+    /// Whether a stored login is refreshed: `--profile`, or no `--issuer`.
+    private var usesProfile: Bool { profile.profile != nil || !provider.isGiven }
 
     /// `--refresh-token-file`.
     @Option(help: ArgumentHelp("The refresh token's file ('-' for stdin; or set JOSE_REFRESH_TOKEN).", valueName: "FILE"))
@@ -69,6 +81,13 @@ struct RefreshCommand: AsyncParsableCommand {
     /// Usable scopes, and the two secrets from different places when both come from stdin.
     func validate() throws {
         _ = try ScopeList.scopes(scope)
+        if usesProfile {
+            if provider.isGiven || authentication.isGiven || refreshTokenFile != nil || idTokenFile != nil || out != nil
+                || !scope.isEmpty {
+                throw ValidationError("--profile holds the provider, the client and the tokens: give it alone (with --json, --timeout)")
+            }
+            return
+        }
         if refreshTokenFile == "-", idTokenFile == "-" {
             throw ValidationError("--refresh-token-file and --id-token-file cannot both read stdin")
         }
@@ -76,6 +95,7 @@ struct RefreshCommand: AsyncParsableCommand {
 
     /// Refreshes and prints the outcome.
     func run() async throws {
+        if usesProfile { return try await refreshProfile() }
         let refreshToken = try SecretInput.require(
             file: refreshTokenFile, flag: "--refresh-token-file", variable: Self.refreshTokenVariable, what: "refresh token file")
         let previousText = try SecretInput.require(
@@ -88,6 +108,34 @@ struct RefreshCommand: AsyncParsableCommand {
             let output = TokenResponseOutput(tokens: result.tokens, out: out)
             try output.writeFile()
             print(result, output: output)
+        } catch let error as JOSEError {
+            try ProviderRefusal.report(error, json: json, step: .request)
+        }
+    }
+
+    /// Refreshes the stored login now and prints its summary.
+    private func refreshProfile() async throws {
+        let stored = try await Profile.load(profile.name)
+        do {
+            let (client, _) = try await stored.makeClient(timeout: .seconds(provider.timeout))
+            let keeper = UserSession(client: client, store: stored.store)
+            _ = try await keeper.refresh()
+            guard let session = try await keeper.current() else {
+                throw JOSEError(.loginRequired, "profile '\(profile.name)' was deleted meanwhile: log in again")
+            }
+            let times = ReadableTime(zone: .utc, now: Date().timeIntervalSince1970)
+            guard json else {
+                Console.err(Console.paint("refreshed", .green) + ": profile '\(profile.name)', token_type "
+                            + JOSEError.quoted(session.tokenType) + ", "
+                            + (session.accessTokenExpiresAt.map { times.describe("exp", seconds: $0) } ?? "expiry not said")
+                            + (session.refreshToken == stored.session.refreshToken ? "; refresh token kept" : "; refresh token rotated"))
+                return
+            }
+            Console.out(JSONOutput.object([
+                ("ok", .bool(true)), ("profile", .string(profile.name)), ("token_type", .string(session.tokenType)),
+                ("expires_at", session.accessTokenExpiresAt.map { .integer(Int64($0)) } ?? .null),
+                ("scope", session.scope.map { .string($0) } ?? .null),
+            ]).serialized())
         } catch let error as JOSEError {
             try ProviderRefusal.report(error, json: json, step: .request)
         }

@@ -45,6 +45,7 @@ struct RevokeCommand: AsyncParsableCommand {
 
     /// Only the registered hints.
     func validate() throws {
+        try provider.requireGiven()
         if let hint, ![TokenTypeHint.accessToken.rawValue, TokenTypeHint.refreshToken.rawValue].contains(hint) {
             throw ValidationError("--hint must be access_token or refresh_token, not '\(hint)'")
         }

@@ -17,7 +17,12 @@ struct UserInfoCommand: AsyncParsableCommand {
             is about another user, 2 for unusable flags or files, 3 when the provider cannot \
             be reached.
 
+            With --profile NAME (or without --issuer: the 'default' profile) it uses a stored \
+            login: its access token (refreshed first when it expires within 60 s) and its ID \
+            token's subject; no other flag is needed.
+
             Examples:
+              jose userinfo --profile work
               jose userinfo --issuer https://op.example --client-id app \\
                 --subject alice --access-token-file access.txt
               JOSE_ACCESS_TOKEN="$AT" jose userinfo --issuer https://op.example \\
@@ -35,8 +40,22 @@ struct UserInfoCommand: AsyncParsableCommand {
     var accessTokenFile: String?
 
     /// `--subject`.
-    @Option(help: ArgumentHelp("The sub of the ID token the access token came with.", valueName: "SUB"))
-    var subject: String
+    @Option(help: ArgumentHelp("The sub of the ID token the access token came with (required with --issuer).", valueName: "SUB"))
+    var subject: String?
+
+    /// `--profile`.
+    @OptionGroup var profile: ProfileOption
+
+    /// Whether a stored login is used: `--profile`, or no `--issuer`.
+    private var usesProfile: Bool { profile.profile != nil || !provider.isGiven }
+
+    /// The stored login alone, or the provider with the subject.
+    func validate() throws {
+        if usesProfile, provider.isGiven || subject != nil || accessTokenFile != nil {
+            throw ValidationError("--profile holds the provider, the token and the subject: give it alone (with --json)")
+        }
+        if !usesProfile, subject == nil { throw ValidationError("--subject is required with --issuer") }
+    }
 
     /// `--json`.
     @Flag(help: "Print one JSON object: {\"ok\":true,\"signed\":..,\"claims\":{..}} or {\"ok\":false,\"error\":{..}}.")
@@ -44,11 +63,26 @@ struct UserInfoCommand: AsyncParsableCommand {
 
     /// Fetches and prints the claims.
     func run() async throws {
-        let accessToken = try SecretInput.require(
-            file: accessTokenFile, flag: "--access-token-file", variable: Self.tokenVariable, what: "access token file")
+        let stored = usesProfile ? try await Profile.load(profile.name) : nil
+        let byHand = try subject.map { subject in
+            (subject, try SecretInput.require(
+                file: accessTokenFile, flag: "--access-token-file", variable: Self.tokenVariable, what: "access token file"))
+        }
         do {
-            let client = try await provider.makeClient()
-            let info = try await client.userInfo(accessToken: accessToken, subject: subject)
+            let info: UserInfo
+            if let stored {
+                let (client, _) = try await stored.makeClient(timeout: .seconds(provider.timeout))
+                let keeper = UserSession(client: client, store: stored.store)
+                _ = try await keeper.accessToken()
+                guard let session = try await keeper.current() else {
+                    throw JOSEError(.loginRequired, "profile '\(profile.name)' was deleted meanwhile: log in again")
+                }
+                info = try await client.userInfo(for: session)
+            } else if let (subject, accessToken) = byHand {
+                info = try await provider.makeClient().userInfo(accessToken: accessToken, subject: subject)
+            } else {
+                throw CLIFailure.usage("--subject is required with --issuer")
+            }
             let claims = JSONRendering.value(ofJSONBytes: Array(info.claims.rawBytes)) ?? .object([])
             if json {
                 Console.out(JSONOutput.object([

@@ -22,6 +22,20 @@ struct ClientAuthenticationOptions: ParsableArguments {
     /// is not counted).
     var isGiven: Bool { secret.hasFlag || secret.clientSecretPost || clientKey != nil }
 
+    /// The flags that a profile keeps to authenticate its refreshes the same way: file paths made
+    /// absolute, never a secret itself (a secret from `--client-secret` or
+    /// `JOSE_CLIENT_SECRET` must be given again).
+    var storableFlags: [String] {
+        let directory = FileManager.default.currentDirectoryPath
+        func absolute(_ path: String) -> String { path.hasPrefix("/") ? path : directory + "/" + path }
+        var flags: [String] = []
+        if let file = secret.clientSecretFile, file != "-" { flags += ["--client-secret-file", absolute(file)] }
+        if secret.clientSecretPost { flags.append("--client-secret-post") }
+        if let clientKey { flags += ["--client-key", absolute(clientKey)] }
+        if let algorithm = clientKeyAlg?.algorithm { flags += ["--client-key-alg", algorithm.rawValue] }
+        return flags
+    }
+
     /// One kind of client authentication, and its companion flags only with it.
     func validate() throws {
         if secret.hasFlag, clientKey != nil { throw ValidationError("give a client secret or --client-key, not both") }

@@ -55,19 +55,19 @@ struct LoginProviderOptions: ParsableArguments {
         if let discover {
             metadata = try await OpenIDProviderMetadata.discover(issuer: discover, using: fetcher, timeout: timeout)
         } else {
-            let members: [(String, String?)] = [
-                ("issuer", issuer), ("authorization_endpoint", authorizationEndpoint), ("token_endpoint", tokenEndpoint),
-                ("jwks_uri", jwksURI), ("device_authorization_endpoint", deviceAuthorizationEndpoint),
-            ]
-            let document = JSONOutput.object(members.compactMap { name, value in value.map { (name, .string($0)) } })
-            metadata = try OpenIDProviderMetadata(document: Array(document.serialized().utf8), expectedIssuer: issuer ?? "")
+            metadata = try OpenIDProviderMetadata(document: Array(manualDocument.utf8), expectedIssuer: issuer ?? "")
         }
-        var configuration = JWKSCache.Configuration()
-        configuration.timeout = timeout
-        let keys = try JWKSCache(metadata: metadata, fetcher: fetcher, configuration: configuration)
-        var client = try OpenIDClient(metadata: metadata, clientID: clientID, authentication: authentication,
-                                      fetcher: fetcher, keySource: keys)
-        client.timeout = timeout
-        return client
+        return try ProviderConnection.client(metadata: metadata, clientID: clientID, authentication: authentication,
+                                             fetcher: fetcher, timeout: timeout).client
+    }
+
+    /// The metadata document given by hand (`--issuer` and its endpoints), as JSON text; kept in
+    /// a profile, so that its refreshes need no discovery either.
+    var manualDocument: String {
+        let members: [(String, String?)] = [
+            ("issuer", issuer), ("authorization_endpoint", authorizationEndpoint), ("token_endpoint", tokenEndpoint),
+            ("jwks_uri", jwksURI), ("device_authorization_endpoint", deviceAuthorizationEndpoint),
+        ]
+        return JSONOutput.object(members.compactMap { name, value in value.map { (name, .string($0)) } }).serialized()
     }
 }

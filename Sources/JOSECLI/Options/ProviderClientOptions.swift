@@ -8,20 +8,30 @@ import JOSEURLSession
 /// the client id and the timeout.
 struct ProviderClientOptions: ParsableArguments {
     /// `--issuer`.
-    @Option(help: ArgumentHelp("The provider's issuer identifier (discovered).", valueName: "URL"))
-    var issuer: String
+    @Option(help: ArgumentHelp("The provider's issuer identifier (discovered). Required, unless a command's --profile gives it.",
+                               valueName: "URL"))
+    var issuer: String?
 
     /// `--client-id`.
-    @Option(help: ArgumentHelp("This client's id.", valueName: "ID"))
-    var clientID: String
+    @Option(help: ArgumentHelp("This client's id. Required with --issuer.", valueName: "ID"))
+    var clientID: String?
+
+    /// Whether the provider is named on the command line.
+    var isGiven: Bool { issuer != nil || clientID != nil }
 
     /// `--timeout`.
     @Option(help: ArgumentHelp("Timeout in seconds for each request to the provider.", valueName: "SECONDS"))
     var timeout: Double = 10
 
-    /// A usable timeout.
+    /// A usable timeout; `--issuer` and `--client-id` together.
     func validate() throws {
         try SecondsFlagLimits.check(timeout, "--timeout", positive: true)
+        if (issuer == nil) != (clientID == nil) { throw ValidationError("give --issuer and --client-id together") }
+    }
+
+    /// Refuses a command line without the provider, for the commands that have no profile.
+    func requireGiven() throws {
+        if !isGiven { throw ValidationError("--issuer and --client-id are required") }
     }
 
     /// Discovers the issuer and makes a client whose requests each have `--timeout`.
@@ -37,13 +47,11 @@ struct ProviderClientOptions: ParsableArguments {
     /// - Parameter authentication: How the client authenticates.
     func connect(authentication: ClientAuthentication) async throws -> (client: OpenIDClient, keys: JWKSCache) {
         let fetcher = URLSessionHTTPFetcher()
+        guard let issuer, let clientID else {
+            throw CLIFailure.usage("--issuer and --client-id are required", hint: "or use a stored login with --profile NAME")
+        }
         let metadata = try await OpenIDProviderMetadata.discover(issuer: issuer, using: fetcher, timeout: .seconds(timeout))
-        var configuration = JWKSCache.Configuration()
-        configuration.timeout = .seconds(timeout)
-        let keys = try JWKSCache(metadata: metadata, fetcher: fetcher, configuration: configuration)
-        var client = try OpenIDClient(metadata: metadata, clientID: clientID, authentication: authentication,
-                                      fetcher: fetcher, keySource: keys)
-        client.timeout = .seconds(timeout)
-        return (client, keys)
+        return try ProviderConnection.client(metadata: metadata, clientID: clientID, authentication: authentication,
+                                             fetcher: fetcher, timeout: .seconds(timeout))
     }
 }

@@ -18,7 +18,7 @@ enum ProviderRefusal {
     /// - Throws: ``CLIFailure`` always, its outcome already printed.
     static func report(_ error: JOSEError, json: Bool, step: Step) throws -> Never {
         let remote = error.code.isRemoteFailure
-        let usage = error.code == .invalidInput
+        let usage = error.code == .invalidInput || error.code == .sessionStoreFailed
         if json {
             var details = [("code", JSONOutput.string(error.code.rawValue)), ("message", .string(error.message))]
             if let provider = error.providerError {

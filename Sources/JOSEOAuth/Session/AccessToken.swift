@@ -19,6 +19,29 @@ public struct AccessToken: Sendable {
     /// The DPoP key the token is bound to; `nil` for a Bearer token.
     public let proofSigner: DPoPProofSigner?
 
+    /// The access token of `session`.
+    ///
+    /// - Parameters:
+    ///   - session: The session.
+    ///   - proofSigner: The DPoP key the session's tokens are bound to; ignored for a Bearer
+    ///     session.
+    /// - Throws: `JOSEError` `invalid_token_binding` for a DPoP-bound session and no key, or
+    ///   another key than its own.
+    public init(_ session: StoredSession, proofSigner: DPoPProofSigner?) throws {
+        value = session.accessToken
+        tokenType = session.tokenType
+        expiresAt = session.accessTokenExpiresAt
+        scope = session.scope
+        guard let bound = session.dpopKeyThumbprint else {
+            self.proofSigner = nil
+            return
+        }
+        guard let proofSigner, proofSigner.keyThumbprint == bound else {
+            throw JOSEError(.invalidTokenBinding, "the access token is bound to DPoP key \(bound); give that key to present it")
+        }
+        self.proofSigner = proofSigner
+    }
+
     /// The request headers that present this token for `method` and `url`:
     /// `Authorization: Bearer …`, or `Authorization: DPoP …` and a fresh `DPoP` proof carrying
     /// `ath` and the resource server's `nonce`.

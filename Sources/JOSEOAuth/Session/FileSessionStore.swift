@@ -85,7 +85,7 @@ public struct FileSessionStore: SessionStore {
     public func save(_ session: StoredSession) async throws {
         try prepareDirectory()
         let bytes = try SessionFileFormat.encode(session)
-        let temporary = path + ".tmp-" + Base64URL.encode(try SecureRandom.bytes(count: 9))
+        let temporary = path + ".tmp-" + (try RandomValue.nonce())
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw failure("cannot create a temporary file beside", errno: errno) }
         var written = 0

@@ -51,6 +51,9 @@ public struct StoredSession: Sendable, Hashable, Codable {
     public let dpopKeyThumbprint: String?
     /// When the last token answer arrived, in seconds since 1970.
     public let receivedAt: Double
+    /// Values the app keeps with the session, never sent anywhere: for example what it needs to
+    /// rebuild its client after a relaunch. Kept across refreshes; empty unless set.
+    public var attributes: [String: String] = [:]
 
     /// A session from a token answer received at `receivedAt`, whose ID token (if any) was
     /// validated as `idToken`.
@@ -84,14 +87,14 @@ public struct StoredSession: Sendable, Hashable, Codable {
             scope: answer.scope ?? scope,
             idToken: idToken == nil ? self.idToken : answer.idToken,
             idTokenClaims: idToken == nil ? idTokenClaims : answer.idTokenClaims,
-            dpopKeyThumbprint: answer.dpopKeyThumbprint, receivedAt: receivedAt)
+            dpopKeyThumbprint: answer.dpopKeyThumbprint, receivedAt: receivedAt, attributes: attributes)
     }
 
     /// Every member given.
     private init(
         issuer: String, clientID: String, accessToken: String, tokenType: String, accessTokenExpiresAt: Double?,
         refreshToken: String?, refreshTokenExpiresAt: Double?, scope: String?, idToken: String?,
-        idTokenClaims: JWTClaims?, dpopKeyThumbprint: String?, receivedAt: Double
+        idTokenClaims: JWTClaims?, dpopKeyThumbprint: String?, receivedAt: Double, attributes: [String: String]
     ) {
         self.issuer = issuer
         self.clientID = clientID
@@ -105,6 +108,7 @@ public struct StoredSession: Sendable, Hashable, Codable {
         self.idTokenClaims = idTokenClaims
         self.dpopKeyThumbprint = dpopKeyThumbprint
         self.receivedAt = receivedAt
+        self.attributes = attributes
     }
 
     /// Whether the access token is still valid `minimumValidity` from `now` (seconds since
@@ -133,6 +137,7 @@ public struct StoredSession: Sendable, Hashable, Codable {
         case idTokenClaims = "id_token_claims"
         case dpopKeyThumbprint = "dpop_jkt"
         case receivedAt = "received_at"
+        case attributes
     }
 
     /// The version of the encoded form this library writes and reads.
@@ -161,6 +166,7 @@ public struct StoredSession: Sendable, Hashable, Codable {
         idToken = try container.decodeIfPresent(String.self, forKey: .idToken)
         dpopKeyThumbprint = try container.decodeIfPresent(String.self, forKey: .dpopKeyThumbprint)
         receivedAt = try container.decode(Double.self, forKey: .receivedAt)
+        attributes = try container.decodeIfPresent([String: String].self, forKey: .attributes) ?? [:]
         if let text = try container.decodeIfPresent(String.self, forKey: .idTokenClaims) {
             guard let claims = try? JWTClaims(jsonText: text) else {
                 throw DecodingError.dataCorruptedError(
@@ -201,6 +207,7 @@ public struct StoredSession: Sendable, Hashable, Codable {
         try container.encodeIfPresent(idTokenClaims?.jsonString, forKey: .idTokenClaims)
         try container.encodeIfPresent(dpopKeyThumbprint, forKey: .dpopKeyThumbprint)
         try container.encode(receivedAt, forKey: .receivedAt)
+        if !attributes.isEmpty { try container.encode(attributes, forKey: .attributes) }
     }
 
     // MARK: Hashable
@@ -213,6 +220,7 @@ public struct StoredSession: Sendable, Hashable, Codable {
             && lhs.scope == rhs.scope && lhs.idToken == rhs.idToken
             && lhs.idTokenClaims?.jsonString == rhs.idTokenClaims?.jsonString
             && lhs.dpopKeyThumbprint == rhs.dpopKeyThumbprint && lhs.receivedAt == rhs.receivedAt
+            && lhs.attributes == rhs.attributes
     }
 
     /// Hashes the tokens and the time they arrived.

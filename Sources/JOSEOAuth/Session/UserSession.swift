@@ -81,9 +81,9 @@ public actor UserSession {
     ///   as ``OpenIDClient/refresh(_:scopes:)``.
     public func accessToken(minimumValidity: Duration = .seconds(60)) async throws -> AccessToken {
         if refreshing == nil, let cached, cached.accessTokenIsValid(for: minimumValidity, at: client.clock.now) {
-            return token(of: cached)
+            return try token(of: cached)
         }
-        return token(of: try await refreshed(unless: { $0.accessTokenIsValid(for: minimumValidity, at: $1) }))
+        return try token(of: try await refreshed(unless: { $0.accessTokenIsValid(for: minimumValidity, at: $1) }))
     }
 
     /// Refreshes now, unless the stored access token is no longer `rejectedAccessToken` (another
@@ -95,7 +95,7 @@ public actor UserSession {
     /// - Returns: The new access token.
     /// - Throws: As ``accessToken(minimumValidity:)``.
     public func refresh(replacing rejectedAccessToken: String? = nil) async throws -> AccessToken {
-        token(of: try await refreshed(unless: { stored, _ in
+        try token(of: try await refreshed(unless: { stored, _ in
             rejectedAccessToken.map { stored.accessToken != $0 } ?? false
         }))
     }
@@ -165,9 +165,8 @@ public actor UserSession {
     }
 
     /// The access token of `session`, with this client's DPoP key when it is bound.
-    private func token(of session: StoredSession) -> AccessToken {
-        AccessToken(value: session.accessToken, tokenType: session.tokenType, expiresAt: session.accessTokenExpiresAt,
-                    scope: session.scope, proofSigner: session.dpopKeyThumbprint == nil ? nil : client.dpop)
+    private func token(of session: StoredSession) throws -> AccessToken {
+        try AccessToken(session, proofSigner: client.dpop)
     }
 
     /// Tells every observer.
