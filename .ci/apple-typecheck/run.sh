@@ -23,7 +23,8 @@ elif ! grep -q "is only available in iOS 16" <<<"$control"; then
   echo "$control"
   failed+=("ios15 (the control failed, but not on iOS 16 availability)")
 else
-  echo "apple-typecheck ios15 (control): fails as it must ($(grep -c "is only available in iOS 16" <<<"$control") errors for iOS 16 API)"
+  echo "apple-typecheck ios15 (control): fails as it must, on iOS 16 API:"
+  grep -m 1 "is only available in iOS 16" <<<"$control"
 fi
 if [ ${#failed[@]} -gt 0 ]; then
   echo "apple-typecheck: FAILED: ${failed[*]}"
