@@ -10,8 +10,8 @@ import Security
 /// Give the same ``accessGroup`` to an app and its extensions (a widget, a share extension) and
 /// they share the session; the group must be listed in each one's Keychain Access Groups
 /// entitlement. The item is readable after the device's first unlock unless another
-/// ``Accessibility`` is chosen; the `ThisDeviceOnly` ones keep it out of backups and off other
-/// devices.
+/// ``Accessibility`` is chosen; with the `ThisDeviceOnly` ones it never moves to another device,
+/// not even through a backup restored there.
 ///
 /// ```swift
 /// let store = KeychainSessionStore(service: "com.example.app.login")

@@ -2,8 +2,8 @@
 import Security
 
 extension KeychainSessionStore {
-    /// When a Keychain item can be read (`kSecAttrAccessible`). Those that end in
-    /// `ThisDeviceOnly` are never restored to another device from a backup.
+    /// When a Keychain item can be read (`kSecAttrAccessible`). An item with one that ends in
+    /// `ThisDeviceOnly` never moves to another device, not even through a backup restored there.
     public enum Accessibility: Sendable, Hashable {
         /// After the device's first unlock since it started, until it restarts: background
         /// refreshes work while the device is locked. The default.
