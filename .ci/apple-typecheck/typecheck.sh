@@ -7,8 +7,9 @@
 # 1. Builds Swift, _Concurrency, Synchronization, _RegexParser and _StringProcessing for an
 #    x86_64 Apple simulator target from this toolchain's own .swiftinterface files (edited copies
 #    in interfaces/). The Linux interfaces carry Apple availability, so availability errors are
-#    real; x86_64 because the interface uses Float80. Cached in the work folder
-#    ($APPLE_TYPECHECK_WORK, else $TMPDIR/apple-typecheck), one per platform.
+#    real; x86_64 because the interface uses Float80. Built for the family's oldest target and
+#    cached in the work folder ($APPLE_TYPECHECK_WORK, else $TMPDIR/apple-typecheck), one per
+#    family: ios16 and the ios15 control share theirs.
 # 2. Builds stub modules (stubs/: the Darwin overlay over a few Darwin C declarations, Foundation, Crypto = CryptoKit's API, CryptoExtras, Logging,
 #    Security, AuthenticationServices) with the availability Apple documents.
 # 3. Emits JOSE, JOSEOAuth and JOSEAppleLogin as modules against all of that, each with the
@@ -28,19 +29,22 @@ case $PLATFORM in
 esac
 # the stdlib is built for the oldest target of its family; the check itself uses $T
 STDLIB_T=$(echo "$T" | sed -E 's/(ios|tvos)[0-9.]+/\112.0/; s/watchos[0-9.]+/watchos6.0/; s/macos[0-9.]+/macos10.13/')
-WORK=${APPLE_TYPECHECK_WORK:-${TMPDIR:-/tmp}/apple-typecheck}/$PLATFORM
+ROOT=${APPLE_TYPECHECK_WORK:-${TMPDIR:-/tmp}/apple-typecheck}
+WORK=$ROOT/$PLATFORM
 SHIMS=$(dirname "$(dirname "$(command -v swiftc)")")/lib/swift/shims
-SDK=$WORK/sdk MODS=$WORK/mods MC=$WORK/module-cache
-mkdir -p "$SDK" "$MODS" "$MC" "$WORK/interfaces"
+# one standard library per family (ios16 and the ios15 control share theirs)
+SDK=$ROOT/stdlib-$STDLIB_T MODS=$WORK/mods MC=$WORK/module-cache
+mkdir -p "$SDK" "$MODS" "$MC"
 if [ ! -f "$SDK/.done" ]; then
+  mkdir -p "$SDK/interfaces"
   for m in Swift _Concurrency Synchronization _RegexParser _StringProcessing SwiftOnoneSupport; do
-    sed -E "1,5s/-target [^ ]+/-target $STDLIB_T/" "$HERE/interfaces/$m.swiftinterface" > "$WORK/interfaces/$m.swiftinterface"
+    sed -E "1,5s/-target [^ ]+/-target $STDLIB_T/" "$HERE/interfaces/$m.swiftinterface" > "$SDK/interfaces/$m.swiftinterface"
   done
   swiftc -frontend -compile-module-from-interface -target "$STDLIB_T" -parse-stdlib -module-name Swift \
-    -I "$SHIMS" -o "$SDK/Swift.swiftmodule" "$WORK/interfaces/Swift.swiftinterface"
+    -I "$SHIMS" -o "$SDK/Swift.swiftmodule" "$SDK/interfaces/Swift.swiftinterface"
   for m in _Concurrency Synchronization _RegexParser _StringProcessing SwiftOnoneSupport; do
-    swiftc -frontend -compile-module-from-interface -disable-availability-checking -target "$T" -module-name "$m" \
-      -I "$SDK" -I "$SHIMS" -o "$SDK/$m.swiftmodule" "$WORK/interfaces/$m.swiftinterface"
+    swiftc -frontend -compile-module-from-interface -disable-availability-checking -target "$STDLIB_T" -module-name "$m" \
+      -I "$SDK" -I "$SHIMS" -o "$SDK/$m.swiftmodule" "$SDK/interfaces/$m.swiftinterface"
   done
   touch "$SDK/.done"
 fi
