@@ -9,3 +9,5 @@ func openInBrowser(_ url: URL) {}
 /// Waits for the browser to come back to the redirect URI and returns the full URL (an app's own
 /// code: a URL handler, or a loopback listener).
 func receiveCallback() async -> String { "" }
+/// Where an app keeps its session file (README "Log a user in").
+let sessionFile = "/var/app/session.json"

@@ -15,7 +15,7 @@ import JOSE
 /// let prepared = try client.prepare(AuthorizationRequest(clientID: "my-app", redirectURI: redirect))
 /// // ... the browser comes back to `callbackURL` ...
 /// let login = try await client.finishLogin(callbackURL: callbackURL, transaction: prepared.transaction)
-/// print(login.idToken.claims.subject ?? "")
+/// print(login.idToken?.claims.subject ?? "")
 /// ```
 ///
 /// **Transactions are single-use.** A transaction older than ``transactionLifetime`` is refused

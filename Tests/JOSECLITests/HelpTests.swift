@@ -33,8 +33,8 @@ struct HelpTests {
     static let commands: [[String]] = [
         ["verify"], ["decode"], ["sign"], ["keygen"], ["pkce"], ["thumbprint"], ["bench"], ["jwk"], ["jwk", "pub"],
         ["jwk", "from-pem"], ["jwk", "to-pem"], ["jwk", "set"], ["jwk", "set", "add"], ["jwk", "set", "remove"],
-        ["jwk", "set", "list"], ["jwk", "inspect"], ["completion"], ["discover"], ["login"], ["authorize-url"], ["callback"],
-        ["dpop"], [],
+        ["jwk", "set", "list"], ["jwk", "inspect"], ["completion"], ["discover"], ["login"], ["token"], ["profiles"], ["logout"], ["authorize-url"], ["callback"],
+        ["dpop"], ["refresh"], ["userinfo"], ["revoke"], ["introspect"], ["logout-url"], [],
     ]
 
     @Test("every subcommand's --help has examples", arguments: commands)

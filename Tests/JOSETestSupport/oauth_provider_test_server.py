@@ -114,7 +114,17 @@ BEHAVIOUR = {
     "device_auto_answer": None,   # the user's answer (true/false) given to each new device code
     "acr": "urn:example:loa:2",
     "amr": ["pwd", "mfa"],
+    "clock_offset": 0,            # seconds added to this server's clock (tests that move a client's clock ahead)
+    "access_expires_in": 3600,    # the expires_in of issued access tokens
+    "refresh_rotates": True,      # a refresh answer carries a new refresh token (false: none, the old one stays valid)
+    "device_id_token": True,      # the device grant's token answer carries an ID token
+    "id_token_extra": {},         # claims added to every ID token
 }
+
+
+def now_seconds():
+    """This server's clock: the wall clock plus "clock_offset"."""
+    return int(time.time()) + BEHAVIOUR["clock_offset"]
 
 
 def b64url(data):
@@ -182,7 +192,7 @@ class Handler(BaseHTTPRequestHandler):
         iat, jti = claims.get("iat"), claims.get("jti")
         if claims.get("htm") != "POST" or claims.get("htu") != self.base + path or "ath" in claims:
             return self.dpop_failure("bad htm, htu or ath")
-        if not isinstance(iat, int) or abs(iat - time.time()) > 60 or not isinstance(jti, str) or not jti:
+        if not isinstance(iat, int) or abs(iat - now_seconds()) > 60 or not isinstance(jti, str) or not jti:
             return self.dpop_failure("bad iat or jti")
         with LOCK:
             if jti in SEEN_JTIS:
@@ -296,7 +306,7 @@ class Handler(BaseHTTPRequestHandler):
             claims = json.loads(token.claims)
         except Exception as error:  # noqa: BLE001
             return self.client_failure("client_assertion does not verify: %s" % error)
-        now = time.time()
+        now = now_seconds()
         if claims.get("sub") != client_id or form.get("client_id", client_id) != client_id:
             return self.client_failure("iss/sub/client_id differ")
         if claims.get("aud") not in (self.base + endpoint, self.issuer):
@@ -318,11 +328,12 @@ class Handler(BaseHTTPRequestHandler):
     # --- tokens -----------------------------------------------------------------------------
 
     def id_token(self, client_id, subject, access_token, nonce, auth_time, acr):
-        now = int(time.time())
+        now = now_seconds()
         claims = {"iss": self.issuer, "sub": subject, "aud": client_id, "exp": now + 300, "iat": now,
                   "auth_time": auth_time, "sid": "session-1", "amr": BEHAVIOUR["amr"]}
         if acr:
             claims["acr"] = acr
+        claims.update(BEHAVIOUR["id_token_extra"])
         if nonce is not None:
             claims["nonce"] = BEHAVIOUR["nonce_override"] or nonce
         digest = self.id_token_hash(client_id)(access_token.encode("ascii")).digest()
@@ -352,24 +363,29 @@ class Handler(BaseHTTPRequestHandler):
         if BEHAVIOUR["hold_refresh"]:
             REFRESH_RELEASE.wait(60)
 
-    def issue(self, client_id, grant, jkt):
+    def issue(self, client_id, grant, jkt, refreshing=None):
         grant = dict(grant, jkt=jkt)
         if jkt:
-            now = int(time.time())
+            now = now_seconds()
             access_token = signed({"iss": self.issuer, "sub": grant["subject"], "aud": client_id, "iat": now,
                                    "exp": now + 3600, "jti": secrets.token_urlsafe(16), "cnf": {"jkt": jkt}},
                                   {"alg": "RS256", "kid": SIGNING_KEY.key_id, "typ": "at+jwt"})
         else:
             access_token = secrets.token_urlsafe(32)
-        refresh_token = secrets.token_urlsafe(32)
+        rotates = refreshing is None or BEHAVIOUR["refresh_rotates"]
+        refresh_token = secrets.token_urlsafe(32) if rotates else refreshing
         with LOCK:
             REFRESH_TOKENS[refresh_token] = dict(grant, client_id=client_id)
             ACCESS_TOKENS[access_token] = dict(grant, client_id=client_id)
-        id_token = self.id_token(client_id, grant["subject"], access_token, grant.get("nonce"),
-                                 grant["auth_time"], grant.get("acr"))
         token_type = BEHAVIOUR["token_type_override"] or ("DPoP" if jkt else "Bearer")
-        self.send_json(200, {"access_token": access_token, "token_type": token_type, "expires_in": 3600,
-                             "refresh_token": refresh_token, "id_token": id_token, "scope": grant["scope"]})
+        answer = {"access_token": access_token, "token_type": token_type, "expires_in": BEHAVIOUR["access_expires_in"],
+                  "scope": grant["scope"]}
+        if rotates:
+            answer["refresh_token"] = refresh_token
+        if not grant.get("device") or BEHAVIOUR["device_id_token"]:
+            answer["id_token"] = self.id_token(client_id, grant["subject"], access_token, grant.get("nonce"),
+                                               grant["auth_time"], grant.get("acr"))
+        self.send_json(200, answer)
 
     def token(self):
         form = self.form()
@@ -420,7 +436,7 @@ class Handler(BaseHTTPRequestHandler):
             if grant["jkt"] != jkt:
                 return self.oauth_error(400, "invalid_grant", "the refresh token is bound to another DPoP key, or none")
             refreshed = dict(grant, nonce=BEHAVIOUR["refresh_nonce"], subject=BEHAVIOUR["refresh_sub"] or grant["subject"])
-            return self.issue(client_id, refreshed, jkt)
+            return self.issue(client_id, refreshed, jkt, refreshing=form.get("refresh_token", ""))
         return self.oauth_error(400, "unsupported_grant_type", "grant_type %r" % grant_type)
 
     # --- authorization ----------------------------------------------------------------------
@@ -465,7 +481,7 @@ class Handler(BaseHTTPRequestHandler):
             with LOCK:
                 CODES[code] = {"client_id": client["client_id"], "redirect_uri": redirect_uri,
                                "challenge": params["code_challenge"], "nonce": params["nonce"],
-                               "scope": params["scope"], "subject": "alice", "auth_time": int(time.time()),
+                               "scope": params["scope"], "subject": "alice", "auth_time": now_seconds(),
                                "dpop_jkt": params.get("dpop_jkt"),
                                "acr": BEHAVIOUR["acr_override"] if BEHAVIOUR["acr_override"] is not None
                                else acr_values[0] if acr_values[0] else BEHAVIOUR["acr"]}
@@ -806,7 +822,7 @@ def device_authorization(handler, _query):
         DEVICE_GRANTS[device_code] = {"client_id": client_id, "user_code": user_code,
                                       "answer": BEHAVIOUR["device_auto_answer"],
                                       "scope": form.get("scope", ""), "subject": "alice",
-                                      "auth_time": int(time.time()), "acr": BEHAVIOUR["acr"]}
+                                      "auth_time": now_seconds(), "acr": BEHAVIOUR["acr"]}
     verification = handler.base + "/device"
     return handler.send_json(200, {
         "device_code": device_code, "user_code": user_code, "verification_uri": verification,
@@ -827,7 +843,7 @@ def device_poll(handler, client_id, device_code, jkt):
                          "access_denied" if grant["answer"] is False else None)
     if error:
         return handler.oauth_error(400, error, "device code: " + error)
-    return handler.issue(client_id, dict(grant, nonce=None), jkt)
+    return handler.issue(client_id, dict(grant, nonce=None, device=True), jkt)
 
 
 def device_answer(handler, _query):

@@ -41,7 +41,7 @@ struct LoginCommand: AsyncParsableCommand {
             Examples:
               jose login --discover https://issuer.example --client-id cli \\
                 --scope "profile email" --profile work
-              curl -H "Authorization: Bearer $(jose token --profile work)" https://api.example/me
+              curl -H "Authorization: Bearer $(jose token --profile work)" "$API"
               jose login --discover https://issuer.example --client-id cli \\
                 --no-browser --out tokens.json
               jose login --device --discover https://issuer.example --client-id tv --json

@@ -34,7 +34,8 @@ struct RefreshCommand: AsyncParsableCommand {
               jose refresh --issuer https://op.example --client-id app \\
                 --refresh-token-file refresh.txt --id-token-file id.jwt --out tokens.json
               JOSE_REFRESH_TOKEN="$RT" jose refresh --issuer https://op.example \\
-                --client-id app --client-secret-file app.secret --id-token-file id.jwt --json
+                --client-id app --client-secret-file app.secret \\
+                --id-token-file id.jwt --json
             """)
 
     /// The environment variable the refresh token may come from.
@@ -55,12 +56,13 @@ struct RefreshCommand: AsyncParsableCommand {
     private var usesProfile: Bool { profile.profile != nil || !provider.isGiven }
 
     /// `--refresh-token-file`.
-    @Option(help: ArgumentHelp("The refresh token's file ('-' for stdin; or set JOSE_REFRESH_TOKEN).", valueName: "FILE"))
+    @Option(help: ArgumentHelp("Required with --issuer: the refresh token's file ('-' for stdin; or set JOSE_REFRESH_TOKEN).",
+                               valueName: "FILE"))
     var refreshTokenFile: String?
 
     /// `--id-token-file`.
     @Option(help: ArgumentHelp(
-        "The previous ID token's file, for the checks of a new one ('-' for stdin; or set JOSE_ID_TOKEN).",
+        "Required with --issuer: the previous ID token's file, for the checks of a new one ('-' for stdin; or set JOSE_ID_TOKEN).",
         valueName: "FILE"))
     var idTokenFile: String?
 

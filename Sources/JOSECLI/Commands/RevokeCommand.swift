@@ -17,7 +17,8 @@ struct RevokeCommand: AsyncParsableCommand {
 
             Examples:
               jose revoke --issuer https://op.example --client-id app \\
-                --client-secret-file secret.txt --hint refresh_token --token-file refresh.txt
+                --client-secret-file secret.txt --hint refresh_token \\
+                --token-file refresh.txt
               printf '%s' "$AT" | jose revoke --issuer https://op.example \\
                 --client-id app --token-file -
             """)

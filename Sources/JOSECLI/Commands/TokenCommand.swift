@@ -27,7 +27,7 @@ struct TokenCommand: AsyncParsableCommand {
             Examples:
               curl -H "Authorization: Bearer $(jose token)" https://api.example/me
               jose token --profile work --min-ttl 300 --json
-              curl -H @<(jose token --headers --method GET --url https://api.example/me) https://api.example/me
+              curl -H @<(jose token --headers --url "$URL") "$URL"
             """)
 
     /// `--profile`.

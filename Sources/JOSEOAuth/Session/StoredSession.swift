@@ -112,10 +112,15 @@ public struct StoredSession: Sendable, Hashable, Codable {
     }
 
     /// Whether the access token is still valid `minimumValidity` from `now` (seconds since
-    /// 1970). A token without a known expiry counts as valid.
+    /// 1970). A token issued for less than twice `minimumValidity` needs only half its lifetime
+    /// left: asking more of a short-lived token would refresh it at every call, and make every
+    /// process sharing a session refresh after the first. A token without a known expiry counts
+    /// as valid; an expired one never does.
     public func accessTokenIsValid(for minimumValidity: Duration, at now: Double) -> Bool {
         guard let accessTokenExpiresAt else { return true }
-        return accessTokenExpiresAt - now >= minimumValidity.inSeconds
+        let remaining = accessTokenExpiresAt - now
+        let lifetime = accessTokenExpiresAt - receivedAt
+        return remaining > 0 && remaining >= min(minimumValidity.inSeconds, lifetime / 2)
     }
 
     /// The subject: the ID token's `sub`, when the session has an ID token.

@@ -98,10 +98,12 @@ struct JoseProcess {
         }
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
-        environment.merge(extra) { _, new in new }
         var input = ChildProcess.Input.null
         let scratch = try makeScratch()
         defer { removeScratch(scratch) }
+        // Profiles go to the run's scratch folder unless the test names a folder of its own.
+        environment["JOSE_CONFIG_DIR"] = scratch.appendingPathComponent("config").path
+        environment.merge(extra) { _, new in new }
         if let stdin {
             let inURL = scratch.appendingPathComponent("stdin")
             try Data(stdin.utf8).write(to: inURL)

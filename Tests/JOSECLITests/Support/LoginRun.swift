@@ -16,6 +16,7 @@ final class LoginRun: Sendable {
         errPath = scratch.appendingPathComponent("login.stderr").path
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
+        environment["JOSE_CONFIG_DIR"] = scratch.appendingPathComponent("config").path
         environment.merge(extra) { _, new in new }
         child = try ChildProcess(JoseProcess.binary.path, arguments, environment: environment,
                                  stdout: .file(outPath), stderr: .file(errPath))

@@ -146,12 +146,12 @@ func callEveryEntryPoint(
     note("OpenIDClient.push", pushed.url.query?.contains("request_uri=") == true ? "request_uri" : "no request_uri")
     let byURL = try fixture.client.prepare(loginRequest).transaction
     let login = try await fixture.client.finishLogin(callbackURL: fixture.provider.callbackURL(for: byURL), transaction: byURL)
-    note("OpenIDClient.finishLogin(callbackURL:transaction:)", login.idToken.claims.subject ?? "")
+    note("OpenIDClient.finishLogin(callbackURL:transaction:)", login.idToken?.claims.subject ?? "")
     let byResponse = try fixture.client.prepare(loginRequest).transaction
     let response = try AuthorizationResponse(callbackURL: fixture.provider.callbackURL(for: byResponse), transaction: byResponse)
     note("OpenIDClient.finishLogin(_:transaction:)",
-         try await fixture.client.finishLogin(response, transaction: byResponse).idToken.claims.subject ?? "")
-    let refreshed = try await fixture.client.refresh(refreshToken: "rt-1", previousIDToken: login.idToken)
+         try await fixture.client.finishLogin(response, transaction: byResponse).idToken?.claims.subject ?? "")
+    let refreshed = try await fixture.client.refresh(refreshToken: "rt-1", previousIDToken: try #require(login.idToken))
     note("OpenIDClient.refresh", refreshed.idToken?.claims.subject ?? "no ID token")
     var proving = fixture.client
     proving.dpop = fixture.proofSigner

@@ -57,7 +57,7 @@ import JOSETestSupport
         let before = try await fixture.provider.lastRequest(path: "/token").count
 
         let refreshed = try await fixture.client.refresh(
-            refreshToken: try #require(login.tokens.refreshToken), previousIDToken: login.idToken)
+            refreshToken: try #require(login.tokens.refreshToken), previousIDToken: try #require(login.idToken))
 
         #expect(try await fixture.provider.lastRequest(path: "/token").count == before + 1)
         #expect(try await fixture.provider.lastProof(path: "/token")?["jkt"] == signer.keyThumbprint)
@@ -73,7 +73,7 @@ import JOSETestSupport
         withoutKey.dpop = nil
 
         let error = await #expect(throws: JOSEError.self) {
-            try await withoutKey.refresh(refreshToken: try #require(login.tokens.refreshToken), previousIDToken: login.idToken)
+            try await withoutKey.refresh(refreshToken: try #require(login.tokens.refreshToken), previousIDToken: try #require(login.idToken))
         }
         #expect(error?.code == .tokenError)
         #expect(error?.providerError?.error == "invalid_grant")
@@ -115,7 +115,7 @@ import JOSETestSupport
         #expect(try await fixture.provider.lastProof(path: "/token")?["nonce"] == "nonce-1")
         #expect(login.tokens.proofSigner?.keyThumbprint == signer.keyThumbprint)
 
-        _ = try await fixture.client.refresh(refreshToken: try #require(login.tokens.refreshToken), previousIDToken: login.idToken)
+        _ = try await fixture.client.refresh(refreshToken: try #require(login.tokens.refreshToken), previousIDToken: try #require(login.idToken))
         #expect(try await fixture.provider.lastRequest(path: "/token").count == before + 3)
         #expect(try await fixture.provider.lastProof(path: "/token")?["nonce"] == "nonce-1")
     }

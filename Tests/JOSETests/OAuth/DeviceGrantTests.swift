@@ -42,7 +42,7 @@ import JOSETestSupport
         #expect(polls.parameters["grant_type"] == "urn:ietf:params:oauth:grant-type:device_code")
         #expect(polls.parameters["device_code"] == authorization.deviceCode)
         #expect(polls.parameters["client_id"] == "tv")
-        #expect(login.idToken.claims.subject == "alice")
+        #expect(login.idToken?.claims.subject == "alice")
         #expect(login.tokens.scope == "openid profile")
     }
 

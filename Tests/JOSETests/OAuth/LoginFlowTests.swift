@@ -12,9 +12,9 @@ import JOSETestSupport
         let (callback, transaction) = try await fixture.authorize()
         let login = try await fixture.client.finishLogin(callbackURL: callback, transaction: transaction)
 
-        #expect(login.idToken.claims.subject == "alice")
-        #expect(login.idToken.claims.nonce == transaction.nonce)
-        #expect(login.idToken.claims.string("at_hash") != nil)
+        #expect(login.idToken?.claims.subject == "alice")
+        #expect(login.idToken?.claims.nonce == transaction.nonce)
+        #expect(login.idToken?.claims.string("at_hash") != nil)
         #expect(login.tokens.tokenType == "Bearer")
         #expect(login.tokens.expiresIn == 3600)
         #expect(login.tokens.refreshToken != nil)
@@ -35,7 +35,7 @@ import JOSETestSupport
         let (callback, transaction) = try await fixture.authorize()
         let login = try await fixture.client.finishLogin(callbackURL: callback, transaction: transaction)
 
-        #expect(login.idToken.claims.audience == ["jwt-app"])
+        #expect(login.idToken?.claims.audience == ["jwt-app"])
         let token = try await fixture.provider.lastRequest(path: "/token")
         #expect(token.parameters["client_assertion_type"] == "urn:ietf:params:oauth:client-assertion-type:jwt-bearer")
         let assertion = try #require(token.parameters["client_assertion"])
@@ -89,7 +89,7 @@ import JOSETestSupport
             formPostBody: Array(try #require(answer["form_post_body"]).utf8),
             receivedAt: try #require(answer["form_post_action"]), transaction: prepared.transaction)
         let login = try await fixture.client.finishLogin(response, transaction: prepared.transaction)
-        #expect(login.idToken.claims.nonce == prepared.transaction.nonce)
+        #expect(login.idToken?.claims.nonce == prepared.transaction.nonce)
     }
 
     @Test func pushedAuthorizationRequestLogsIn() async throws {
@@ -111,7 +111,7 @@ import JOSETestSupport
         let (callback, transaction) = try await fixture.authorize()
         let login = try await fixture.client.finishLogin(callbackURL: callback, transaction: transaction)
         let refreshed = try await fixture.client.refresh(
-            refreshToken: try #require(login.tokens.refreshToken), previousIDToken: login.idToken)
+            refreshToken: try #require(login.tokens.refreshToken), previousIDToken: try #require(login.idToken))
         let idToken = try #require(refreshed.idToken)
         #expect(idToken.claims.subject == "alice")
         #expect(idToken.claims.nonce == nil)
@@ -120,7 +120,7 @@ import JOSETestSupport
         try await fixture.provider.setBehaviour(["refresh_sub": "mallory"])
         let error = await expectJOSEError(.invalidClaim) {
             try await fixture.client.refresh(refreshToken: try #require(refreshed.tokens.refreshToken),
-                                             previousIDToken: login.idToken)
+                                             previousIDToken: try #require(login.idToken))
         }
         #expect(error?.message.contains("subject") == true)
     }
@@ -131,12 +131,12 @@ import JOSETestSupport
         let login = try await fixture.client.finishLogin(callbackURL: callback, transaction: transaction)
         try await fixture.provider.setBehaviour(["refresh_nonce": transaction.nonce])
         let refreshed = try await fixture.client.refresh(
-            refreshToken: try #require(login.tokens.refreshToken), previousIDToken: login.idToken)
+            refreshToken: try #require(login.tokens.refreshToken), previousIDToken: try #require(login.idToken))
         #expect(refreshed.idToken?.claims.nonce == transaction.nonce)
         try await fixture.provider.setBehaviour(["refresh_nonce": "another-nonce"])
         _ = await expectJOSEError(.invalidNonce) {
             try await fixture.client.refresh(refreshToken: try #require(refreshed.tokens.refreshToken),
-                                             previousIDToken: login.idToken)
+                                             previousIDToken: try #require(login.idToken))
         }
     }
 
@@ -149,7 +149,7 @@ import JOSETestSupport
         request.acrValues = ["urn:example:loa:2"]
         let (callback, transaction) = try await fixture.authorize(request)
         let login = try await fixture.client.finishLogin(callbackURL: callback, transaction: transaction)
-        #expect(login.idToken.claims.string("acr") == "urn:example:loa:2")
+        #expect(login.idToken?.claims.string("acr") == "urn:example:loa:2")
 
         request.acrValues = ["urn:example:loa:1"]
         let weak = try await fixture.authorize(request)

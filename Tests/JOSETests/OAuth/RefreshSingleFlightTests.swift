@@ -12,7 +12,7 @@ import JOSETestSupport
     private func login(_ fixture: LoginFixture) async throws -> (refreshToken: String, idToken: VerifiedJWT) {
         let (callback, transaction) = try await fixture.authorize()
         let login = try await fixture.client.finishLogin(callbackURL: callback, transaction: transaction)
-        return (try #require(login.tokens.refreshToken), login.idToken)
+        return (try #require(login.tokens.refreshToken), try #require(login.idToken))
     }
 
     /// Starts `count` refreshes of `refreshToken`, each through its own copy of the client.

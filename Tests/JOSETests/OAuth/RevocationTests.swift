@@ -31,7 +31,7 @@ import JOSETestSupport
         #expect(request.headers["authorization"]?.hasPrefix("Basic ") == true)
         #expect(request.parameters["client_secret"] == nil)
         let error = await expectJOSEError(.tokenError) {
-            try await fixture.client.refresh(refreshToken: refreshToken, previousIDToken: login.idToken)
+            try await fixture.client.refresh(refreshToken: refreshToken, previousIDToken: try #require(login.idToken))
         }
         #expect(error?.providerError?.error == "invalid_grant")
     }
@@ -46,7 +46,7 @@ import JOSETestSupport
         #expect(request.parameters["token_type_hint"] == nil)
         #expect(request.headers["authorization"] == nil)
         _ = await expectJOSEError(.tokenError) {
-            try await fixture.client.userInfo(accessToken: login.tokens.accessToken, idToken: login.idToken)
+            try await fixture.client.userInfo(accessToken: login.tokens.accessToken, idToken: try #require(login.idToken))
         }
     }
 

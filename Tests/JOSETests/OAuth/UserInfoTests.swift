@@ -16,7 +16,7 @@ import JOSETestSupport
 
     @Test func jsonClaimsAreReturnedForTheSameSubject() async throws {
         let (fixture, login) = try await loggedIn()
-        let info = try await fixture.client.userInfo(accessToken: login.tokens.accessToken, idToken: login.idToken)
+        let info = try await fixture.client.userInfo(accessToken: login.tokens.accessToken, idToken: try #require(login.idToken))
 
         #expect(info.subject == "alice")
         #expect(info.claims["email"]?.string == "alice@example.com")
@@ -30,7 +30,7 @@ import JOSETestSupport
     @Test func signedResponseIsValidatedLikeAnIDToken() async throws {
         let (fixture, login) = try await loggedIn()
         try await fixture.provider.setBehaviour(["userinfo_signed": true])
-        let info = try await fixture.client.userInfo(accessToken: login.tokens.accessToken, idToken: login.idToken)
+        let info = try await fixture.client.userInfo(accessToken: login.tokens.accessToken, idToken: try #require(login.idToken))
 
         let signed = try #require(info.signedResponse)
         #expect(signed.header.algorithm == .rs256)
@@ -44,7 +44,7 @@ import JOSETestSupport
         let (fixture, login) = try await loggedIn()
         try await fixture.provider.setBehaviour(["userinfo_signed": signed, "userinfo_sub": "mallory"])
         let error = await expectJOSEError(.invalidClaim) {
-            try await fixture.client.userInfo(accessToken: login.tokens.accessToken, idToken: login.idToken)
+            try await fixture.client.userInfo(accessToken: login.tokens.accessToken, idToken: try #require(login.idToken))
         }
         #expect(error?.message.contains("another user") == true)
     }
@@ -53,7 +53,7 @@ import JOSETestSupport
         let (fixture, login) = try await loggedIn()
         try await fixture.provider.setBehaviour(["userinfo_signed": true, "userinfo_claims": ["aud": "other-app"]])
         _ = await expectJOSEError(.invalidAudience) {
-            try await fixture.client.userInfo(accessToken: login.tokens.accessToken, idToken: login.idToken)
+            try await fixture.client.userInfo(accessToken: login.tokens.accessToken, idToken: try #require(login.idToken))
         }
     }
 
@@ -61,14 +61,14 @@ import JOSETestSupport
         let (fixture, login) = try await loggedIn()
         try await fixture.provider.setBehaviour(["userinfo_signed": true, "userinfo_claims": ["iss": "https://evil.example"]])
         _ = await expectJOSEError(.invalidIssuer) {
-            try await fixture.client.userInfo(accessToken: login.tokens.accessToken, idToken: login.idToken)
+            try await fixture.client.userInfo(accessToken: login.tokens.accessToken, idToken: try #require(login.idToken))
         }
     }
 
     @Test func unauthorizedAnswerSurfacesTheBearerChallenge() async throws {
         let (fixture, login) = try await loggedIn()
         let error = await expectJOSEError(.tokenError) {
-            try await fixture.client.userInfo(accessToken: "not-an-issued-token", idToken: login.idToken)
+            try await fixture.client.userInfo(accessToken: "not-an-issued-token", idToken: try #require(login.idToken))
         }
         #expect(error?.providerError?.error == "invalid_token")
         #expect(error?.providerError?.errorDescription == "The access token is not active")
@@ -79,7 +79,7 @@ import JOSETestSupport
     @Test func accessTokenOutsideVisibleASCIIIsNotSent() async throws {
         let (fixture, login) = try await loggedIn()
         _ = await expectJOSEError(.invalidInput) {
-            try await fixture.client.userInfo(accessToken: "a b", idToken: login.idToken)
+            try await fixture.client.userInfo(accessToken: "a b", idToken: try #require(login.idToken))
         }
         #expect(try await fixture.provider.lastRequest(path: "/userinfo").count == 0)
     }
@@ -96,7 +96,7 @@ import JOSETestSupport
         let (fixture, login) = try await loggedIn()
         try await fixture.provider.setBehaviour(["userinfo_raw": ["content_type": contentType, "body": body]])
         _ = await expectJOSEError(code) {
-            try await fixture.client.userInfo(accessToken: login.tokens.accessToken, idToken: login.idToken)
+            try await fixture.client.userInfo(accessToken: login.tokens.accessToken, idToken: try #require(login.idToken))
         }
     }
 }
