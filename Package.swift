@@ -52,6 +52,9 @@ let package = Package(
         // pure-Swift HTTP server: for desktop apps and `jose login`, never built by an app that
         // uses `JOSEOAuth` alone (iOS apps receive redirects through the system instead).
         .library(name: "JOSELoopbackLogin", targets: ["JOSELoopbackLogin"]),
+        // Apple platforms only (an empty module elsewhere): the Keychain session store and the
+        // ASWebAuthenticationSession login.
+        .library(name: "JOSEAppleLogin", targets: ["JOSEAppleLogin"]),
         // Trait `AsyncHTTPClient`: an `HTTPFetcher` on the server's own AsyncHTTPClient.
         .library(name: "JOSEAsyncHTTPClient", targets: ["JOSEAsyncHTTPClient"]),
         // Trait `Hummingbird`: bearer and DPoP middleware over `ProtectedResource`.
@@ -124,6 +127,12 @@ let package = Package(
             name: "JOSELoopbackLogin",
             dependencies: ["JOSE", "JOSEOAuth", .product(name: "FlyingFox", package: "FlyingFox")],
             swiftSettings: asyncOnCallersExecutor
+        ),
+        // Its Keychain calls may block: without `asyncOnCallersExecutor`, the session store's
+        // `async` methods run on the global executor, never on the caller's (main) actor.
+        .target(
+            name: "JOSEAppleLogin",
+            dependencies: ["JOSE", "JOSEOAuth"]
         ),
         .target(
             name: "JOSEServiceLifecycle",
