@@ -73,6 +73,16 @@ public final class InMemoryReplayCache: ReplayCache {
         recordFirstUse(of: identifier, owner: owner, expiresAt: expiresAt, now: clock.now)
     }
 
+    /// Whether `identifier` is held for `owner` and unexpired (see
+    /// ``ReplayCache/isRecorded(_:owner:)``); nothing is recorded.
+    ///
+    /// - Returns: `true` when it is live (also when the clock is not a time: fail closed).
+    public func isRecorded(_ identifier: String, owner: String) async -> Bool {
+        let now = clock.now
+        guard now.isFinite else { return true }
+        return state.withLock { $0.holds(ReplayEntries.EntryKey(owner: owner, identifier: identifier), at: now) }
+    }
+
     /// ``recordFirstUse(of:owner:expiresAt:)`` at the time `now`, without suspending.
     func recordFirstUse(of identifier: String, owner: String, expiresAt: Double, now: Double) -> ReplayCheck {
         // A clock that does not read a time cannot tell what expired: refuse (fail closed).

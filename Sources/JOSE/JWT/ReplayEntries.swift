@@ -27,12 +27,18 @@ struct ReplayEntries {
 
     func count(of owner: String) -> Int { owners[owner]?.count ?? 0 }
 
+    /// Whether `key` is held and live at `now` (up to and including its expiry).
+    func holds(_ key: EntryKey, at now: Double) -> Bool {
+        guard let expiry = expiries[key] else { return false }
+        return expiry >= now
+    }
+
     /// Records `key` unless it is live; see ``InMemoryReplayCache``.
     mutating func record(
         _ key: EntryKey, expiresAt: Double, now: Double, maximumEntries: Int, maximumEntriesPerOwner: Int
     ) -> ReplayCheck {
         // Live up to and including its expiry, as the verifier's `iat` window is.
-        if let expiry = expiries[key], expiry >= now { return .seenBefore }
+        if holds(key, at: now) { return .seenBefore }
         sweep(expiredBefore: now)
         guard count(of: key.owner) < maximumEntriesPerOwner else { return .ownerOverQuota }
         if expiries.count >= maximumEntries { forgetOldestOfLargestOwner() }

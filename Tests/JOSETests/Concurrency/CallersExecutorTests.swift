@@ -45,6 +45,10 @@ private final class IsolationNotingReplayCache: ReplayCache {
         return await inner.recordFirstUse(of: identifier, owner: owner, expiresAt: expiresAt)
     }
 
+    nonisolated(nonsending) func isRecorded(_ identifier: String, owner: String) async -> Bool {
+        await inner.isRecorded(identifier, owner: owner)
+    }
+
     /// The isolations since the last call, which forgets them.
     func takeIsolations() -> [(any Actor)?] {
         isolations.withLock { isolations in

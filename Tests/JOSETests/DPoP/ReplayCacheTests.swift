@@ -88,6 +88,20 @@ import Testing
         #expect(cache.count <= 2)
     }
 
+    /// The look-up an OpenID client makes before it sends a code: it tells live entries from
+    /// absent or expired ones, and records nothing.
+    @Test func isRecordedTellsLiveEntriesAndRecordsNothing() async throws {
+        let cache = try InMemoryReplayCache(clock: .fixed(50))
+        #expect(await cache.isRecorded("a", owner: "k") == false)
+        #expect(cache.count == 0)
+        #expect(cache.recordFirstUse(of: "a", owner: "k", expiresAt: 50, now: 10) == .firstUse)
+        #expect(cache.recordFirstUse(of: "b", owner: "k", expiresAt: 49, now: 10) == .firstUse)
+        #expect(await cache.isRecorded("a", owner: "k"))
+        #expect(await cache.isRecorded("a", owner: "other") == false)
+        #expect(await cache.isRecorded("b", owner: "k") == false)
+        #expect(try await InMemoryReplayCache(clock: .fixed(.nan)).isRecorded("a", owner: "k"))
+    }
+
     @Test func aClockThatIsNotATimeFailsClosed() throws {
         let cache = try InMemoryReplayCache()
         #expect(cache.recordFirstUse(of: "a", owner: "k", expiresAt: 100, now: .nan) == .seenBefore)
