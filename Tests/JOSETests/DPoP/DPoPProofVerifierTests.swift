@@ -210,6 +210,28 @@ import Testing
         _ = await expectJOSEError(.invalidDPoPProof) { try await es256Only.verify(try F.proof(key: key, claims: claims), for: request) }
     }
 
+    /// A `jti` with U+0000 made the PostgreSQL store fail (`text` cannot hold NUL), so anyone
+    /// could make a server answer 503. Control characters are refused as an invalid proof
+    /// before the replay cache is asked.
+    @Test func aJTIWithAControlCharacterIsRefusedBeforeTheReplayCache() async throws {
+        let key = try JWK.generate(for: .es256)
+        let cache = try InMemoryReplayCache(clock: .fixed(1_800_000_000))
+        let verifier = try DPoPProofVerifier(replayCache: cache, clock: .fixed(1_800_000_000))
+        let request = DPoPRequest(method: "GET", url: "https://api.example.com/")
+        for jti in [#"a\u0000b"#, #"\u0000"#, #"a\u001f"#, #"\u007f"#, #"a\u0085"#, #"\u009b[2J"#] {
+            let proof = try F.proof(key: key, claims: #"{"jti":"\#(jti)","htm":"GET","htu":"https://api.example.com/","iat":1800000000}"#)
+            let error = await expectJOSEError(.invalidDPoPProof) { try await verifier.verify(proof, for: request) }
+            #expect(error?.message.contains("control character") == true, "\(String(describing: error))")
+        }
+        #expect(cache.count == 0)
+        // Visible characters, non-ASCII ones included, are accepted.
+        for jti in ["a1-_~.", "\u{A0}é😀"] {
+            let proof = try F.proof(key: key, claims: #"{"jti":"\#(jti)","htm":"GET","htu":"https://api.example.com/","iat":1800000000}"#)
+            _ = try await verifier.verify(proof, for: request)
+        }
+        #expect(cache.count == 2)
+    }
+
     @Test func cheapRulesRunBeforeTheKeyIsLoaded() async throws {
         // The header key is not a point on P-256, so loading it would fail; the wrong method
         // must be what is reported: the claims are checked before the key is loaded.
