@@ -4,8 +4,9 @@
 ///
 /// Every entry counts against an *owner*: the DPoP proof key's RFC 7638 thumbprint, the logout
 /// token's issuer, the OpenID client's id. A store holds at most a quota of live entries per
-/// owner, so one owner's flood of fresh identifiers refuses (or pushes out) only that owner's
-/// entries, never another's.
+/// owner, so one owner's flood of fresh identifiers refuses only that owner's entries, never
+/// another's. A live entry is never forgotten early: a store that is full refuses instead
+/// (`replay_store_unavailable`).
 ///
 /// ``InMemoryReplayCache`` serves one process and is the default. Servers behind a load balancer
 /// share one store between their instances: `JOSEPostgreSQL`'s `PostgresReplayCache` (trait

@@ -54,13 +54,13 @@ import Testing
         let now = 1562262620.0
         let cache = try InMemoryReplayCache(maximumEntries: 10, maximumEntriesPerOwner: 1, clock: .fixed(now))
         let key = try await DPoPProofVerifier(clock: .fixed(now)).verify(F.rfcResourceProof, for: resourceRequest).keyThumbprint
-        #expect(await cache.recordFirstUse(of: "earlier proof", owner: key, expiresAt: now + 60) == .firstUse)
+        #expect(try await cache.recordFirstUse(of: "earlier proof", owner: key, expiresAt: now + 60) == .firstUse)
         let verifier = try DPoPProofVerifier(replayCache: cache, clock: .fixed(now))
         let error = await expectJOSEError(.invalidDPoPProof) { try await verifier.verify(F.rfcResourceProof, for: resourceRequest) }
         #expect(error?.message.contains("per-key quota") == true)
-        #expect(await cache.recordFirstUse(of: "earlier proof", owner: key, expiresAt: now + 60) == .seenBefore)
+        #expect(try await cache.recordFirstUse(of: "earlier proof", owner: key, expiresAt: now + 60) == .seenBefore)
         // Another key is not affected.
-        #expect(await cache.recordFirstUse(of: "earlier proof", owner: "another key", expiresAt: now + 60) == .firstUse)
+        #expect(try await cache.recordFirstUse(of: "earlier proof", owner: "another key", expiresAt: now + 60) == .firstUse)
     }
 
     @Test func normalisedRequestURIsMatch() async throws {
