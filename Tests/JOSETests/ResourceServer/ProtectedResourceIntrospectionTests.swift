@@ -82,7 +82,7 @@ import JOSETestSupport
         #expect(try await api.authenticate(bearer("opaque-ours")).token.subject == "alice")
         _ = await expectJOSEError(.invalidAudience) { try await api.authenticate(bearer("opaque-theirs")) }
         let error = await expectJOSEError(.missingClaim) { try await api.authenticate(bearer("opaque-no-aud")) }
-        let challenge = api.challenge(for: error!, request: bearer("opaque-no-aud"))
+        let challenge = api.challenge(for: try #require(error), request: bearer("opaque-no-aud"))
         #expect(challenge.status == 401)
         #expect(challenge.wwwAuthenticate[0].hasPrefix(#"Bearer error="invalid_token""#))
     }
