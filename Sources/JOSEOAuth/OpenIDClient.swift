@@ -20,10 +20,12 @@ import JOSE
 ///
 /// **Transactions are single-use.** A transaction older than ``transactionLifetime`` is refused
 /// (`expired`), and one this client has already finished (copies of a client share the record)
-/// is refused (`transaction_reused`), even when the first attempt failed after its callback
-/// was accepted. The record (``consumedTransactions``) lives in memory unless set to a shared
-/// store: delete a persisted transaction once it has been used, so that a restarted app cannot
-/// replay it.
+/// or is finishing right now is refused (`transaction_reused`), even when the first attempt
+/// failed after the token endpoint accepted its code. A callback whose code the token endpoint
+/// refuses (a forged one) records nothing: the transaction stays usable, and forged callbacks
+/// cannot fill the record. The record (``consumedTransactions``) lives in memory unless set to
+/// a shared store: delete a persisted transaction once it has been used, so that a restarted app
+/// cannot replay it.
 public struct OpenIDClient: Sendable {
     /// The provider's metadata.
     public let metadata: OpenIDProviderMetadata
@@ -54,13 +56,16 @@ public struct OpenIDClient: Sendable {
     public var dpop: DPoPProofSigner?
     /// The longest `request_uri` accepted from a PAR endpoint, in bytes.
     public static let maximumRequestURILength = 2048
-    /// Where finished transactions are recorded, so that each finishes once: in memory (shared
-    /// by the copies of this client) unless set. Set a shared store (`JOSEPostgreSQL`'s
+    /// Where finished transactions are recorded (once the token endpoint has accepted their
+    /// code), so that each finishes once: in memory (shared by the copies of this client) unless
+    /// set. Set a shared store (`JOSEPostgreSQL`'s
     /// `PostgresReplayCache`) when several processes finish the logins of one client, so that a
     /// transaction finished by one is refused by every other.
     public var consumedTransactions: any ReplayCache
     /// The refresh requests in flight.
     let refreshFlights = RefreshFlights()
+    /// The login transactions being finished.
+    let finishingTransactions = FinishingTransactions()
     /// The last DPoP nonce of each endpoint.
     private let dpopNonces = DPoPNonces()
     /// How far in the future a transaction's creation time may lie (clock skew between the
@@ -167,8 +172,8 @@ public struct OpenIDClient: Sendable {
     ///   `invalid_state` for a response checked against another transaction; `invalid_issuer`
     ///   for a response without `iss` from a provider that sends it; `expired` for a
     ///   transaction older than ``transactionLifetime`` or made in the future;
-    ///   `transaction_reused` for one already finished; `replay_store_unavailable` when
-    ///   ``consumedTransactions`` cannot be asked;
+    ///   `transaction_reused` for one already finished or being finished;
+    ///   `replay_store_unavailable` when ``consumedTransactions`` cannot be asked or is full;
     ///   `transport_failed` when the token endpoint cannot be reached; `token_error`
     ///   or `invalid_token_response` for its answer (also when it has no `id_token`, or its
     ///   `token_type` is `DPoP` without a ``dpop`` key or anything else with one);
@@ -178,9 +183,11 @@ public struct OpenIDClient: Sendable {
         try checkUsable(transaction)
         try check(response, against: transaction)
         try checkValidator()
-        try await consume(transaction)
+        let claim = try await startFinishing(transaction)
+        defer { claim.end() }
         let tokens = try await requestTokens(.authorizationCode(response.code, transaction: transaction))
         let receivedAt = clock.now
+        try await consume(transaction)
         guard let idToken = tokens.idToken else {
             throw JOSEError(.invalidTokenResponse, "the token response has no \"id_token\"")
         }

@@ -106,6 +106,28 @@ public final class PostgresReplayCache: ReplayCache {
         return answer
     }
 
+    /// Whether `identifier` is held for `owner` and unexpired, in one read that writes nothing
+    /// (see `ReplayCache/isRecorded(_:owner:)`).
+    ///
+    /// - Returns: `true` when its row is live (also when the clock is not a time: fail closed).
+    /// - Throws: `JOSEError` `replay_store_unavailable` when the database cannot be
+    ///   reached, fails the statement, or takes longer than ``timeout``.
+    public func isRecorded(_ identifier: String, owner: String) async throws -> Bool {
+        let now = clock.now
+        guard now.isFinite else { return true }
+        return try await withinTimeout("look up an entry") {
+            if self.createsSchema, !self.progress.schemaReady { try await self.createSchema() }
+            let rows = try await self.client.query("""
+                SELECT EXISTS (
+                    SELECT 1 FROM \(unescaped: self.table)
+                    WHERE owner = \(owner) AND identifier = \(identifier) AND expires_at >= \(now)
+                )
+                """)
+            for try await held in rows.decode(Bool.self) { return held }
+            throw JOSEError(.replayStoreUnavailable, "the replay lookup returned no row")
+        }
+    }
+
     /// Deletes up to `limit` expired rows, skipping rows another cleanup has locked.
     ///
     /// - Returns: how many rows were deleted.

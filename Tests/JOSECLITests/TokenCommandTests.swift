@@ -27,6 +27,21 @@ struct TokenCommandTests {
         #expect(result.stderr.contains("NOT verified"))
     }
 
+    @Test("decode escapes DEL and C1 controls in a provider's claim, never printing them raw")
+    func decodeEscapesTerminalControls() async throws {
+        func base64URL(_ text: String) -> String {
+            Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        }
+        // U+009B is an 8-bit CSI: raw, "\u{9B}2J" clears a terminal that reads C1 controls.
+        let payload = base64URL("{\"sub\":\"u1\",\"name\":\"Eve\u{9B}2J\u{7F}\u{85}\"}")
+        let result = try await JoseProcess.run(["decode", "\(base64URL(#"{"alg":"HS256"}"#)).\(payload).c2ln"])
+        #expect(result.status == 0, "\(result)")
+        #expect(!result.stdout.unicodeScalars.contains { (0x7F...0x9F).contains($0.value) })
+        #expect(result.stdout.contains(#""name": "Eve\u009b2J\u007f\u0085""#))
+        #expect((try result.jsonObject()["payload"] as? [String: Any])?["name"] as? String == "Eve\u{9B}2J\u{7F}\u{85}")
+    }
+
     @Test("decode of something that is not a token exits 1")
     func decodeGarbage() async throws {
         let result = try await JoseProcess.run(["decode", "not-a-token"])

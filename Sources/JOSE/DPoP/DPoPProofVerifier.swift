@@ -193,6 +193,12 @@ public struct DPoPProofVerifier: Sendable {
         guard (1...DPoPProofVerifier.maximumProofIDBytes).contains(proofID.utf8.count) else {
             throw JOSEError(.invalidClaim, "jti must be 1 to \(DPoPProofVerifier.maximumProofIDBytes) bytes long")
         }
+        // Before any replay store sees it: PostgreSQL's `text` cannot hold U+0000, and no store
+        // should have to keep control characters.
+        guard !proofID.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
+            throw JOSEError(.invalidClaim,
+                            "jti holds a control character (U+0000-U+001F or U+007F-U+009F); make it of visible characters, such as base64url of random bytes")
+        }
         let method = try DPoPProofVerifier.string(claims, "htm")
         guard method == request.method else {
             throw JOSEError(.invalidClaim, "htm is \(JOSEError.quoted(method)), but the request's method is \(JOSEError.quoted(request.method))")

@@ -132,8 +132,9 @@ struct JSONWriter {
                 writer.writeRaw(element, indent: level)
             }
         case .string:
-            if value.token.flags & JSONToken.hasEscapes == 0 {
-                // Unescaped source strings contain no quote, backslash or control character.
+            if value.token.flags & JSONToken.hasEscapes == 0, !Self.holdsEscapedBeyondJSON(value.rawBytes) {
+                // Unescaped source strings contain no quote, backslash or C0 control; JSON lets
+                // DEL, C1 and U+2028/2029 stand raw, which this writer never does.
                 output.append(contentsOf: value.rawBytes)
             } else {
                 writeString(value.string ?? "")
@@ -186,6 +187,26 @@ struct JSONWriter {
         }
         newline(indent)
         output.append(close)
+    }
+
+    /// Whether valid UTF-8 `bytes` hold DEL, a C1 control (U+0080–U+009F) or a line or
+    /// paragraph separator (U+2028, U+2029): what ``writeString(_:)`` escapes beyond JSON's
+    /// rules. (0x7F, 0xC2 and 0xE2 never occur inside another character's encoding.)
+    static func holdsEscapedBeyondJSON(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            switch bytes[index] {
+            case 0x7F:
+                return true
+            case 0xC2 where index + 1 < bytes.endIndex && (0x80...0x9F).contains(bytes[index + 1]):
+                return true
+            case 0xE2 where index + 2 < bytes.endIndex && bytes[index + 1] == 0x80 && bytes[index + 2] & 0xFE == 0xA8:
+                return true
+            default:
+                index += 1
+            }
+        }
+        return false
     }
 
     /// Appends a quoted, escaped string. Besides what JSON requires, DEL, the C1 controls

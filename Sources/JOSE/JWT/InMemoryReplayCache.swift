@@ -8,10 +8,13 @@
 ///
 /// **Under a flood.** An owner holding its quota of live entries is refused
 /// (``ReplayCheck/ownerOverQuota``) until some expire; nothing of its is forgotten, and no other
-/// owner is affected. When the whole cache is full of live entries (a flood from many owners),
-/// room is made by forgetting the oldest entry of the owner holding the most: the floods push
-/// out their own entries, and a client holding few is never refused. What is forgotten could be
-/// replayed until it expires; that is the price of never locking honest clients out.
+/// owner is affected. When the whole cache is full of live entries (a flood from many owners,
+/// each under its quota: keys cost nothing to make), a new identifier is refused with
+/// `replay_store_unavailable` until entries expire, whoever sends it, and a recorded one is
+/// still a replay. No live entry is ever forgotten early: a forgotten entry could be replayed,
+/// and whichever owner an eviction rule picks, a flood of many keys can make it pick an honest
+/// one (forgetting the oldest entries of the owner holding the most would pick the busiest
+/// honest client). Refusing fails closed, for at most the acceptance window; see <doc:SecurityModel>.
 ///
 /// - Warning: make ``maximumEntriesPerOwner`` larger than the number of proofs one client key
 ///   makes within one acceptance window (the verifier's maximum age plus twice its leeway); the
@@ -69,17 +72,34 @@ public final class InMemoryReplayCache: ReplayCache {
     ///
     /// - Returns: ``ReplayCheck/firstUse``, ``ReplayCheck/seenBefore`` (also when the clock or
     ///   `expiresAt` is not a time: fail closed), or ``ReplayCheck/ownerOverQuota``.
-    public func recordFirstUse(of identifier: String, owner: String, expiresAt: Double) async -> ReplayCheck {
-        recordFirstUse(of: identifier, owner: owner, expiresAt: expiresAt, now: clock.now)
+    /// - Throws: ``JOSEError`` `replay_store_unavailable` when a new identifier finds the cache
+    ///   holding ``maximumEntries`` live entries.
+    public func recordFirstUse(of identifier: String, owner: String, expiresAt: Double) async throws(JOSEError) -> ReplayCheck {
+        try recordFirstUse(of: identifier, owner: owner, expiresAt: expiresAt, now: clock.now)
+    }
+
+    /// Whether `identifier` is held for `owner` and unexpired (see
+    /// ``ReplayCache/isRecorded(_:owner:)``); nothing is recorded.
+    ///
+    /// - Returns: `true` when it is live (also when the clock is not a time: fail closed).
+    public func isRecorded(_ identifier: String, owner: String) async -> Bool {
+        let now = clock.now
+        guard now.isFinite else { return true }
+        return state.withLock { $0.holds(ReplayEntries.EntryKey(owner: owner, identifier: identifier), at: now) }
     }
 
     /// ``recordFirstUse(of:owner:expiresAt:)`` at the time `now`, without suspending.
-    func recordFirstUse(of identifier: String, owner: String, expiresAt: Double, now: Double) -> ReplayCheck {
+    func recordFirstUse(of identifier: String, owner: String, expiresAt: Double, now: Double) throws(JOSEError) -> ReplayCheck {
         // A clock that does not read a time cannot tell what expired: refuse (fail closed).
         guard now.isFinite, expiresAt.isFinite else { return .seenBefore }
-        return state.withLock {
+        let answer = state.withLock {
             $0.record(ReplayEntries.EntryKey(owner: owner, identifier: identifier), expiresAt: expiresAt, now: now,
                       maximumEntries: maximumEntries, maximumEntriesPerOwner: maximumEntriesPerOwner)
         }
+        guard let answer else {
+            throw JOSEError(.replayStoreUnavailable,
+                            "the in-memory replay cache holds \(maximumEntries) unexpired entries (maximumEntries), and forgets none early; new identifiers are refused until entries expire: raise maximumEntries, or lower maximumEntriesPerOwner")
+        }
+        return answer
     }
 }

@@ -4,8 +4,9 @@
 ///
 /// Every entry counts against an *owner*: the DPoP proof key's RFC 7638 thumbprint, the logout
 /// token's issuer, the OpenID client's id. A store holds at most a quota of live entries per
-/// owner, so one owner's flood of fresh identifiers refuses (or pushes out) only that owner's
-/// entries, never another's.
+/// owner, so one owner's flood of fresh identifiers refuses only that owner's entries, never
+/// another's. A live entry is never forgotten early: a store that is full refuses instead
+/// (`replay_store_unavailable`).
 ///
 /// ``InMemoryReplayCache`` serves one process and is the default. Servers behind a load balancer
 /// share one store between their instances: `JOSEPostgreSQL`'s `PostgresReplayCache` (trait
@@ -33,6 +34,22 @@ public protocol ReplayCache: Sendable {
     ///   failed). Never answer ``ReplayCheck/firstUse`` without recording: failing open would let
     ///   replays through.
     func recordFirstUse(of identifier: String, owner: String, expiresAt: Double) async throws -> ReplayCheck
+
+    /// Whether `identifier` is recorded for `owner` and unexpired, recording nothing.
+    ///
+    /// An OpenID client asks it before it sends a login's code to the token endpoint, and
+    /// records the login (``recordFirstUse(of:owner:expiresAt:)``) only once the endpoint has
+    /// accepted the code: a forged callback records nothing, so it cannot fill an owner's quota.
+    ///
+    /// - Parameters:
+    ///   - identifier: what was recorded.
+    ///   - owner: whom it was recorded for.
+    /// - Returns: `true` when the identifier is held for `owner` and live (up to and including
+    ///   its expiry), as ``recordFirstUse(of:owner:expiresAt:)`` would answer
+    ///   ``ReplayCheck/seenBefore``.
+    /// - Throws: ``JOSEError`` `replay_store_unavailable` when the store cannot tell. Never answer
+    ///   `false` when unsure.
+    func isRecorded(_ identifier: String, owner: String) async throws -> Bool
 }
 
 /// What a ``ReplayCache`` answered for one identifier.
@@ -52,6 +69,18 @@ extension ReplayCache {
     package func answer(_ identifier: String, owner: String, expiresAt: Double) async throws(JOSEError) -> ReplayCheck {
         do {
             return try await recordFirstUse(of: identifier, owner: owner, expiresAt: expiresAt)
+        } catch let error as JOSEError {
+            throw error
+        } catch {
+            throw JOSEError(.replayStoreUnavailable, "the replay cache could not be asked: \(error)")
+        }
+    }
+
+    /// ``isRecorded(_:owner:)``, with a failure that is not a ``JOSEError`` reported as
+    /// `replay_store_unavailable` (the caller refuses: fail closed).
+    package func holds(_ identifier: String, owner: String) async throws(JOSEError) -> Bool {
+        do {
+            return try await isRecorded(identifier, owner: owner)
         } catch let error as JOSEError {
             throw error
         } catch {

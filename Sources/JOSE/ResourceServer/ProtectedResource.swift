@@ -9,8 +9,9 @@
 /// client certificate, `cnf.x5t#S256`) is refused: that binding cannot be checked here.
 ///
 /// With a ``TokenIntrospector``, opaque access tokens are checked at the authorization server's
-/// introspection endpoint (RFC 7662), then go through the same binding, scope and
-/// authentication checks. A JWT-shaped token (three dot-separated parts) is validated by its
+/// introspection endpoint (RFC 7662), then go through the same audience (the ``validator``'s:
+/// the answer's `aud` must be present and contain it), binding, scope and authentication
+/// checks. A JWT-shaped token (three dot-separated parts) is validated by its
 /// signature and never sent to introspection, unless ``introspectsJWTs`` is set.
 ///
 /// ```swift
@@ -108,10 +109,12 @@ public struct ProtectedResource: Sendable {
             // the answer is a plain challenge naming the schemes it does accept.
             throw JOSEError(.missingCredentials, "the request has no Bearer credentials (this resource does not accept DPoP)")
         }
-        let token = if let introspector, introspectsJWTs || !Self.isJWTShaped(credentials.token) {
-            try await introspector.introspect(credentials.token)
+        let token: VerifiedAccessToken
+        if let introspector, introspectsJWTs || !Self.isJWTShaped(credentials.token) {
+            token = try await introspector.introspect(credentials.token)
+            try TokenIntrospector.checkAudience(of: token.claims, is: validator.audience)
         } else {
-            try await validator.validate(credentials.token)
+            token = try await validator.validate(credentials.token)
         }
         let boundKey = try token.claims.confirmationKeyThumbprint()
         var proof: VerifiedDPoPProof?

@@ -38,11 +38,15 @@ private final class IsolationNotingReplayCache: ReplayCache {
 
     init(clock: JOSEClock) throws { inner = try InMemoryReplayCache(clock: clock) }
 
-    nonisolated(nonsending) func recordFirstUse(of identifier: String, owner: String, expiresAt: Double) async -> ReplayCheck {
+    nonisolated(nonsending) func recordFirstUse(of identifier: String, owner: String, expiresAt: Double) async throws -> ReplayCheck {
         let isolation = #isolation
         isolation?.preconditionIsolated("the replay cache runs on the executor of the isolation it was handed")
         isolations.withLock { $0.append(isolation) }
-        return await inner.recordFirstUse(of: identifier, owner: owner, expiresAt: expiresAt)
+        return try await inner.recordFirstUse(of: identifier, owner: owner, expiresAt: expiresAt)
+    }
+
+    nonisolated(nonsending) func isRecorded(_ identifier: String, owner: String) async -> Bool {
+        await inner.isRecorded(identifier, owner: owner)
     }
 
     /// The isolations since the last call, which forgets them.

@@ -54,13 +54,13 @@ import Testing
         let now = 1562262620.0
         let cache = try InMemoryReplayCache(maximumEntries: 10, maximumEntriesPerOwner: 1, clock: .fixed(now))
         let key = try await DPoPProofVerifier(clock: .fixed(now)).verify(F.rfcResourceProof, for: resourceRequest).keyThumbprint
-        #expect(await cache.recordFirstUse(of: "earlier proof", owner: key, expiresAt: now + 60) == .firstUse)
+        #expect(try await cache.recordFirstUse(of: "earlier proof", owner: key, expiresAt: now + 60) == .firstUse)
         let verifier = try DPoPProofVerifier(replayCache: cache, clock: .fixed(now))
         let error = await expectJOSEError(.invalidDPoPProof) { try await verifier.verify(F.rfcResourceProof, for: resourceRequest) }
         #expect(error?.message.contains("per-key quota") == true)
-        #expect(await cache.recordFirstUse(of: "earlier proof", owner: key, expiresAt: now + 60) == .seenBefore)
+        #expect(try await cache.recordFirstUse(of: "earlier proof", owner: key, expiresAt: now + 60) == .seenBefore)
         // Another key is not affected.
-        #expect(await cache.recordFirstUse(of: "earlier proof", owner: "another key", expiresAt: now + 60) == .firstUse)
+        #expect(try await cache.recordFirstUse(of: "earlier proof", owner: "another key", expiresAt: now + 60) == .firstUse)
     }
 
     @Test func normalisedRequestURIsMatch() async throws {
@@ -208,6 +208,28 @@ import Testing
         }
         let es256Only = try F.verifier(now: 1_800_000_000, algorithms: [.ps256])
         _ = await expectJOSEError(.invalidDPoPProof) { try await es256Only.verify(try F.proof(key: key, claims: claims), for: request) }
+    }
+
+    /// A `jti` with U+0000 made the PostgreSQL store fail (`text` cannot hold NUL), so anyone
+    /// could make a server answer 503. Control characters are refused as an invalid proof
+    /// before the replay cache is asked.
+    @Test func aJTIWithAControlCharacterIsRefusedBeforeTheReplayCache() async throws {
+        let key = try JWK.generate(for: .es256)
+        let cache = try InMemoryReplayCache(clock: .fixed(1_800_000_000))
+        let verifier = try DPoPProofVerifier(replayCache: cache, clock: .fixed(1_800_000_000))
+        let request = DPoPRequest(method: "GET", url: "https://api.example.com/")
+        for jti in [#"a\u0000b"#, #"\u0000"#, #"a\u001f"#, #"\u007f"#, #"a\u0085"#, #"\u009b[2J"#] {
+            let proof = try F.proof(key: key, claims: #"{"jti":"\#(jti)","htm":"GET","htu":"https://api.example.com/","iat":1800000000}"#)
+            let error = await expectJOSEError(.invalidDPoPProof) { try await verifier.verify(proof, for: request) }
+            #expect(error?.message.contains("control character") == true, "\(String(describing: error))")
+        }
+        #expect(cache.count == 0)
+        // Visible characters, non-ASCII ones included, are accepted.
+        for jti in ["a1-_~.", "\u{A0}é😀"] {
+            let proof = try F.proof(key: key, claims: #"{"jti":"\#(jti)","htm":"GET","htu":"https://api.example.com/","iat":1800000000}"#)
+            _ = try await verifier.verify(proof, for: request)
+        }
+        #expect(cache.count == 2)
     }
 
     @Test func cheapRulesRunBeforeTheKeyIsLoaded() async throws {

@@ -37,6 +37,26 @@ extension EncodingTests {
             #expect(try JSONDocument(text: expected).root.string == text)
         }
 
+        /// A parsed string that needs no JSON escape used to be copied byte for byte, DEL and C1
+        /// controls (U+009B is an 8-bit CSI) included: the raw path escapes what the
+        /// ``JSONOutput/string(_:)`` path escapes, members and array elements alike.
+        @Test func parsedStringsRawOnATerminalAreEscaped() throws {
+            let source = "{\"name\":\"a\u{9B}[2Jb\u{7F}\u{2028}\u{A0}é\",\"list\":[\"\u{85}\",\"plain\"]}"
+            let document = try JSONDocument(text: source)
+            let expected = #"{"name":"a\u009b[2Jb\u007f\u2028\#u{A0}é","list":["\u0085","plain"]}"#
+            #expect(JSONOutput.raw(document.root).serialized() == expected)
+            #expect(document.root.output.serialized() == expected)
+        }
+
+        @Test func holdsEscapedBeyondJSONFindsEachCharacterAnywhere() {
+            for text in ["\u{7F}", "x\u{80}", "\u{9F}y", "ab\u{2028}", "\u{2029}"] {
+                #expect(JSONWriter.holdsEscapedBeyondJSON(ArraySlice(text.utf8)), "\(text.unicodeScalars.map(\.value))")
+            }
+            for text in ["", "plain", "\u{A0}\u{FF}é", "\u{2027}\u{202A}\u{100}", "😀€"] {
+                #expect(!JSONWriter.holdsEscapedBeyondJSON(ArraySlice(text.utf8)), "\(text.unicodeScalars.map(\.value))")
+            }
+        }
+
         /// Doubles and their shortest JSON form.
         static let doubles: [(Double, String)] = [
             (0, "0"), (-0.0, "-0"), (1, "1"), (-3, "-3"), (1.5, "1.5"), (0.1, "0.1"), (1516239022, "1516239022"),

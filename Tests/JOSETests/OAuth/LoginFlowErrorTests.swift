@@ -131,6 +131,42 @@ import JOSETestSupport
         #expect(try await fixture.provider.lastRequest(path: "/token").count == 1)
     }
 
+    /// Anyone can start a login and call the callback with a made-up code: the token endpoint
+    /// refuses it, and nothing is recorded, so a flood of such callbacks beyond the record's
+    /// quota leaves a real login free to finish (and to finish once).
+    @Test func forgedCallbacksBeyondTheQuotaDoNotBlockARealLogin() async throws {
+        var fixture = try await LoginFixture.make()
+        let record = try InMemoryReplayCache(maximumEntries: 3, maximumEntriesPerOwner: 3)
+        fixture.client.consumedTransactions = record
+        for index in 0..<6 {
+            let (callback, transaction) = try await fixture.authorize()
+            let forged = try replacing("code", with: "forged-\(index)", in: callback)
+            _ = await expectJOSEError(.tokenError) {
+                try await fixture.client.finishLogin(callbackURL: forged, transaction: transaction)
+            }
+        }
+        #expect(record.count == 0)
+        let (callback, transaction) = try await fixture.authorize()
+        let login = try await fixture.client.finishLogin(callbackURL: callback, transaction: transaction)
+        #expect(login.idToken.claims.nonce == transaction.nonce)
+        _ = await expectJOSEError(.transactionReused) {
+            try await fixture.client.finishLogin(callbackURL: callback, transaction: transaction)
+        }
+        #expect(record.count == 1)
+    }
+
+    /// A callback whose code the endpoint refused leaves its transaction usable: the real
+    /// callback of the same transaction still finishes.
+    @Test func aRefusedCodeLeavesTheTransactionUsable() async throws {
+        let fixture = try await LoginFixture.make()
+        let (callback, transaction) = try await fixture.authorize()
+        _ = await expectJOSEError(.tokenError) {
+            try await fixture.client.finishLogin(callbackURL: try replacing("code", with: "forged", in: callback),
+                                                 transaction: transaction)
+        }
+        _ = try await fixture.client.finishLogin(callbackURL: callback, transaction: transaction)
+    }
+
     @Test func transactionSurvivesARestartAsJSON() async throws {
         let fixture = try await LoginFixture.make()
         let (callback, transaction) = try await fixture.authorize()

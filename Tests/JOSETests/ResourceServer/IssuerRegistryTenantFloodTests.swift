@@ -92,4 +92,44 @@ import JOSETestSupport
         #expect(try await server.totalRequestCount() == 2 + 99 + 2)
         #expect(registry.statistics.tenantsRefused == 202)
     }
+
+    /// A provider that signs every tenant's tokens with the same keys (as Microsoft Entra ID
+    /// does). Forged tenant ids spent the registry-wide limit on new tenants, and a genuine new
+    /// tenant was refused until the window moved on. Its token verifies with the keys a verified
+    /// tenant of the template has at hand, which forging needs the provider's key for: it is
+    /// added past the limit, and a forged token for a new tenant is still refused.
+    @Test func aNewTenantTheProviderSignedForPassesALimitSpentByForgedIDs() async throws {
+        let server = try TestHTTPServer()
+        let working = try await LoopbackIssuer.start(on: server, path: "/working/v2.0")
+        let late = try await LoopbackIssuer.start(on: server, path: "/late/v2.0", keys: working.keys)
+        let clock = ManualClock(RegistryFixture.now)
+        let registry = try RegistryFixture.registry(
+            [.init(Self.template(server), tenants: .any, rules: RegistryFixture.rules())], clock: clock)
+        _ = try await registry.verify(try working.token(["tid": "working"]))
+
+        // The forger even names the provider's kid.
+        let forger = try TestSigningKey(kid: "k1")
+        var refused = 0
+        for index in 0..<150 {
+            do {
+                _ = try await registry.verify(try Self.forged("new\(index)", on: server, key: forger))
+            } catch let error as JOSEError where error.code == .jwksUnavailable {
+                refused += 1
+            } catch let error as JOSEError {
+                #expect(error.code == .discoveryFailed)
+            }
+        }
+        #expect(refused == 51)
+        _ = await expectJOSEError(.jwksUnavailable) {
+            try await registry.verify(try Self.forged("one-more", on: server, key: forger))
+        }
+        #expect(try await server.totalRequestCount() == 2 + 99)
+
+        // No time has passed: the provider's token for a new tenant is added, and verifies.
+        let verified = try await registry.verify(try late.token(["tid": "late"]))
+        #expect(verified.claims.issuer == late.issuer)
+        #expect(try await late.requestCounts() == (1, 1))
+        #expect(registry.keptTenantIDs.contains("late"))
+        #expect(registry.statistics.tenantsRefused == 52)
+    }
 }

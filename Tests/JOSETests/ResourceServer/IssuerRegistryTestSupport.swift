@@ -23,13 +23,15 @@ struct LoopbackIssuer {
     /// The key set's URL.
     var jwksURL: String { server.url(jwksPath).absoluteString }
 
-    /// Publishes an issuer at `path` of `server` (a new server when `nil`) with one fresh key
-    /// named `kid`; its discovery document names `documentIssuer` (the issuer itself unless
-    /// given).
+    /// Publishes an issuer at `path` of `server` (a new server when `nil`) with `keys` (one
+    /// fresh key named `kid` unless given); its discovery document names `documentIssuer` (the
+    /// issuer itself unless given).
     static func start(
-        on server: TestHTTPServer? = nil, path: String = "", kid: String = "k1", documentIssuer: String? = nil
+        on server: TestHTTPServer? = nil, path: String = "", kid: String = "k1", keys: [TestSigningKey]? = nil,
+        documentIssuer: String? = nil
     ) async throws -> LoopbackIssuer {
-        let issuer = LoopbackIssuer(server: try server ?? TestHTTPServer(), path: path, keys: [try TestSigningKey(kid: kid)])
+        let issuer = LoopbackIssuer(server: try server ?? TestHTTPServer(), path: path,
+                                    keys: try keys ?? [try TestSigningKey(kid: kid)])
         let document = try JSONSerialization.data(withJSONObject: [
             "issuer": documentIssuer ?? issuer.issuer, "jwks_uri": issuer.jwksURL,
         ])

@@ -19,13 +19,13 @@ import JOSETestSupport
         try await provider.registerClient("orders-api", authentication: "client_secret_basic", secret: "s3cret", redirectURIs: [])
     }
 
-    func resource(introspectsJWTs: Bool = false) throws -> ProtectedResource {
+    func resource(introspectsJWTs: Bool = false, introspectorAudience: String? = audience) throws -> ProtectedResource {
         let validator = AccessTokenValidator(issuer: "https://auth.example.com", audience: Self.audience,
                                              keySource: JWKSet(keys: [issuerKey.publicKey!]), clock: .fixed(Self.now))
         let introspector = TokenIntrospector(
             endpoint: try #require(URL(string: provider.baseURL + "/introspect")),
             credentials: .clientSecretBasic(clientID: "orders-api", secret: "s3cret"), fetcher: URLSessionHTTPFetcher(),
-            audience: Self.audience, clock: .fixed(Self.now))
+            audience: introspectorAudience, clock: .fixed(Self.now))
         return try ProtectedResource(validator: validator, dpop: try DPoPProofVerifier(clock: .fixed(Self.now)),
                                      introspector: introspector, introspectsJWTs: introspectsJWTs)
     }
@@ -68,6 +68,23 @@ import JOSETestSupport
             #expect(challenge.status == 401)
             #expect(challenge.wwwAuthenticate[0].hasPrefix(#"Bearer error="invalid_token""#))
         }
+    }
+
+    /// The resource applied its validator's audience to JWTs only: an introspector made without
+    /// an audience let an opaque token for another resource, or with no `aud`, through. Now the
+    /// validator's audience holds for introspected tokens too.
+    @Test func theValidatorsAudienceHoldsForIntrospectedTokens() async throws {
+        try await register("opaque-ours")
+        try await register("opaque-theirs", audience: "https://other.example")
+        try await provider.registerIntrospection(of: "opaque-no-aud", claims: [
+            "sub": "alice", "client_id": "app", "scope": "orders:read", "exp": Int(Self.now) + 600])
+        let api = try resource(introspectorAudience: nil)
+        #expect(try await api.authenticate(bearer("opaque-ours")).token.subject == "alice")
+        _ = await expectJOSEError(.invalidAudience) { try await api.authenticate(bearer("opaque-theirs")) }
+        let error = await expectJOSEError(.missingClaim) { try await api.authenticate(bearer("opaque-no-aud")) }
+        let challenge = api.challenge(for: try #require(error), request: bearer("opaque-no-aud"))
+        #expect(challenge.status == 401)
+        #expect(challenge.wwwAuthenticate[0].hasPrefix(#"Bearer error="invalid_token""#))
     }
 
     @Test func jwtIsNotSentToIntrospectionUnlessConfigured() async throws {

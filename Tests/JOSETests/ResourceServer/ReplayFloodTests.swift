@@ -40,8 +40,8 @@ import Testing
         }
         #expect(accepted == 40)
         #expect(quotaRefusals == 110)
-        // Every other client is still served, more of them than the cache has room left for.
-        for index in 0..<100 {
+        // Every other client is still served: the flood holds only its quota of the cache.
+        for index in 0..<80 {
             let client = try DPoPProofSigner(key: try JWK.generate(for: .es256), clock: .fixed(Self.now))
             let token = try accessToken(boundTo: client.keyThumbprint, subject: "client-\(index)")
             let access = try await api.authenticate(try request(client, token: token))
@@ -49,22 +49,45 @@ import Testing
         }
     }
 
-    @Test func aTokenEndpointFloodedFromManyKeysStillServesAnHonestClient() async throws {
-        // No access token binds the proofs here: anyone can make keys and flood.
-        let cache = try InMemoryReplayCache(maximumEntries: 60, maximumEntriesPerOwner: 20, clock: .fixed(Self.now))
-        let verifier = try DPoPProofVerifier(replayCache: cache, clock: .fixed(Self.now))
+    /// No access token binds the proofs at a token endpoint: anyone can make keys and flood.
+    /// With a thousand one-proof keys the busiest honest client was the owner holding the most,
+    /// and a full cache forgot its live entries, making its proofs replayable. Now a full cache
+    /// forgets nothing live: the honest client's proofs stay used up, new proofs wait (`503`)
+    /// until entries expire, and then everyone is served again.
+    @Test func aFloodFromAThousandKeysLeavesTheHonestClientsProofsUsedUp() async throws {
+        let clock = ManualClock(Self.now)
+        let cache = try InMemoryReplayCache(maximumEntries: 1000, maximumEntriesPerOwner: 20, clock: clock.jose)
+        let verifier = try DPoPProofVerifier(replayCache: cache, clock: clock.jose)
         let endpoint = DPoPRequest(method: "POST", url: "https://auth.example.com/token")
-        let honest = try DPoPProofSigner(key: try JWK.generate(for: .es256), clock: .fixed(Self.now))
-        let honestProof = try honest.proof(method: "POST", url: endpoint.url)
-        _ = try await verifier.verify(honestProof, for: endpoint)
-        for _ in 0..<5 {
-            let attacker = try DPoPProofSigner(key: try JWK.generate(for: .es256), clock: .fixed(Self.now))
-            for _ in 0..<20 { _ = try? await verifier.verify(try attacker.proof(method: "POST", url: endpoint.url), for: endpoint) }
+        let honest = try DPoPProofSigner(key: try JWK.generate(for: .es256), clock: clock.jose)
+        var honestProofs: [String] = []
+        for _ in 0..<10 {
+            let proof = try honest.proof(method: "POST", url: endpoint.url)
+            _ = try await verifier.verify(proof, for: endpoint)
+            honestProofs.append(proof)
         }
-        #expect(cache.count == 60)
-        // The honest client's next proof is accepted, and its first one is still a replay.
+        var unavailable = 0
+        for _ in 0..<1000 {
+            let attacker = try DPoPProofSigner(key: try JWK.generate(for: .es256), clock: clock.jose)
+            do {
+                _ = try await verifier.verify(try attacker.proof(method: "POST", url: endpoint.url), for: endpoint)
+            } catch let error as JOSEError where error.code == .replayStoreUnavailable {
+                unavailable += 1
+            }
+        }
+        #expect(unavailable == 10)
+        #expect(cache.count == 1000)
+        #expect(cache.count(of: honest.keyThumbprint) == 10)
+        for proof in honestProofs {
+            let error = await expectJOSEError(.invalidDPoPProof) { try await verifier.verify(proof, for: endpoint) }
+            #expect(error?.message.contains("already used") == true, "\(String(describing: error))")
+        }
+        _ = await expectJOSEError(.replayStoreUnavailable) {
+            try await verifier.verify(try honest.proof(method: "POST", url: endpoint.url), for: endpoint)
+        }
+        // Past the acceptance window every entry has expired: the honest client is served.
+        clock.advance(200)
         _ = try await verifier.verify(try honest.proof(method: "POST", url: endpoint.url), for: endpoint)
-        _ = await expectJOSEError(.invalidDPoPProof) { try await verifier.verify(honestProof, for: endpoint) }
-        #expect(cache.count(of: honest.keyThumbprint) == 2)
+        #expect(cache.count == 1)
     }
 }

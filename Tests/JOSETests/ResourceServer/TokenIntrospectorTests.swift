@@ -158,6 +158,19 @@ import JOSETestSupport
         _ = await expectJOSEError(.invalidInput) { try await introspector.introspect("two words") }
     }
 
+    /// An active answer without `aud` does not say the token is meant for this resource: with
+    /// an audience set it is refused (it was accepted); without one, `aud` is not asked for.
+    @Test func anActiveAnswerWithoutAudIsRefusedWhenAnAudienceIsSet() async throws {
+        try await provider.setBehaviour(["introspect_raw": ["status": 200, "body": #"{"active":true,"sub":"alice"}"#]])
+        let error = await expectJOSEError(.missingClaim) { try await introspector().introspect("no-aud") }
+        #expect(error?.message.contains("aud") == true)
+        let anyAudience = TokenIntrospector(
+            endpoint: try #require(URL(string: provider.baseURL + "/introspect")),
+            credentials: .clientSecretBasic(clientID: "orders-api", secret: Self.secret), fetcher: URLSessionHTTPFetcher(),
+            clock: clock.jose)
+        #expect(try await anyAudience.introspect("no-aud").subject == "alice")
+    }
+
     @Test func anUnreachableEndpointIsATransportFailure() async throws {
         // Port 9 (discard) on loopback: nothing listens there in the test environment.
         let introspector = TokenIntrospector(

@@ -12,7 +12,8 @@ import Foundation
 /// strictly (§2.2): `active` must be a boolean; `exp`, `iat`, `nbf` numbers; `scope`, `client_id`,
 /// `sub`, `iss`, `jti`, `token_type` strings; `aud` a string or an array of strings; `cnf` only
 /// `jkt` (DPoP). An active token is also refused when its `exp` has passed, when ``issuer`` is
-/// set and `iss` names another, or when ``audience`` is set and `aud` is present without it.
+/// set and `iss` names another, or when ``audience`` is set and `aud` is missing or does not
+/// name it (an answer without `aud` does not say the token is meant for this resource).
 ///
 /// An active answer is kept until the token's `exp` or for ``maximumCacheAge``, whichever
 /// comes first; an inactive one, or one this resource refuses, for ``negativeCacheAge``. At most `maximumCacheEntries`
@@ -40,7 +41,8 @@ public struct TokenIntrospector: Sendable {
     public let endpoint: URL
     /// How the resource server authenticates to it.
     public let credentials: IntrospectionCredentials
-    /// This resource's identifier: an `aud` in the answer must contain it; `nil` skips the check.
+    /// This resource's identifier: the answer's `aud` must be present and contain it; `nil`
+    /// skips the check.
     public let audience: String?
     /// The issuer an `iss` in the answer must equal; `nil` skips the check.
     public let issuer: String?
@@ -60,7 +62,7 @@ public struct TokenIntrospector: Sendable {
     ///   - endpoint: The introspection endpoint.
     ///   - credentials: The resource server's client credentials there.
     ///   - fetcher: The HTTP client.
-    ///   - audience: This resource's identifier, checked against `aud` when the answer has one.
+    ///   - audience: This resource's identifier, which the answer's `aud` must contain.
     ///   - issuer: The issuer `iss` must equal when the answer has one.
     ///   - maximumCacheAge: How long an active answer is kept at most; 5 minutes unless given.
     ///   - negativeCacheAge: How long an inactive answer is kept; 10 seconds unless given.
@@ -94,7 +96,7 @@ public struct TokenIntrospector: Sendable {
     ///   - metadata: The authorization server's metadata.
     ///   - credentials: The resource server's client credentials there.
     ///   - fetcher: The HTTP client.
-    ///   - audience: This resource's identifier, checked against `aud` when the answer has one.
+    ///   - audience: This resource's identifier, which the answer's `aud` must contain.
     ///   - maximumCacheAge: How long an active answer is kept at most; 5 minutes unless given.
     ///   - negativeCacheAge: How long an inactive answer is kept; 10 seconds unless given.
     ///   - maximumCacheEntries: How many answers are kept at most; 10,000 unless given.
@@ -123,8 +125,9 @@ public struct TokenIntrospector: Sendable {
     /// - Parameter token: The access token as the client sent it.
     /// - Returns: The token, its claims being the introspection response's members.
     /// - Throws: ``JOSEError``: `token_inactive` when the server says the token is not active;
-    ///   `expired`, `invalid_issuer` or `invalid_audience` for an active answer this resource
-    ///   must not accept; `invalid_claim` for a member of the wrong type; `invalid_token_binding`
+    ///   `expired`, `invalid_issuer`, `invalid_audience`, or `missing_claim` (no `aud` while
+    ///   ``audience`` is set) for an active answer this resource must not accept;
+    ///   `invalid_claim` for a member of the wrong type; `invalid_token_binding`
     ///   for a `cnf` other than `jkt`; `introspection_failed` when the endpoint refuses the
     ///   request or answers with no introspection response; `transport_failed` when it cannot be
     ///   reached; `invalid_input` for an empty token or one outside visible ASCII.
@@ -159,6 +162,20 @@ public struct TokenIntrospector: Sendable {
         return verified
     }
 
+    /// Refuses introspected `claims` whose `aud` is missing or does not name `audience` (compared
+    /// byte for byte, as a JWT's is).
+    ///
+    /// - Throws: ``JOSEError`` `missing_claim` or `invalid_audience`.
+    static func checkAudience(of claims: JWTClaims, is audience: String) throws {
+        guard claims.contains("aud") else {
+            throw JOSEError(.missingClaim,
+                            "the introspection answer has no \"aud\", so it does not say the token is meant for \(JOSEError.quoted(audience)); have the authorization server return aud for this resource")
+        }
+        guard claims.audience.contains(where: { $0.utf8.elementsEqual(audience.utf8) }) else {
+            throw JOSEError(.invalidAudience, "the introspected token is not meant for \(JOSEError.quoted(audience))")
+        }
+    }
+
     /// How many answers the cache holds now.
     var cachedAnswerCount: Int { cache.count }
 
@@ -173,9 +190,7 @@ public struct TokenIntrospector: Sendable {
         if let issuer, let named = claims.issuer, named != issuer {
             throw JOSEError(.invalidIssuer, "the introspected token's issuer \(JOSEError.quoted(named)) is not \(JOSEError.quoted(issuer))")
         }
-        if let audience, claims.contains("aud"), !claims.audience.contains(audience) {
-            throw JOSEError(.invalidAudience, "the introspected token is not meant for \(JOSEError.quoted(audience))")
-        }
+        if let audience { try Self.checkAudience(of: claims, is: audience) }
         let scopes = claims.string("scope").map { $0.split(separator: " ").map(String.init) } ?? []
         return VerifiedAccessToken(introspected: claims, scopes: scopes)
     }

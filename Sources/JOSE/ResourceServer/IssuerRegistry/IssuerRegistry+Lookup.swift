@@ -5,6 +5,47 @@ import Foundation
 #endif
 
 extension IssuerRegistry {
+    /// A new tenant refused because ``Configuration/maximumNewTenantsPerRetryInterval`` new
+    /// tenants were added within the interval; caught by ``entry(for:token:registered:)``, never
+    /// thrown to a caller of the registry.
+    struct NewTenantOverLimit: Error {
+        /// The tenant id.
+        let tenant: String
+        /// The tenant template, as configured.
+        let configured: Issuer
+        /// The template, parsed.
+        let template: TenantTemplate
+        /// The error for the caller, when the tenant is not kept after all.
+        let error: JOSEError
+    }
+
+    /// The entry of the issuer `jwt` (the token `token`, not yet verified) names in `iss`, as
+    /// ``entry(for:registered:)`` finds it. A new tenant refused by the limit on new tenants is
+    /// still kept when the token's signature verifies with the keys at hand of the latest tenant
+    /// of the same template a token verified for: the provider signed it (forging one needs its
+    /// key), so forged tenant ids, which spend the limit, cannot keep it out.
+    ///
+    /// - Throws: as ``entry(for:registered:)``.
+    func entry(for jwt: borrowing CompactJWT, token: UnsafeRawBufferPointer, registered: inout RegisteredClaims) throws -> Entry {
+        do {
+            return try entry(for: jwt.claims, registered: &registered)
+        } catch let refusal as NewTenantOverLimit {
+            guard isSignedWithTheKeysOfAVerifiedTenant(jwt.jws, token: token, template: refusal.configured.identifier) else {
+                counters.count { $0.tenantsRefused += 1 }
+                throw refusal.error
+            }
+            return try keep(tenant: refusal.tenant, of: refusal.configured, template: refusal.template, pastTheLimit: true)
+        }
+    }
+
+    /// Whether `jws` (the token `token`) verifies with the keys at hand of the latest tenant of
+    /// `template` a token verified for (nothing is fetched).
+    private func isSignedWithTheKeysOfAVerifiedTenant(_ jws: borrowing CompactJWS, token: UnsafeRawBufferPointer, template: String) -> Bool {
+        guard let voucher = tenants.withLock({ $0.latestVerified[template] }),
+              let keySet = try? voucher.keySetWithoutSuspending(for: jws.header) else { return false }
+        return voucher.verifiesSignature(of: jws, token: token, with: keySet)
+    }
+
     /// The entry of the issuer that `claims` (not yet verified) name in `iss`.
     ///
     /// - Parameter registered: set to where the registered claims sit in `claims`, found in the
@@ -47,7 +88,8 @@ extension IssuerRegistry {
     /// A verified tenant is found through ``VerifiedTenantLookup``, without the tenant table's lock.
     ///
     /// - Throws: `invalid_issuer` when the tenant id is malformed, not allowed, or differs from
-    ///   the token's `tid`; `missing_claim` / `invalid_claim` for an absent or non-string `tid`.
+    ///   the token's `tid`; `missing_claim` / `invalid_claim` for an absent or non-string `tid`;
+    ///   for a new tenant, the errors of ``keep(tenant:of:template:pastTheLimit:)``.
     private func tenantEntry(issuer: UnsafeBufferPointer<UInt8>, document: JSONView, tenantIDAt position: Int) throws -> Entry? {
         if let kept = verifiedTenants.entry(for: issuer)
             ?? tenants.withLock({ table in IssuerKey.withBorrowed(issuer) { table.entry(for: $0) } }) {
@@ -67,7 +109,7 @@ extension IssuerRegistry {
             if case .only(let allowed) = configured.tenants, !allowed.contains(tenant) {
                 throw JOSEError(.invalidIssuer, "tenant \(JOSEError.quoted(tenant)) is not allowed by \(JOSEError.quoted(template.template))")
             }
-            return try keep(tenant: tenant, of: configured, template: template)
+            return try keep(tenant: tenant, of: configured, template: template, pastTheLimit: false)
         }
         return nil
     }
@@ -85,12 +127,13 @@ extension IssuerRegistry {
     }
 
     /// The entry for `tenant` of `configured` (parsed as `template`), made and kept unless
-    /// another token kept it first.
+    /// another token kept it first; `pastTheLimit` when a verified tenant's keys vouched for
+    /// its token, so that it does not count against the limit on new tenants.
     ///
     /// - Throws: the error the tenant's keys failed with within the failure retry interval
-    ///   (even if it was forgotten since), or `jwks_unavailable` when too many new tenants were
-    ///   added within it (see ``TenantAdmissions``); nothing is fetched then.
-    private func keep(tenant: String, of configured: Issuer, template: TenantTemplate) throws -> Entry {
+    ///   (even if it was forgotten since), or ``NewTenantOverLimit`` when too many new tenants
+    ///   were added within it (see ``TenantAdmissions``); nothing is fetched then.
+    private func keep(tenant: String, of configured: Issuer, template: TenantTemplate, pastTheLimit: Bool) throws -> Entry {
         let issuer = TenantTemplate.substitute(tenant, in: configured.identifier)
         let key = IssuerKey(issuer)
         if let kept = tenants.withLock({ $0.entry(for: key) }) { return kept }
@@ -100,11 +143,16 @@ extension IssuerRegistry {
         let (kept, evicted) = try tenants.withLock { table -> (Entry, Entry?) in
             // Made outside the lock; another token of the same tenant may have kept one since.
             if let kept = table.entry(for: key) { return (kept, nil) }
+            let admitted: Bool
             do {
-                try table.admissions.admit(key, now: now)
+                admitted = try table.admissions.admit(key, now: now, pastTheLimit: pastTheLimit)
             } catch {
                 counters.count { $0.tenantsRefused += 1 }
                 throw error
+            }
+            guard admitted else {
+                throw NewTenantOverLimit(tenant: tenant, configured: configured, template: template,
+                                         error: table.admissions.overLimitError)
             }
             return (entry, table.insert(entry, for: key))
         }
@@ -170,7 +218,8 @@ extension IssuerRegistry {
                 "the rules of issuer \(JOSEError.quoted(exactIssuer)) require another issuer, \(JOSEError.quoted(ruled))")
         }
         return Entry(
-            issuer: exactIssuer, tenantID: tenant?.id, tenantIDBytes: tenant?.bytes ?? 0..<0, rules: issuer.rules,
+            issuer: exactIssuer, tenantID: tenant?.id, tenantIDBytes: tenant?.bytes ?? 0..<0,
+            template: tenant == nil ? nil : issuer.identifier, rules: issuer.rules,
             algorithms: issuer.algorithms, limits: configuration.limits,
             jwksURL: try makeURL(issuer, exactIssuer: exactIssuer, tenantID: tenant?.id),
             fetcher: fetcher, cacheConfiguration: configuration.cache, counters: counters)

@@ -165,7 +165,7 @@ public final class IssuerRegistry: _InPlaceJWTVerifying {
     public func _verifyWithKeysAtHand(_ token: UnsafeRawBufferPointer) throws -> VerifiedJWT? {
         let jwt = try CompactJWT(token, rules: parsing)
         var registered = RegisteredClaims()
-        let entry = try entry(for: jwt.claims, registered: &registered)
+        let entry = try entry(for: jwt, token: token, registered: &registered)
         guard let keySet = try entry.keySetWithoutSuspending(for: jwt.jws.header) else { return nil }
         let verified = try entry.verify(jwt, token: token, with: keySet, registered: registered)
         recordVerification(by: entry)
@@ -179,7 +179,7 @@ public final class IssuerRegistry: _InPlaceJWTVerifying {
     public func _verifyAwaitingKeys(_ token: UnsafeRawBufferPointer) async throws -> VerifiedJWT {
         let jwt = try CompactJWT(token, rules: parsing)
         var registered = RegisteredClaims()
-        let entry = try entry(for: jwt.claims, registered: &registered)
+        let entry = try entry(for: jwt, token: token, registered: &registered)
         let keySet: JWKSet
         do {
             keySet = try await entry.keySet(for: jwt.jws.header)

@@ -26,7 +26,10 @@ extension IssuerRegistry {
         /// ``Issuer/TenantPolicy/any`` any token can name one: past this bound, tokens naming
         /// further new tenants are refused with ``JOSEError/Code/jwksUnavailable`` until the
         /// window moves on, and nothing is fetched. Tenants kept are not affected; a tenant
-        /// forgotten (see ``maximumTenantCount``) counts as new when it comes back.
+        /// forgotten (see ``maximumTenantCount``) counts as new when it comes back. A new
+        /// tenant whose token verifies with the keys at hand of the latest verified tenant of its
+        /// template is added past this bound and not counted: forging such a token needs the
+        /// provider's key, so forged tenant ids cannot keep it out.
         public var maximumNewTenantsPerRetryInterval: Int
         /// Size and nesting limits for tokens.
         public var limits: JWSLimits

@@ -24,6 +24,9 @@ extension IssuerRegistry {
         /// Where ``tenantID`` sits in the UTF-8 of ``issuer`` (empty when there is none): the
         /// `tid` check compares the token's `tid` with those bytes of its `iss`.
         let tenantIDBytes: Range<Int>
+        /// The tenant template this tenant's entry was made from, as configured; `nil` for a
+        /// plain issuer.
+        let template: String?
         /// The claim rules, with ``JWTClaimRules/issuer`` set to ``issuer``.
         private let rules: JWTClaimRules
         /// The allow-list and limits for the signature.
@@ -64,13 +67,14 @@ extension IssuerRegistry {
 
         /// An entry whose cache is not created yet.
         init(
-            issuer: String, tenantID: String?, tenantIDBytes: Range<Int>, rules: JWTClaimRules, algorithms: Set<JWSAlgorithm>?,
-            limits: JWSLimits, jwksURL: URL?, fetcher: any HTTPFetcher,
+            issuer: String, tenantID: String?, tenantIDBytes: Range<Int>, template: String?, rules: JWTClaimRules,
+            algorithms: Set<JWSAlgorithm>?, limits: JWSLimits, jwksURL: URL?, fetcher: any HTTPFetcher,
             cacheConfiguration: JWKSCache.Configuration, counters: Counters
         ) {
             self.issuer = issuer
             self.tenantID = tenantID
             self.tenantIDBytes = tenantIDBytes
+            self.template = template
             var rules = rules
             rules.issuer = issuer
             self.rules = rules
@@ -126,6 +130,12 @@ extension IssuerRegistry {
         ) throws -> VerifiedJWT {
             let key = try signatures.verifySignature(of: jwt.jws, token: token, with: keySet)
             return try jwt.verified(by: key, rules: rules, registered: registered)
+        }
+
+        /// Whether a key of `keySet` makes the signature of `jws` (the token `token`) under this
+        /// issuer's allow-list; its claims are not looked at.
+        func verifiesSignature(of jws: borrowing CompactJWS, token: UnsafeRawBufferPointer, with keySet: JWKSet) -> Bool {
+            (try? signatures.verifySignature(of: jws, token: token, with: keySet)) != nil
         }
 
         /// The cache's keys for `header`, creating the cache first if need be.

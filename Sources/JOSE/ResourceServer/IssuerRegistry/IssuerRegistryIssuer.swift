@@ -44,7 +44,9 @@ extension IssuerRegistry {
             /// tenant whose keys could not be found is fetched again at most once per
             /// ``JWKSCache/Configuration/failureRetryInterval``, even after it was forgotten,
             /// and at most ``Configuration/maximumNewTenantsPerRetryInterval`` new tenants are
-            /// added per interval, registry-wide. New tenants wait on probation until a token of
+            /// added per interval, registry-wide, besides those whose token verifies with the
+            /// keys at hand of a verified tenant of the template (a provider that signs for all
+            /// its tenants with the same keys). New tenants wait on probation until a token of
             /// theirs verifies, so a flood of new ids pushes out only other unverified tenants,
             /// never one that works; prefer ``only(_:)`` when the tenants are known.
             case any

@@ -6,7 +6,9 @@ extension IssuerRegistry {
     ///
     /// Any token, forged or not, can name a new tenant of a template with ``Issuer/TenantPolicy/any``,
     /// and each new tenant costs a fetch its token waits for. Without this, tokens naming ever-new
-    /// tenant ids (or more ids in rotation than the tenants kept) each cause one.
+    /// tenant ids (or more ids in rotation than the tenants kept) each cause one. A tenant whose
+    /// token a verified tenant's keys vouch for is admitted past the limit and not counted (see
+    /// ``IssuerRegistry/entry(for:token:registered:)``).
     ///
     /// The memory of failures holds twice the admission bound; past it, expired failures are
     /// dropped first, then the oldest (the first to expire). A tenant forgotten by the tenant
@@ -29,24 +31,30 @@ extension IssuerRegistry {
             admissionTimes.reserveCapacity(limit)
         }
 
-        /// Admits the new tenant `issuer` at `now`, counting it against the limit.
+        /// Admits the new tenant `issuer` at `now`, counting it against the limit unless
+        /// `pastTheLimit`.
         ///
-        /// - Throws: the error its keys failed with, when that happened within the window;
-        ///   `JOSEError` with code ``JOSEError/Code/jwksUnavailable`` when ``limit`` new tenants
-        ///   were admitted within the window.
-        mutating func admit(_ issuer: IssuerKey, now: Double) throws {
+        /// - Returns: `false` when ``limit`` new tenants were admitted within the window (and
+        ///   not `pastTheLimit`): not admitted.
+        /// - Throws: the error its keys failed with, when that happened within the window.
+        mutating func admit(_ issuer: IssuerKey, now: Double, pastTheLimit: Bool) throws -> Bool {
             if let failure = failures[issuer] {
                 if now - failure.time < window { throw failure.error }
                 failures[issuer] = nil
             }
+            guard !pastTheLimit else { return true }
             admissionTimes.removeAll { now - $0 >= window }
-            guard admissionTimes.count < limit else {
-                throw JOSEError(
-                    .jwksUnavailable,
-                    "\(limit) new tenants were added in the last \(Int(window.rounded(.up))) s, the most allowed"
-                        + " (maximumNewTenantsPerRetryInterval): try again later, or list the tenants with tenants: .only([...])")
-            }
+            guard admissionTimes.count < limit else { return false }
             admissionTimes.append(now)
+            return true
+        }
+
+        /// The error for a new tenant refused because ``limit`` were admitted within the window.
+        var overLimitError: JOSEError {
+            JOSEError(
+                .jwksUnavailable,
+                "\(limit) new tenants were added in the last \(Int(window.rounded(.up))) s, the most allowed"
+                    + " (maximumNewTenantsPerRetryInterval): try again later, or list the tenants with tenants: .only([...])")
         }
 
         /// Whether `issuer` failed within the window before `now`.

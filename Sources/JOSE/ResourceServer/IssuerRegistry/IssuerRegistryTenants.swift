@@ -100,6 +100,9 @@ extension IssuerRegistry {
         private var probation: [IssuerKey: Entry] = [:]
         /// Which new tenants may be added, and which recently failed.
         var admissions: TenantAdmissions
+        /// The latest tenant of each template (by its configured identifier) a token verified
+        /// for, whose keys may vouch for a new tenant's token past the limit on new tenants.
+        private(set) var latestVerified: [String: Entry] = [:]
 
         /// An empty table for at most `capacity` tenants in each table, publishing to
         /// `verifiedLookup`, adding new tenants as `admissions` allows.
@@ -139,6 +142,7 @@ extension IssuerRegistry {
         mutating func promote(_ entry: Entry, for issuer: IssuerKey) -> Entry? {
             probation[issuer] = nil
             guard verified[issuer] == nil else { return nil }
+            if let template = entry.template { latestVerified[template] = entry }
             entry.markUsed(verifiedLookup.advance())
             let evicted = Self.insert(entry, for: issuer, into: &verified, capacity: capacity)
             verifiedLookup.publish(verified)
