@@ -122,7 +122,8 @@ let package = Package(
         ),
         .target(
             name: "JOSELoopbackLogin",
-            dependencies: ["JOSE", "JOSEOAuth", .product(name: "FlyingFox", package: "FlyingFox")],
+            dependencies: ["JOSE", "JOSEOAuth", .product(name: "FlyingFox", package: "FlyingFox"),
+                           .product(name: "FlyingSocks", package: "FlyingFox")],
             swiftSettings: asyncOnCallersExecutor
         ),
         .target(
@@ -236,6 +237,7 @@ let package = Package(
                 "JOSE",
                 "JOSEHummingbird",
                 "JOSETestSupport",
+                "JOSEURLSession",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
                 .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Hummingbird"])),
