@@ -7,7 +7,7 @@ import Logging
 
 /// An issuer's key set found through OpenID Connect Discovery when a key is first needed, not
 /// at start-up: a server whose provider is down when it starts still starts, refuses tokens with
-/// `discovery_failed` or `transport_failed` (a `503` from ``ProtectedResource``) while the
+/// `discovery_failed` or `transport_failed` (a resource server answers `503`) while the
 /// provider stays down, and verifies once it is back.
 ///
 /// ```swift
