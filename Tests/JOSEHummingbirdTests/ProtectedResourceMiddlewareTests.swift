@@ -19,13 +19,18 @@ import Testing
     /// The application under test: `GET /orders` behind the middleware (scope `orders:read`),
     /// the resource metadata outside it; every clock reads one second after the tokens were made.
     static func application(
-        _ tokens: PyJWTTokens, log: RecordingLog, keys: (any JWKSetSource)? = nil,
-        dpopNonce: (@Sendable () -> String?)? = nil
+        _ tokens: PyJWTTokens, log: RecordingLog, dpopNonce: (@Sendable () -> String?)? = nil
+    ) throws -> some ApplicationProtocol {
+        try application(tokens, log: log, keys: JWKSet(json: tokens.jwks), dpopNonce: dpopNonce)
+    }
+
+    /// The application under test, its keys from `keys`.
+    static func application(
+        _ tokens: PyJWTTokens, log: RecordingLog, keys: some JWKSetSource, dpopNonce: (@Sendable () -> String?)? = nil
     ) throws -> some ApplicationProtocol {
         let clock = JOSEClock.fixed(PyJWTTokens.madeAt + 1)
         let validator = AccessTokenValidator(
-            issuer: "https://auth.example.com", audience: "https://api.example.com",
-            keySource: try keys ?? JWKSet(json: tokens.jwks), clock: clock)
+            issuer: "https://auth.example.com", audience: "https://api.example.com", keySource: keys, clock: clock)
         let resource = try ProtectedResource(
             validator: validator, dpop: try DPoPProofVerifier(clock: clock), resourceMetadata: metadataURL)
         var metadata = ProtectedResourceMetadata(resource: "https://api.example.com")
