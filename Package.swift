@@ -125,7 +125,8 @@ let package = Package(
         ),
         .target(
             name: "JOSELoopbackLogin",
-            dependencies: ["JOSE", "JOSEOAuth", .product(name: "FlyingFox", package: "FlyingFox")],
+            dependencies: ["JOSE", "JOSEOAuth", .product(name: "FlyingFox", package: "FlyingFox"),
+                           .product(name: "FlyingSocks", package: "FlyingFox")],
             swiftSettings: asyncOnCallersExecutor
         ),
         // Its Keychain calls may block: without `asyncOnCallersExecutor`, the session store's
@@ -245,6 +246,7 @@ let package = Package(
                 "JOSE",
                 "JOSEHummingbird",
                 "JOSETestSupport",
+                "JOSEURLSession",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
                 .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
                 .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Hummingbird"])),

@@ -40,7 +40,7 @@ final class LoopbackRedirectExchange: Sendable {
     /// - Throws: `JOSEError` `invalid_input` when one is registered already.
     func expect(_ transaction: LoginTransaction) throws {
         try state.withLock { state in
-            guard state.transaction == nil, state.outcome == nil else {
+            guard state.transaction == nil else {
                 throw JOSEError(.invalidInput, "this loopback receiver already waited for an authorization response")
             }
             state.transaction = transaction
@@ -72,6 +72,17 @@ final class LoopbackRedirectExchange: Sendable {
         }
         waiter?.resume(with: result)
         return first
+    }
+
+    /// Ends the wait because the listener stopped accepting connections, for `reason`: the
+    /// browser cannot come back.
+    func listenerEnded(_ reason: any Error) {
+        let redirectURI = state.withLock { $0.redirectURI }
+        finish(.failure(JOSEError(.transportFailed, """
+            the loopback listener for \(redirectURI) stopped accepting connections (\(reason)), so the browser \
+            cannot come back to it; run the login again, and if it happens again, look for a local process that \
+            floods the port with connections
+            """)))
     }
 
     /// Takes a `GET` of the callback path with this raw (percent-encoded) query.

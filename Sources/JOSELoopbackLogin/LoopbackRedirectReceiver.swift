@@ -53,6 +53,12 @@ public final class LoopbackRedirectReceiver: Sendable {
 
     /// Starts listening on `127.0.0.1` (never on another interface: RFC 8252 §8.3).
     ///
+    /// A connection that sends nothing for ten seconds is closed, and at most 64 connections
+    /// wait at once (one more closes the one that waited longest), so that a local process
+    /// cannot use up the descriptors the listener needs. Should the listener stop accepting
+    /// connections all the same, ``authorizationResponse(for:timeout:present:)`` ends at once
+    /// with `transport_failed`.
+    ///
     /// - Parameters:
     ///   - port: The port; `0` (the default) for one the system picks, as RFC 8252 §7.3 intends.
     ///   - log: Told, in one line each, about every request that was answered `400`: its method
@@ -61,6 +67,13 @@ public final class LoopbackRedirectReceiver: Sendable {
     /// - Throws: `JOSEError` `invalid_input` when the port cannot be listened on.
     public static func start(port: UInt16 = 0, log: @escaping @Sendable (String) -> Void = { _ in }) async throws
         -> LoopbackRedirectReceiver {
+        try await start(port: port, limits: .standard, log: log)
+    }
+
+    /// Starts listening on `127.0.0.1` with other limits on connections (for tests).
+    package static func start(port: UInt16 = 0, limits: LoopbackLimits,
+                              log: @escaping @Sendable (String) -> Void = { _ in }) async throws
+        -> LoopbackRedirectReceiver {
         let exchange = LoopbackRedirectExchange(log: log)
         let address: sockaddr_in
         do {
@@ -68,18 +81,23 @@ public final class LoopbackRedirectReceiver: Sendable {
         } catch {
             throw JOSEError(.invalidInput, "cannot make the address 127.0.0.1:\(port): \(error)")
         }
-        let server = HTTPServer(address: address, timeout: 15, logger: .disabled,
+        let server = HTTPServer(address: address, timeout: 15,
+                                pool: LoopbackSocketPool(HTTPServer.defaultPool(), limits: limits), logger: .disabled,
                                 handler: LoopbackRedirectHandler(exchange: exchange))
         // Listening, or the server's end (at once when the port cannot be bound), whichever
-        // comes first.
-        let startup = LoopbackStartup()
+        // comes first. The server's end, whenever it comes, also ends the wait for the callback:
+        // nothing can come back to a listener that stopped accepting connections.
+        let startup = LoopbackSignal()
         let serving = Task {
+            let ended: any Error
             do {
                 try await server.run()
-                startup.settle(.failure(CancellationError()))
+                ended = CancellationError()
             } catch {
-                startup.settle(.failure(error))
+                ended = error
             }
+            startup.settle(.failure(ended))
+            exchange.listenerEnded(ended)
         }
         Task {
             do {
@@ -117,8 +135,9 @@ public final class LoopbackRedirectReceiver: Sendable {
     /// - Returns: The checked response, its code to exchange.
     /// - Throws: `JOSEError` `login_timed_out` when no callback carrying the `state` came in
     ///   time; as `AuthorizationResponse` for that callback (`authorization_error` for an
-    ///   `error` response, `invalid_issuer`, `malformed`); `invalid_input` for another
-    ///   redirect URI, or a second call; `CancellationError` when the task is cancelled.
+    ///   `error` response, `invalid_issuer`, `malformed`); `transport_failed` when the listener
+    ///   stopped accepting connections; `invalid_input` for another redirect URI, or a second
+    ///   call; `CancellationError` when the task is cancelled.
     public func authorizationResponse(
         for prepared: PreparedAuthorization, timeout: Duration, present: (URL) -> Void = { _ in }
     ) async throws -> AuthorizationResponse {

@@ -11,7 +11,9 @@ import JOSE
 ///
 /// `Codable`, so an app can persist it across a process restart (for example in the keychain;
 /// it holds the PKCE verifier, so treat it as a secret), and `Sendable`. Decoding validates
-/// every member as ``AuthorizationRequest`` would have made it. Finish each transaction once
+/// every member as ``AuthorizationRequest`` would have made it. Store it with ``json()`` and
+/// read it back with ``init(json:)``, which refuses a duplicated member as the rest of the
+/// library does (Foundation's `JSONDecoder` takes one of them). Finish each transaction once
 /// and then delete it: ``OpenIDClient`` refuses a second finish of the same transaction it has
 /// seen, but only a deleted transaction cannot be replayed from storage after a restart.
 public struct LoginTransaction: Sendable, Hashable, Codable {

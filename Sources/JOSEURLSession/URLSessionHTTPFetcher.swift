@@ -6,8 +6,8 @@ import FoundationNetworking
 
 /// The default `HTTPFetcher`, built on Foundation's `URLSession`.
 ///
-/// Each fetch runs in its own ephemeral session (key sets are fetched rarely, so connection reuse
-/// is not worth shared mutable state), and enforces:
+/// A fetcher has one ephemeral session, made with it and shared by its fetches (connections and
+/// TLS sessions are reused; no memory is kept per fetch); each fetch enforces its own limits:
 ///
 /// - **Transport policy.** URLs refused by `TransportPolicy.isAllowed(_:)` fail before any
 ///   connection is made.
@@ -29,8 +29,14 @@ import FoundationNetworking
 /// `JOSEError` with code `JOSEError.Code.transportFailed` and a message naming the URL and the
 /// reason. Cancelling the calling task cancels the request and throws the same kind of error.
 public struct URLSessionHTTPFetcher: HTTPFetcher {
-    /// Creates the default fetcher.
-    public init() {}
+    /// The session every fetch of this fetcher (and of its copies) runs in.
+    private let owner: FetchSession
+
+    /// Creates the default fetcher, with a session of its own, invalidated when the last copy
+    /// of the fetcher goes.
+    public init() {
+        owner = FetchSession()
+    }
 
     /// Performs one HTTP `GET` or `POST` under the rules described on ``URLSessionHTTPFetcher``.
     ///
@@ -55,22 +61,8 @@ public struct URLSessionHTTPFetcher: HTTPFetcher {
             urlRequest.setValue(value, forHTTPHeaderField: name)
         }
 
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
-        configuration.httpCookieStorage = nil
-        configuration.httpShouldSetCookies = false
-        configuration.httpCookieAcceptPolicy = .never
-        configuration.urlCredentialStorage = nil
-        // Backstops only, set a little later: the deadline task below enforces the real
-        // whole-request limit (URLSession's request timeout is an idle timeout).
-        configuration.timeoutIntervalForRequest = seconds + 1
-        configuration.timeoutIntervalForResource = seconds + 1
-
         let exchange = FetchExchange(url: url, maximumBodyBytes: request.maximumBodyBytes, timeout: request.timeout)
-        let session = URLSession(configuration: configuration, delegate: exchange, delegateQueue: nil)
-        let task = session.dataTask(with: urlRequest)
-        exchange.attach(session: session, task: task)
+        owner.start(exchange, urlRequest)
 
         let deadline = Task {
             try await Task.sleep(for: request.timeout)
@@ -97,14 +89,93 @@ extension Duration {
     }
 }
 
-/// The state of one fetch: the session delegate, the body being received, and the continuation
+/// A fetcher's one session, and its delegate that hands each task's events to that task's
+/// ``FetchExchange``.
+///
+/// `@unchecked Sendable`: `URLSession` is safe to use from any thread, and the session is never
+/// replaced; the exchanges are behind the router's lock.
+private final class FetchSession: @unchecked Sendable {
+    /// The session.
+    let session: URLSession
+    /// The session's delegate.
+    private let router = FetchRouter()
+
+    init() {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.urlCredentialStorage = nil
+        session = URLSession(configuration: configuration, delegate: router, delegateQueue: nil)
+    }
+
+    deinit {
+        session.finishTasksAndInvalidate()
+    }
+
+    /// Makes the task for `request`, routes its events to `exchange`, and hands it over.
+    func start(_ exchange: FetchExchange, _ request: URLRequest) {
+        let task = session.dataTask(with: request)
+        router.register(exchange, for: task)
+        exchange.attach(task: task) { [router] in router.remove(task) }
+    }
+}
+
+/// The session's delegate: each task's events go to the ``FetchExchange`` registered for it; a
+/// task with none (its fetch already over) is refused.
+private final class FetchRouter: NSObject, URLSessionDataDelegate, Sendable {
+    /// The fetches in flight, by task identifier.
+    private let exchanges = Lock<[Int: FetchExchange]>([:])
+
+    /// Routes `task`'s events to `exchange`.
+    func register(_ exchange: FetchExchange, for task: URLSessionTask) {
+        exchanges.withLock { $0[task.taskIdentifier] = exchange }
+    }
+
+    /// Forgets `task`.
+    func remove(_ task: URLSessionTask) {
+        _ = exchanges.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+    }
+
+    /// The fetch `task` belongs to.
+    private func exchange(_ task: URLSessionTask) -> FetchExchange? {
+        exchanges.withLock { $0[task.taskIdentifier] }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask,
+                    willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest,
+                    completionHandler: @escaping (URLRequest?) -> Void) {
+        completionHandler(nil)
+        exchange(task)?.redirected(response, to: request.url)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask,
+                    didReceive response: URLResponse,
+                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        completionHandler(exchange(dataTask)?.received(response) == true ? .allow : .cancel)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        exchange(dataTask)?.received(data)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        exchange(task)?.completed(task, error: error)
+        remove(task)
+    }
+}
+
+/// The state of one fetch: the task's events as they come, the body being received, and the continuation
 /// that is resumed exactly once, by whichever of completion, error, timeout or cancellation
 /// happens first.
-private final class FetchExchange: NSObject, URLSessionDataDelegate, Sendable {
+private final class FetchExchange: Sendable {
     /// Everything that changes during the fetch.
     private struct State {
-        var session: URLSession?
         var task: URLSessionDataTask?
+        var release: (@Sendable () -> Void)?
         var continuation: CheckedContinuation<HTTPFetchResponse, any Error>?
         var result: Result<HTTPFetchResponse, any Error>?
         var response: HTTPURLResponse?
@@ -128,11 +199,11 @@ private final class FetchExchange: NSObject, URLSessionDataDelegate, Sendable {
         self.timeout = timeout
     }
 
-    /// Records the session and task so they can be cancelled and invalidated.
-    func attach(session: URLSession, task: URLSessionDataTask) {
+    /// Records the task, to cancel it, and what to call once the fetch is over.
+    func attach(task: URLSessionDataTask, release: @escaping @Sendable () -> Void) {
         state.withLock {
-            $0.session = session
             $0.task = task
+            $0.release = release
         }
     }
 
@@ -152,22 +223,22 @@ private final class FetchExchange: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     /// Ends the fetch with `result` unless it has already ended: resumes the waiting caller,
-    /// cancels the task and invalidates the session (which releases this delegate).
+    /// cancels the task and stops routing its events here.
     func finish(_ result: Result<HTTPFetchResponse, any Error>) {
-        let (continuation, task, session): (CheckedContinuation<HTTPFetchResponse, any Error>?,
-                                            URLSessionDataTask?, URLSession?) = state.withLock {
+        let (continuation, task, release): (CheckedContinuation<HTTPFetchResponse, any Error>?,
+                                            URLSessionDataTask?, (@Sendable () -> Void)?) = state.withLock {
             guard $0.result == nil else { return (nil, nil, nil) }
             $0.result = result
-            let taken = ($0.continuation, $0.task, $0.session)
+            let taken = ($0.continuation, $0.task, $0.release)
             $0.continuation = nil
             $0.task = nil
-            $0.session = nil
+            $0.release = nil
             $0.body = []
             return taken
         }
         continuation?.resume(with: result)
         if let task, task.state == .running || task.state == .suspended { task.cancel() }
-        session?.invalidateAndCancel()
+        release?()
     }
 
     /// Fails the fetch with a `transport_failed` error naming the URL.
@@ -175,46 +246,39 @@ private final class FetchExchange: NSObject, URLSessionDataDelegate, Sendable {
         finish(.failure(JOSEError(.transportFailed, "fetching \(TransportPolicy.describe(url)) failed: \(reason)")))
     }
 
-    // MARK: URLSessionDataDelegate
+    // MARK: The task's events, from FetchRouter
 
-    /// Refuses every redirect and fails the fetch, naming where the server pointed.
-    func urlSession(_ session: URLSession, task: URLSessionTask,
-                    willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest,
-                    completionHandler: @escaping (URLRequest?) -> Void) {
-        completionHandler(nil)
-        fail(redirectReason(response, target: request.url))
+    /// A redirect, refused: fails the fetch, naming where the server pointed.
+    func redirected(_ response: HTTPURLResponse, to target: URL?) {
+        fail(redirectReason(response, target: target))
     }
 
     /// Checks the status and `Content-Length` before any body is read.
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask,
-                    didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+    ///
+    /// - Returns: Whether to read the body.
+    func received(_ response: URLResponse) -> Bool {
         guard let http = response as? HTTPURLResponse else {
-            completionHandler(.cancel)
             fail("the response is not an HTTP response")
-            return
+            return false
         }
         if (300...399).contains(http.statusCode), http.statusCode != 304 {
-            completionHandler(.cancel)
             fail(redirectReason(http, target: nil))
-            return
+            return false
         }
         let declared = http.expectedContentLength
         if declared > Int64(maximumBodyBytes) {
-            completionHandler(.cancel)
             fail("Content-Length \(declared) exceeds the limit of \(maximumBodyBytes) bytes")
-            return
+            return false
         }
         state.withLock {
             $0.response = http
             $0.body = []
         }
-        completionHandler(.allow)
+        return true
     }
 
     /// Appends body bytes, failing as soon as the limit is passed.
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    func received(_ data: Data) {
         let tooLarge: Bool = state.withLock {
             guard $0.result == nil else { return false }
             if $0.body.count + data.count > maximumBodyBytes { return true }
@@ -227,7 +291,7 @@ private final class FetchExchange: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     /// Completes the fetch with the received response, or maps the transport error.
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+    func completed(_ task: URLSessionTask, error: (any Error)?) {
         if let error {
             fail(reason(for: error))
             return

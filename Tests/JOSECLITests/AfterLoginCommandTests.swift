@@ -151,22 +151,37 @@ struct AfterLoginCommandTests {
     @Test("verify --logout-token accepts the provider's logout token and refuses one with a nonce")
     func verifyLogoutToken() async throws {
         let provider = try OAuthProviderTestServer()
-        let verify = ["verify", "--discover", provider.issuer, "--logout-token", "--aud", "app", "--json", "-"]
+        // Judged at the instant the provider minted it (its logout tokens live 120 s), however
+        // long the process takes to start on a loaded machine.
+        func verify(_ token: String) throws -> [String] {
+            ["verify", "--discover", provider.issuer, "--logout-token", "--aud", "app", "--json", "--now", try Self.issuedAt(token), "-"]
+        }
 
-        let valid = try await JoseProcess.run(verify, stdin: try await provider.logoutToken(for: "app") + "\n")
+        let token = try await provider.logoutToken(for: "app")
+        let valid = try await JoseProcess.run(verify(token), stdin: token + "\n")
         #expect(valid.status == 0, "\(valid)")
         #expect((try valid.jsonObject()["claims"] as? [String: Any])?["sid"] as? String == "session-1")
 
-        let withNonce = try await JoseProcess.run(verify, stdin: try await provider.logoutToken(for: "app", claims: ["nonce": "n"]))
+        let nonced = try await provider.logoutToken(for: "app", claims: ["nonce": "n"])
+        let withNonce = try await JoseProcess.run(verify(nonced), stdin: nonced)
         #expect(withNonce.status == 1, "\(withNonce)")
         #expect((try withNonce.jsonObject()["error"] as? [String: Any])?["code"] as? String == "invalid_nonce")
 
         let untyped = try await provider.logoutToken(for: "app", header: ["typ": NSNull()])
-        let strict = try await JoseProcess.run(verify + ["--require-logout-typ"], stdin: untyped)
+        let strict = try await JoseProcess.run(try verify(untyped) + ["--require-logout-typ"], stdin: untyped)
         #expect(strict.status == 1, "\(strict)")
 
         let noClient = try await JoseProcess.run(["verify", "--discover", provider.issuer, "--logout-token", "-"], stdin: untyped)
         #expect(noClient.status == 2, "\(noClient)")
         #expect(noClient.stderr.contains("--aud"), "\(noClient)")
+    }
+
+    /// The `iat` of a compact JWT, as `--now` takes it.
+    static func issuedAt(_ token: String) throws -> String {
+        let parts = token.split(separator: ".")
+        var payload = parts.count == 3 ? parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/") : ""
+        payload += String(repeating: "=", count: (4 - payload.count % 4) % 4)
+        let claims = try JoseProcess.object(String(decoding: Data(base64Encoded: payload) ?? Data(), as: UTF8.self))
+        return "\(try #require(claims["iat"] as? Int))"
     }
 }

@@ -5,7 +5,8 @@ import Testing
 /// `jose login` through a real headless Chromium: the browser opens the URL that
 /// `jose login --no-browser` printed, signs in on the test provider's form, consents, and is
 /// redirected to jose's loopback listener.
-@Suite(.enabled(if: Browser.missing == nil, Comment(rawValue: Browser.missing ?? "")), .serialized, .timeLimit(.minutes(3)))
+@Suite(.enabled(if: RequiredSuite.runs(missing: Browser.missing), Comment(rawValue: Browser.missing ?? "")),
+       .serialized, .timeLimit(.minutes(3)))
 struct BrowserLoginCommandTests {
     /// A provider in interactive mode with the public client `cli`, registered with the loopback
     /// redirect URI without a port.

@@ -184,4 +184,20 @@ struct KeyToolboxTests {
         #expect(unreachable.status == 3)
         #expect(unreachable.stderr.contains("transport_failed"), "\(unreachable)")
     }
+
+    @Test func theThumbprintOfAJWKNeedsNoSupportForItsCurve() async throws {
+        let scratch = try JoseProcess.makeScratch()
+        defer { JoseProcess.removeScratch(scratch) }
+        let point = #""x":"eb5mfvncu6xVoGKVzocLBwKb_NstzijZWfKBWxb4F5g","y":"SDradyajxGVdpPv8DhEIqP0XtEimhVQZnEfQj_sQ1Lg""#
+        // secp256k1 (which the swift-crypto build cannot make) and a curve neither backend makes;
+        // the thumbprints are Python's base64url(sha256(canonical JSON)).
+        for (curve, expected) in [("secp256k1", "2JF8vg9etJzjFwZwmkvhBLLZ0bfMVVOPivYR5lFtcec"),
+                                  ("brainpoolP256r1", "yaY2m7liZXrlZRGSWXJqbWYTBSS1McO5_4VMSLcTlHw")] {
+            let file = scratch.appendingPathComponent(curve + ".jwk.json")
+            try #"{"kty":"EC","crv":"\#(curve)",\#(point)}"#.write(to: file, atomically: true, encoding: .utf8)
+            let result = try await JoseProcess.run(["thumbprint", file.path])
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout == expected + "\n", "\(result)")
+        }
+    }
 }

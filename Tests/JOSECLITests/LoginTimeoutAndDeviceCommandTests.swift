@@ -42,6 +42,34 @@ import Testing
         #expect(try String(contentsOfFile: opened, encoding: .utf8) == printed)
     }
 
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/fd"), "lists descriptors in /proc"))
+    func theSystemOpenerInheritsNoSocketOfJose() async throws {
+        let provider = try await provider()
+        let scratch = try JoseProcess.makeScratch()
+        defer { JoseProcess.removeScratch(scratch) }
+        let listed = scratch.appendingPathComponent("descriptors").path
+        let opener = scratch.appendingPathComponent("xdg-open")
+        try """
+            #!/bin/sh
+            for f in /proc/$$/fd/*; do printf '%s %s\\n' "${f##*/}" "$(readlink "$f")"; done > '\(listed).tmp'
+            mv '\(listed).tmp' '\(listed)'
+
+            """.write(to: opener, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: opener.path)
+        let path = scratch.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let login = try LoginRun(["login", "--discover", provider.issuer, "--client-id", "cli", "--timeout", "60"],
+                                 in: scratch, environment: ["PATH": path])
+        _ = try await login.line(startingWith: provider.baseURL + "/authorize?")
+
+        while !FileManager.default.fileExists(atPath: listed) { try await Task.sleep(for: .milliseconds(20)) }
+        login.child.terminate()
+        _ = try await login.finish()
+
+        let descriptors = try String(contentsOfFile: listed, encoding: .utf8).split(separator: "\n")
+        #expect(descriptors.contains { $0.hasPrefix("0 /dev/null") }, "\(descriptors)")
+        #expect(!descriptors.contains { $0.contains("socket:") }, "\(descriptors)")
+    }
+
     @Test func theDeviceFlowPollsUntilApprovedAndStoresTheTokens() async throws {
         let provider = try await provider(["device_auto_answer": true, "device_script": ["authorization_pending"]])
         let scratch = try JoseProcess.makeScratch()

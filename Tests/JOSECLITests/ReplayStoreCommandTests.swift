@@ -27,12 +27,11 @@ struct ReplayStoreCommandTests {
     #if PostgreSQL
     // Needs a PostgreSQL server: `apt-get install postgresql`, then `eval "$(bash .ci/start-postgres.sh)"`.
     @Test("two jose processes over one database: a proof the first accepts, the second refuses",
-          .enabled(if: ProcessInfo.processInfo.environment["JOSE_TEST_POSTGRES_URL"] != nil,
-                   "no PostgreSQL: apt-get install postgresql, then eval \"$(bash .ci/start-postgres.sh)\""))
+          .enabled(if: RequiredSuite.runs(missing: TestPostgreSQL.missing), Comment(rawValue: TestPostgreSQL.missing ?? "")))
     func twoProcessesShareTheStore() async throws {
         let setup = try await Setup()
         defer { JoseProcess.removeScratch(setup.folder) }
-        let url = try #require(ProcessInfo.processInfo.environment["JOSE_TEST_POSTGRES_URL"])
+        let url = try TestPostgreSQL.requireURL()
         let urlFile = setup.folder.appendingPathComponent("replay-store.url")
         try Data(url.utf8).write(to: urlFile)
         let arguments = try await dpopArguments(setup)

@@ -250,4 +250,27 @@ import JOSETestSupport
         }
         for index in 0..<8 { #expect(bodies[index] == Array("body \(index)".utf8)) }
     }
+
+    @Test(arguments: FetcherUnderTest.allCases)
+    func oneFetcherReusesItsConnectionAndKeepsEachFetchsLimits(_ kind: FetcherUnderTest) async throws {
+        let fetcher = kind.fetcher
+        let server = try TestHTTPServer()
+        try await server.setRoute("/jwks.json", body: String(repeating: "k", count: 100))
+        try await server.setRoute("/moved", status: 302, headers: ["Location": "/jwks.json"])
+
+        var ports: Set<Int?> = []
+        for _ in 0..<3 {
+            #expect(try await fetcher.fetch(HTTPFetchRequest(url: server.url("/jwks.json"))).body.count == 100)
+            ports.insert(try await server.lastRequestClientPort(path: "/jwks.json"))
+        }
+        // One connection (so one session, one TLS handshake over https) for every fetch.
+        #expect(ports.count == 1 && ports.first != nil, "\(ports)")
+
+        // Each fetch still has its own limits on the shared connection.
+        let small = HTTPFetchRequest(url: server.url("/jwks.json"), maximumBodyBytes: 99)
+        let tooLarge = await expectJOSEError(.transportFailed) { try await fetcher.fetch(small) }
+        #expect(tooLarge?.message.contains("limit of 99 bytes") == true)
+        _ = await expectJOSEError(.transportFailed) { try await fetcher.fetch(HTTPFetchRequest(url: server.url("/moved"))) }
+        #expect(try await fetcher.fetch(HTTPFetchRequest(url: server.url("/jwks.json"), maximumBodyBytes: 100)).body.count == 100)
+    }
 }

@@ -6,6 +6,7 @@ import HummingbirdTesting
 import JOSE
 import JOSEHummingbird
 import JOSETestSupport
+import JOSEURLSession
 import Logging
 import NIOCore
 import Testing
@@ -20,10 +21,16 @@ import Testing
     static func application(
         _ tokens: PyJWTTokens, log: RecordingLog, dpopNonce: (@Sendable () -> String?)? = nil
     ) throws -> some ApplicationProtocol {
+        try application(tokens, log: log, keys: JWKSet(json: tokens.jwks), dpopNonce: dpopNonce)
+    }
+
+    /// The application under test, its keys from `keys`.
+    static func application(
+        _ tokens: PyJWTTokens, log: RecordingLog, keys: some JWKSetSource, dpopNonce: (@Sendable () -> String?)? = nil
+    ) throws -> some ApplicationProtocol {
         let clock = JOSEClock.fixed(PyJWTTokens.madeAt + 1)
         let validator = AccessTokenValidator(
-            issuer: "https://auth.example.com", audience: "https://api.example.com",
-            keySource: try JWKSet(json: tokens.jwks), clock: clock)
+            issuer: "https://auth.example.com", audience: "https://api.example.com", keySource: keys, clock: clock)
         let resource = try ProtectedResource(
             validator: validator, dpop: try DPoPProofVerifier(clock: clock), resourceMetadata: metadataURL)
         var metadata = ProtectedResourceMetadata(resource: "https://api.example.com")
@@ -68,6 +75,38 @@ import Testing
             #expect(String(buffer: response.body) == "alice bearer")
         }
         #expect(log.entries.allSatisfy { $0.message != "access refused" })
+    }
+
+    @Test func aServerStartedWhileItsProviderIsDownAnswers503UntilTheProviderIsUp() async throws {
+        let tokens = try PyJWTTokens.make()
+        // Nothing listens on the provider's port (a stopped server keeps it bound, refusing).
+        let down = try TestHTTPServer()
+        down.stop()
+        let issuer = down.baseURL.absoluteString
+        let time = ManualTime(PyJWTTokens.madeAt + 1)
+        let log = RecordingLog()
+        var configuration = JWKSCache.Configuration()
+        configuration.clock = JOSEClock { time.now }
+        configuration.logger = log.logger()
+        let keys = try DiscoveringJWKSCache(issuer: issuer, fetcher: URLSessionHTTPFetcher(), configuration: configuration)
+
+        try await Self.application(tokens, log: log, keys: keys).test(.live) { client in
+            let refused = try await Self.getOrders(client, authorization: "Bearer " + tokens.valid)
+            #expect(refused.status == .serviceUnavailable)
+            let warning = try #require(log.entries.first { $0.message.contains("key set discovery failed") })
+            #expect(warning.level == .warning && warning.metadata["issuer"] == issuer)
+            #expect(try Self.refusal(in: log).metadata["jose.error.code"] == "transport_failed", "\(log.entries)")
+
+            let provider = try TestHTTPServer(port: down.port)
+            try await provider.setRoute(OpenIDDiscovery.configurationPath, headers: ["Content-Type": "application/json"],
+                                        body: #"{"issuer":"\#(issuer)","jwks_uri":"\#(provider.url("/keys").absoluteString)"}"#)
+            try await provider.setRoute("/keys", body: tokens.jwks)
+            time.advance(30)   // past the backoff
+
+            let served = try await Self.getOrders(client, authorization: "Bearer " + tokens.valid)
+            #expect(served.status == .ok)
+            #expect(String(buffer: served.body) == "alice bearer")
+        }
     }
 
     @Test func noCredentialsGetBothChallengesWithoutAnError() async throws {
@@ -201,5 +240,18 @@ import Testing
             try ProtectedResourceMiddleware<BasicAccessTokenRequestContext>(resource, origin: origin)
         }
     }
+}
+/// A time the test moves by hand, for the key-set cache's backoff; behind a lock.
+final class ManualTime: @unchecked Sendable {
+    private let lock = NSLock()
+    private var seconds: Double
+
+    init(_ start: Double) { seconds = start }
+
+    /// The reading, in seconds since 1970.
+    var now: Double { lock.withLock { seconds } }
+
+    /// Moves the time on by `delta` seconds.
+    func advance(_ delta: Double) { lock.withLock { seconds += delta } }
 }
 #endif

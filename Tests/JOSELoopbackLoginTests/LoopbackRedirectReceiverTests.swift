@@ -16,9 +16,10 @@ import JOSETestSupport
     }
 
     /// A started receiver, its log, and an authorization prepared for its redirect URI.
-    private func start() async throws -> (LoopbackRedirectReceiver, Log, PreparedAuthorization) {
+    private func start(_ limits: LoopbackLimits = .standard) async throws
+        -> (LoopbackRedirectReceiver, Log, PreparedAuthorization) {
         let log = Log()
-        let receiver = try await LoopbackRedirectReceiver.start { log.append($0) }
+        let receiver = try await LoopbackRedirectReceiver.start(limits: limits) { log.append($0) }
         let request = AuthorizationRequest(clientID: "app", redirectURI: receiver.redirectURI)
         let prepared = try request.prepare(authorizationEndpoint: #require(URL(string: "https://op.example/authorize")),
                                            issuer: "https://op.example", requiresIssuerParameter: false)
@@ -134,5 +135,116 @@ import JOSETestSupport
         defer { Task { await receiver.stop() } }
         let thrown = await #expect(throws: JOSEError.self) { try await LoopbackRedirectReceiver.start(port: receiver.port) }
         #expect(thrown?.code == .invalidInput)
+    }
+
+    @Test func aHalfSentRequestIsClosedAndTheCallbackStillEndsTheWait() async throws {
+        let (receiver, log, prepared) = try await start(LoopbackLimits(idleTimeout: .milliseconds(200), maxConnections: 64))
+        defer { Task { await receiver.stop() } }
+        let waiting = wait(receiver, prepared)
+        try await untilWaiting(receiver, log)
+        let half = try RawConnection(port: receiver.port)
+        try half.send("GET /callback?state=")
+
+        let state = FormURLEncoding.encode(component: prepared.transaction.state)
+        let page = try await get(receiver.redirectURI + "?code=c&state=" + state)
+
+        #expect(page.status == 200)
+        #expect(try await waiting.value.code == "c")
+        #expect(await RawConnection.oneClosedByThePeer([half]), "the half-sent request's connection stays open")
+    }
+
+    @Test func oneConnectionMoreThanTheCapClosesTheOneThatWaitedLongest() async throws {
+        let (receiver, log, prepared) = try await start(LoopbackLimits(idleTimeout: .seconds(600), maxConnections: 2))
+        defer { Task { await receiver.stop() } }
+        let waiting = wait(receiver, prepared)
+        try await untilWaiting(receiver, log)
+        let idle = try (0..<3).map { _ in try RawConnection(port: receiver.port) }
+
+        #expect(await RawConnection.oneClosedByThePeer(idle), "three idle connections stay open under a cap of two")
+        let state = FormURLEncoding.encode(component: prepared.transaction.state)
+        let page = try await get(receiver.redirectURI + "?code=c&state=" + state)
+        #expect(page.status == 200)
+        #expect(try await waiting.value.code == "c")
+    }
+
+    @Test func aListenerThatStopsAcceptingEndsTheWaitAtOnce() async throws {
+        let (receiver, _, prepared) = try await start()
+        defer { Task { await receiver.stop() } }
+        let waiting = Task { try await receiver.authorizationResponse(for: prepared, timeout: .seconds(100)) }
+        let listener = try #require(RawConnection.listeningDescriptor(port: receiver.port))
+
+        // What a failing accept() does to FlyingFox's accept loop: it ends.
+        #expect(shutdown(listener, Int32(SHUT_RDWR)) == 0)
+
+        let thrown = await #expect(throws: JOSEError.self) { try await waiting.value }
+        #expect(thrown?.code == .transportFailed)
+        #expect(thrown?.message.contains("stopped accepting connections") == true)
+    }
+}
+
+/// A TCP connection to the receiver made by hand, to do what no browser does: send half a
+/// request, or nothing.
+private final class RawConnection: Sendable {
+    let descriptor: Int32
+
+    init(port: UInt16) throws {
+        #if canImport(Glibc)
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard descriptor >= 0, connected == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    }
+
+    deinit { close(descriptor) }
+
+    func send(_ text: String) throws {
+        let sent = text.utf8CString.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count - 1) }
+        guard sent == text.utf8.count else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    }
+
+    /// Whether the receiver closed one of `connections` within a minute (a bound for a failing
+    /// run only): waits off the cooperative threads until one reads end-of-file or an error.
+    static func oneClosedByThePeer(_ connections: [RawConnection]) async -> Bool {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                var descriptors = connections.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
+                let deadline = ContinuousClock.now + .seconds(60)
+                while ContinuousClock.now < deadline {
+                    guard poll(&descriptors, nfds_t(descriptors.count), 1_000) > 0 else { continue }
+                    for index in descriptors.indices where descriptors[index].revents != 0 {
+                        var byte: UInt8 = 0
+                        if read(descriptors[index].fd, &byte, 1) <= 0 { return continuation.resume(returning: true) }
+                    }
+                }
+                continuation.resume(returning: false)
+            }
+        }
+    }
+
+    /// This process's socket listening on 127.0.0.1:`port`.
+    static func listeningDescriptor(port: UInt16) -> Int32? {
+        let folder = FileManager.default.fileExists(atPath: "/proc/self/fd") ? "/proc/self/fd" : "/dev/fd"
+        let descriptors = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).compactMap { Int32($0) }
+        return descriptors.first { descriptor in
+            var address = sockaddr_in()
+            var size = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let named = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &size) }
+            }
+            var accepting: Int32 = 0
+            var optionSize = socklen_t(MemoryLayout<Int32>.size)
+            return named == 0 && address.sin_family == sa_family_t(AF_INET) && UInt16(bigEndian: address.sin_port) == port
+                && getsockopt(descriptor, SOL_SOCKET, SO_ACCEPTCONN, &accepting, &optionSize) == 0 && accepting != 0
+        }
     }
 }

@@ -42,9 +42,12 @@ package final class TestHTTPServer: Sendable {
 
     /// Starts a server and waits until it reports its port.
     ///
+    /// - Parameter requestedPort: The port to listen on: one the system picks unless given (for
+    ///   a server that comes up where a stopped one refused connections).
     /// - Throws: ``Failure`` when `python3` cannot be run or the server prints no port.
-    package init() throws {
-        server = try PythonServerProcess(script: "jwks_test_server.py")
+    package init(port requestedPort: Int = 0) throws {
+        server = try PythonServerProcess(script: "jwks_test_server.py",
+                                         arguments: requestedPort == 0 ? [] : [String(requestedPort)])
         port = server.port
         guard let url = URL(string: "http://127.0.0.1:\(port)") else {
             throw Failure(description: "no URL for port \(port)")
@@ -132,6 +135,14 @@ package final class TestHTTPServer: Sendable {
         let object = try await control("/_control/last_request?path=" + Self.queryEscaped(path),
                                        acceptNotFound: true)
         return object["headers"] as? [String: String]
+    }
+
+    /// The client port of the last request for `path` (requests over one connection share it),
+    /// or `nil` if there was none.
+    package func lastRequestClientPort(path: String) async throws -> Int? {
+        let object = try await control("/_control/last_request?path=" + Self.queryEscaped(path),
+                                       acceptNotFound: true)
+        return object["client_port"] as? Int
     }
 
     /// Forgets every route, count and recorded request.

@@ -20,7 +20,8 @@ the tests configure over the same server:
   POST /_control/release JSON body {"path": "/jwks.json"}: answers the held requests for the path
   GET  /_control/count?path=/jwks.json   -> {"count": n} requests seen for that path
   GET  /_control/count                    -> {"count": n} requests seen for every path but /_control
-  GET  /_control/last_request?path=/p     -> {"headers": {...lowercased...}} of the last request, or 404
+  GET  /_control/last_request?path=/p     -> {"headers": {...lowercased...}, "client_port": n} of the last
+                                             request (the port tells connections apart), or 404
   POST /_control/reset   forget all routes, counts and recorded requests
 
 Any other path is a route: its count is incremented (even if no route is configured, in which
@@ -40,6 +41,7 @@ LOCK = threading.Lock()
 ROUTES = {}
 COUNTS = {}
 LAST_HEADERS = {}
+LAST_CLIENT_PORTS = {}
 HOLDS = {}
 HOLD_LIMIT_SECONDS = 60
 CHUNK = 64 * 1024
@@ -101,6 +103,7 @@ class Handler(BaseHTTPRequestHandler):
                     ROUTES.clear()
                     COUNTS.clear()
                     LAST_HEADERS.clear()
+                    LAST_CLIENT_PORTS.clear()
                 self.send_json(200, {"ok": True})
             else:
                 self.read_body()
@@ -120,14 +123,16 @@ class Handler(BaseHTTPRequestHandler):
             path = parse_qs(parts.query).get("path", [""])[0]
             with LOCK:
                 headers = LAST_HEADERS.get(path)
+                client_port = LAST_CLIENT_PORTS.get(path)
             if headers is None:
                 self.send_json(404, {"error": "no request seen"})
             else:
-                self.send_json(200, {"headers": headers})
+                self.send_json(200, {"headers": headers, "client_port": client_port})
             return
         with LOCK:
             COUNTS[parts.path] = COUNTS.get(parts.path, 0) + 1
             LAST_HEADERS[parts.path] = {k.lower(): v for k, v in self.headers.items()}
+            LAST_CLIENT_PORTS[parts.path] = self.client_address[1]
             spec = ROUTES.get(parts.path)
         if spec is None:
             self.send_json(404, {"error": "no route"})

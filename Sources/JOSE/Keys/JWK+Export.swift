@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 extension JWK {
     /// The key without its private material, keeping `kid`, `use`, `key_ops` and `alg`;
     /// `nil` for an `oct` key, which has no public part.
@@ -31,10 +37,53 @@ extension JWK {
     public func thumbprint(using hash: HashAlgorithm = .sha256) throws -> String {
         let required = try keyMembers(includingPrivate: keyType == .octetSequence)
             .filter { ["crv", "e", "k", "n", "x", "y"].contains($0.0) }
-        let canonical = ([("kty", JSONOutput.string(keyType.rawValue))] + required).sorted { $0.0 < $1.0 }
-        let bytes = Array(JSONOutput.object(canonical).serialized().utf8)
-        let digest = bytes.withUnsafeBytes { Digest.hash(hash, $0) }
-        return Base64URL.encode(digest)
+        return Self.thumbprint(of: [("kty", JSONOutput.string(keyType.rawValue))] + required, using: hash)
+    }
+
+    /// The RFC 7638 thumbprint of the JWK in `json`, from its members alone: the key is not
+    /// made, so a key this build's crypto backend cannot use (`secp256k1` with swift-crypto, a
+    /// curve no backend knows) has a thumbprint too. The required members are hashed as they
+    /// are written, as RFC 7638 §3 defines it; for a key the library can make, this is
+    /// ``thumbprint(using:)``.
+    ///
+    /// - Parameters:
+    ///   - json: The JWK's JSON text (public or private; private members are not hashed).
+    ///   - hash: The hash function; SHA-256 unless a protocol says otherwise.
+    /// - Returns: The thumbprint, base64url.
+    /// - Throws: ``JOSEError`` `malformed` when `json` is not strict JSON; `invalid_key` when it
+    ///   is not an object, or its `kty` or a member the thumbprint needs (`crv`, `x`, `y` for
+    ///   `EC`; `e`, `n` for `RSA`; `crv`, `x` for `OKP`; `k` for `oct`) is missing, not a
+    ///   string, or (but for `crv`) not base64url.
+    public static func thumbprint(ofJSON json: some DataProtocol, using hash: HashAlgorithm = .sha256) throws -> String {
+        let root = try JSONDocument(bytes: Array(json)).root
+        guard root.kind == .object, let keyType = root["kty"]?.string else {
+            throw JOSEError(.invalidKey, "a JWK is a JSON object with a \"kty\" string")
+        }
+        let required: [String]
+        switch keyType {
+        case "EC": required = ["crv", "x", "y"]
+        case "RSA": required = ["e", "n"]
+        case "OKP": required = ["crv", "x"]
+        case "oct": required = ["k"]
+        default:
+            throw JOSEError(.invalidKey, "the JWK's kty \(JOSEError.quoted(keyType)) is none of EC, RSA, OKP and oct, "
+                + "whose thumbprint members RFC 7638 defines")
+        }
+        var members = [("kty", JSONOutput.string(keyType))]
+        for name in required {
+            guard let value = root[name]?.string, !value.isEmpty, name == "crv" || (try? Base64URL.decode(value)) != nil else {
+                throw JOSEError(.invalidKey, "the \(keyType) JWK's \"\(name)\" is missing or not a base64url string; "
+                    + "its thumbprint hashes it (RFC 7638 §3.2)")
+            }
+            members.append((name, .string(value)))
+        }
+        return thumbprint(of: members, using: hash)
+    }
+
+    /// The base64url hash of `members` as one JSON object, in lexicographic order of names.
+    private static func thumbprint(of members: [(String, JSONOutput)], using hash: HashAlgorithm) -> String {
+        let bytes = Array(JSONOutput.object(members.sorted { $0.0 < $1.0 }).serialized().utf8)
+        return Base64URL.encode(bytes.withUnsafeBytes { Digest.hash(hash, $0) })
     }
 
     /// The type-specific members: curve and coordinates, modulus and exponent, or the secret.

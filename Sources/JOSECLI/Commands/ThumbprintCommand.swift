@@ -22,9 +22,16 @@ struct ThumbprintCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The hash function.", valueName: "sha256|sha384|sha512"))
     var hash: HashArgument = HashArgument(.sha256)
 
-    /// Computes and prints the thumbprint.
+    /// Computes and prints the thumbprint: of a JWK from its members (so a key this build cannot
+    /// use has one too), of PEM or DER from the key.
     func run() throws {
-        let key = try KeyFile.load(file)
-        Console.out(try withContext("cannot compute the thumbprint of '\(file)'") { try key.thumbprint(using: hash.hash) })
+        let bytes = try InputFile.bytes(at: file, what: "key file")
+        let context = "cannot compute the thumbprint of '\(file)'"
+        if bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{") {
+            Console.out(try withContext(context) { try JWK.thumbprint(ofJSON: bytes, using: hash.hash) })
+        } else {
+            let key = try KeyFile.load(bytes: bytes, named: file)
+            Console.out(try withContext(context) { try key.thumbprint(using: hash.hash) })
+        }
     }
 }

@@ -37,14 +37,9 @@ enum TransactionFile {
                 hint: "a login transaction is used once; start a new login with 'jose authorize-url'")
         }
         do {
-            // The library's strict reader first: Foundation's decoder would take the last of a
-            // duplicated member, which the library refuses everywhere else (RFC 7515 §5.2 rule).
-            _ = try JSONDocument(bytes: bytes)
-            return try JSONDecoder().decode(LoginTransaction.self, from: Data(bytes))
+            return try LoginTransaction(json: bytes)
         } catch let error as JOSEError {
             throw CLIFailure(error, context: "cannot use transaction file '\(path)'")
-        } catch {
-            throw CLIFailure.input("cannot use transaction file '\(path)': it is not a login transaction")
         }
     }
 

@@ -5,18 +5,15 @@ import JOSEPostgreSQL
 import Logging
 import PostgresNIO
 
-/// The tests' PostgreSQL server, from `JOSE_TEST_POSTGRES_URL` (`.ci/start-postgres.sh` starts
-/// one and prints it); `nil` when it is not set, and the tests that need it are skipped.
+/// Clients and caches over the tests' PostgreSQL server (``TestPostgreSQL``).
 enum PostgresTestDatabase {
-    static let url = ProcessInfo.processInfo.environment["JOSE_TEST_POSTGRES_URL"]
-
     /// Runs `body` with `count` clients of their own (separate connections, as separate
     /// instances of a fleet have), each running for the duration.
     static func withClients<Result: Sendable>(
-        _ count: Int, url: String? = PostgresTestDatabase.url,
+        _ count: Int, url: String? = TestPostgreSQL.url,
         _ body: ([PostgresClient]) async throws -> Result
     ) async throws -> Result {
-        let configuration = try PostgresReplayCache.configuration(url: try requireURL(url))
+        let configuration = try PostgresReplayCache.configuration(url: try url ?? TestPostgreSQL.requireURL())
         let clients = (0..<count).map { _ in
             PostgresClient(configuration: configuration, backgroundLogger: Logger(label: "jose.tests.postgres"))
         }
@@ -40,11 +37,6 @@ enum PostgresTestDatabase {
     /// A table name no other test uses.
     static func freshTable() -> String {
         "jose_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-    }
-
-    private static func requireURL(_ url: String?) throws -> String {
-        guard let url else { throw JOSEError(.invalidInput, "JOSE_TEST_POSTGRES_URL is not set") }
-        return url
     }
 }
 #endif

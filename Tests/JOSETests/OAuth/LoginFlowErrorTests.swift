@@ -170,12 +170,11 @@ import JOSETestSupport
     @Test func transactionSurvivesARestartAsJSON() async throws {
         let fixture = try await LoginFixture.make()
         let (callback, transaction) = try await fixture.authorize()
-        let stored = try JSONEncoder().encode(transaction)
+        let stored = try transaction.json()
         let restarted = try await OpenIDClient.discover(
             issuer: fixture.provider.issuer, location: .oauthAuthorizationServer, clientID: fixture.clientID,
             fetcher: URLSessionHTTPFetcher())
-        let login = try await restarted.finishLogin(
-            callbackURL: callback, transaction: JSONDecoder().decode(LoginTransaction.self, from: stored))
+        let login = try await restarted.finishLogin(callbackURL: callback, transaction: LoginTransaction(json: stored))
         #expect(login.idToken?.claims.nonce == transaction.nonce)
     }
 
@@ -434,6 +433,21 @@ import JOSETestSupport
         object.removeValue(forKey: "acr_values")
         let old = try JSONSerialization.data(withJSONObject: object)
         #expect(try JSONDecoder().decode(LoginTransaction.self, from: old).acrValues == [])
+    }
+
+    @Test func aStoredTransactionWithADuplicatedMemberIsRefused() throws {
+        let transaction = try AuthorizationRequest(clientID: "app", redirectURI: "https://app.example/callback")
+            .prepare(authorizationEndpoint: #require(URL(string: "https://op.example/authorize")), issuer: "https://op.example")
+            .transaction
+        let stored = try transaction.json()
+        #expect(try LoginTransaction(json: stored) == transaction)
+        let duplicated = Array(#"{"state":"forged","#.utf8) + stored.dropFirst()
+
+        let thrown = #expect(throws: JOSEError.self) { try LoginTransaction(json: duplicated) }
+        #expect(thrown?.code == .malformed)
+        #expect(thrown?.message.contains("duplicate member name \"state\"") == true)
+        let notATransaction = #expect(throws: JOSEError.self) { try LoginTransaction(json: Array(#"{"state":"s"}"#.utf8)) }
+        #expect(notATransaction?.code == .invalidInput)
     }
 
     @Test func responseCheckedAgainstAnotherTransactionIsRefused() async throws {

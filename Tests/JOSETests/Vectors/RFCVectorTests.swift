@@ -196,6 +196,28 @@ extension Vectors {
             let canonical = try JWK(json: v.canonicalJSON)
             #expect(try canonical.thumbprint() == v.thumbprint)
             #expect(canonical.keyID == nil && canonical.algorithm == nil)
+            #expect(try JWK.thumbprint(ofJSON: Array(v.key.json.utf8)) == v.thumbprint)
+            #expect(try JWK.thumbprint(ofJSON: Array(v.canonicalJSON.utf8)) == v.thumbprint)
+        }
+
+        @Test("RFC 7638 thumbprint from the members alone, of curves the backend may not make")
+        func thumbprintOfAKeyTheBackendCannotMake() throws {
+            // The secp256k1 generator; a thumbprint hashes members and needs no curve support.
+            let point = #""x":"eb5mfvncu6xVoGKVzocLBwKb_NstzijZWfKBWxb4F5g","y":"SDradyajxGVdpPv8DhEIqP0XtEimhVQZnEfQj_sQ1Lg""#
+            let secp256k1 = Array(#"{"kty":"EC","crv":"secp256k1","#.utf8) + Array(point.utf8) + Array(#","kid":"k"}"#.utf8)
+            let brainpool = Array(#"{"kty":"EC","crv":"brainpoolP256r1","#.utf8) + Array(point.utf8) + Array("}".utf8)
+            // Python: base64url(sha256('{"crv":"…","kty":"EC","x":"…","y":"…"}')).
+            #expect(try JWK.thumbprint(ofJSON: secp256k1) == "2JF8vg9etJzjFwZwmkvhBLLZ0bfMVVOPivYR5lFtcec")
+            #expect(try JWK.thumbprint(ofJSON: brainpool) == "yaY2m7liZXrlZRGSWXJqbWYTBSS1McO5_4VMSLcTlHw")
+            #expect(throws: JOSEError.self) { try JWK(json: brainpool) }
+
+            for (json, code) in [(#"{"kty":"EC","crv":"P-256","x":"AA"}"#, JOSEError.Code.invalidKey),
+                                 (#"{"kty":"EC","crv":"P-256","x":"A A","y":"AA"}"#, .invalidKey),
+                                 (#"{"kty":"XYZ"}"#, .invalidKey), (#"[1]"#, .invalidKey),
+                                 (#"{"kty":"oct","k":"AA","k":"AB"}"#, .malformed)] {
+                let thrown = #expect(throws: JOSEError.self, "\(json)") { try JWK.thumbprint(ofJSON: Array(json.utf8)) }
+                #expect(thrown?.code == code, "\(json)")
+            }
         }
 
         // MARK: RFC 7517 Appendix A and B
