@@ -1,4 +1,5 @@
 import Foundation
+import JOSETestSupport
 import Testing
 
 /// `jose verify --dpop … --replay-store`: proofs recorded in a store shared by processes.

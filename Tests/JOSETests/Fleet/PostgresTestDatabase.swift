@@ -2,6 +2,7 @@
 import Foundation
 import JOSE
 import JOSEPostgreSQL
+import JOSETestSupport
 import Logging
 import PostgresNIO
 
