@@ -127,6 +127,7 @@ FOR_LOGIN_MODULE = {
     "constantTimeEquals": "state and issuer are compared in constant time",
     "validatingUTF8Bytes": "form_post bodies are read as strict UTF-8",
     "answer": "finished login transactions go through the replay store as DPoP proofs do, failing closed alike",
+    "holds": "a login transaction is looked up in the replay store, failing closed, before its code is sent",
     "jsonText": "a stored session reads back the ID-token claims it validated at login",
     "AuthenticationChallenges": "a session reads resource servers' WWW-Authenticate challenges with the one parser",
     "carriesChallengeError": "a session tells a refused access token (invalid_token) from other 401s",
