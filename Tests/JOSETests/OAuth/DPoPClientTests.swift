@@ -7,7 +7,7 @@ import JOSETestSupport
 
 /// DPoP from the client side (RFC 9449 §5, §8) against the loopback provider, which verifies
 /// every proof with jwcrypto, can demand a nonce, and binds its tokens to the proof's key.
-@Suite(.timeLimit(.minutes(1))) struct DPoPClientTests {
+@Suite(.timeLimit(.minutes(3))) struct DPoPClientTests {
     /// A fixture whose client proves its requests with a fresh ES256 key.
     private func fixture() async throws -> (fixture: LoginFixture, signer: DPoPProofSigner) {
         var fixture = try await LoginFixture.make()

@@ -7,7 +7,7 @@ import JOSETestSupport
 
 /// Concurrent refreshes of one refresh token share one token request (the loopback provider
 /// rotates refresh tokens, holds refresh requests until released, and counts them).
-@Suite(.tags(.threadSanitized), .timeLimit(.minutes(1))) struct RefreshSingleFlightTests {
+@Suite(.tags(.threadSanitized), .timeLimit(.minutes(3))) struct RefreshSingleFlightTests {
     /// A logged-in fixture: its refresh token and ID token.
     private func login(_ fixture: LoginFixture) async throws -> (refreshToken: String, idToken: VerifiedJWT) {
         let (callback, transaction) = try await fixture.authorize()

@@ -8,7 +8,7 @@ import JOSETestSupport
 /// `ServiceTokens`, the client-credentials grant, against the loopback provider, which issues a
 /// token to each client-credentials request, records what it asked for, and can hold requests
 /// until released.
-@Suite(.tags(.threadSanitized), .timeLimit(.minutes(1))) struct ServiceTokensTests {
+@Suite(.tags(.threadSanitized), .timeLimit(.minutes(3))) struct ServiceTokensTests {
     /// A time the test moves by hand.
     private final class Time: Sendable {
         private let seconds = Lock(Date().timeIntervalSince1970)

@@ -8,7 +8,7 @@ import JOSETestSupport
 /// `UserSession.fetch` against the loopback provider's resource server (`/resource`), which
 /// accepts only access tokens the provider issued and has not revoked, verifies DPoP proofs
 /// (key, `htm`, `htu`, `ath`, nonce) with jwcrypto, and counts every request.
-@Suite(.timeLimit(.minutes(1))) struct SessionFetchTests {
+@Suite(.timeLimit(.minutes(3))) struct SessionFetchTests {
     /// A logged-in session kept in memory, Bearer or DPoP-bound to a fresh ES256 key.
     private struct Fixture {
         let login: LoginFixture

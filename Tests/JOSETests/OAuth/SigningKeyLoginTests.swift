@@ -8,7 +8,7 @@ import JOSETestSupport
 /// Logins, refreshes and service tokens whose DPoP proofs and client assertions are signed
 /// through a `JWSSigningKey` (as a Secure Enclave or HSM key would sign them), against the
 /// loopback provider, which verifies each with jwcrypto.
-@Suite(.timeLimit(.minutes(1))) struct SigningKeyLoginTests {
+@Suite(.timeLimit(.minutes(3))) struct SigningKeyLoginTests {
     @Test func aDPoPBoundLoginRefreshAndResourceRequestAreProvedThroughTheSigningKey() async throws {
         var fixture = try await LoginFixture.make()
         let key = CountingSigningKey(try SoftwareSigningKey(JWK.generate(for: .es256)))
