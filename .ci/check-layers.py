@@ -132,6 +132,10 @@ FOR_LOGIN_MODULE = {
     "AuthenticationChallenges": "a session reads resource servers' WWW-Authenticate challenges with the one parser",
     "carriesChallengeError": "a session tells a refused access token (invalid_token) from other 401s",
     "isNonce": "a session keeps a resource server's DPoP-Nonce only when RFC 9449 §8.1 allows it",
+    "URIText": "URLs are read by the package's own RFC 3986 rules, the same on every platform",
+    "absoluteURL": "a redirect URI is read by the RFC 3986 rules",
+    "absoluteURLWithoutFragment": "resource and post-logout URIs are read by the RFC 3986 rules",
+    "queryURL": "authorize and logout URLs are built by the one query builder",
 }
 package_names = set()
 for path, code in codes.items():

@@ -17,8 +17,8 @@ extension WebAuthenticationLogin {
         /// - Throws: `JOSEError` `invalid_input` for a URI without a scheme, an `http` one (a
         ///   loopback redirect is `JOSELoopbackLogin`'s), or an `https` one without a host.
         init(redirectURI: String) throws {
-            guard let url = URL(string: redirectURI), let scheme = url.scheme?.lowercased() else {
-                throw JOSEError(.invalidInput, "the redirect URI \(JOSEError.quoted(redirectURI)) has no scheme")
+            guard let url = URIText.absoluteURL(redirectURI), let scheme = url.scheme?.lowercased() else {
+                throw JOSEError(.invalidInput, "the redirect URI \(JOSEError.quoted(redirectURI)) is not an absolute URI (RFC 3986)")
             }
             switch scheme {
             case "https":

@@ -53,8 +53,9 @@ public struct PushedAuthorizationRequest: Sendable {
     /// - Throws: `JOSEError` `invalid_input` for an empty `requestURI`.
     public func authorizationURL(requestURI: String) throws -> PreparedAuthorization {
         guard !requestURI.isEmpty else { throw JOSEError.invalidInput("the request_uri is empty") }
-        let url = try AuthorizationRequest.url(
-            authorizationEndpoint, adding: [("client_id", transaction.clientID), ("request_uri", requestURI)])
+        let url = try URIText.queryURL(authorizationEndpoint, name: "the authorization endpoint",
+                                  adding: [("client_id", transaction.clientID), ("request_uri", requestURI)],
+                                  reserving: AuthorizationRequest.reservedParameters)
         return PreparedAuthorization(url: url, transaction: transaction)
     }
 }

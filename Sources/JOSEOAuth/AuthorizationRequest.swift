@@ -118,13 +118,15 @@ public struct AuthorizationRequest: Sendable {
     ///   not absolute or has a query or fragment, an empty or spaced scope or option value, a
     ///   `max_age` outside 0...``maximumMaxAge``, a `resource` that is not an absolute URI, an
     ///   extra parameter that is reserved or repeated, ``requiresAuthenticationContext`` without
-    ///   ``acrValues``, or an endpoint with a fragment or with a
-    ///   query naming one of ``reservedParameters`` or an extra parameter (ignoring case).
+    ///   ``acrValues``, or an endpoint that `TransportPolicy` does not
+    ///   allow, that has a fragment, or whose query names one of ``reservedParameters`` or an
+    ///   extra parameter (ignoring case).
     public func prepare(
         authorizationEndpoint: URL, issuer: String, requiresIssuerParameter: Bool = false, clock: JOSEClock = .system
     ) throws -> PreparedAuthorization {
         let transaction = try makeTransaction(issuer: issuer, requiresIssuerParameter: requiresIssuerParameter, clock: clock)
-        let url = try Self.url(authorizationEndpoint, adding: parameters(for: transaction))
+        let url = try URIText.queryURL(authorizationEndpoint, name: "the authorization endpoint", adding: parameters(for: transaction),
+                                  reserving: Self.reservedParameters)
         return PreparedAuthorization(url: url, transaction: transaction)
     }
 
@@ -167,27 +169,6 @@ public struct AuthorizationRequest: Sendable {
         return parameters
     }
 
-    /// `endpoint` with `parameters` appended to its query.
-    static func url(_ endpoint: URL, adding parameters: [(name: String, value: String)]) throws -> URL {
-        let base = endpoint.absoluteString
-        guard !base.contains("#") else {
-            throw JOSEError.invalidInput("the authorization endpoint \(JOSEError.quoted(base)) has a fragment")
-        }
-        let added = Set(parameters.map { $0.name.lowercased() })
-        for item in URLComponents(url: endpoint, resolvingAgainstBaseURL: false)?.queryItems ?? [] {
-            let name = item.name.lowercased()
-            guard !reservedParameters.contains(name), !added.contains(name) else {
-                throw JOSEError.invalidInput(
-                    "the authorization endpoint's query names \(JOSEError.quoted(item.name)), which the request sets itself")
-            }
-        }
-        let separator = base.contains("?") ? (base.hasSuffix("?") || base.hasSuffix("&") ? "" : "&") : "?"
-        guard let url = URL(string: base + separator + FormURLEncoding.encode(parameters)) else {
-            throw JOSEError.invalidInput("the authorization URL for \(JOSEError.quoted(base)) is not a valid URL")
-        }
-        return url
-    }
-
     /// Checks every field before anything is sent.
     private func validate() throws {
         guard !clientID.isEmpty else { throw JOSEError.invalidInput("the client id is empty") }
@@ -205,7 +186,7 @@ public struct AuthorizationRequest: Sendable {
             throw JOSEError.invalidInput("max_age must be 0...\(Self.maximumMaxAge) seconds, got \(maxAge)")
         }
         for resource in resources {
-            guard let url = URL(string: resource), url.scheme != nil, url.fragment == nil, !resource.contains("#") else {
+            guard URIText.absoluteURLWithoutFragment(resource) != nil else {
                 throw JOSEError.invalidInput("resource \(JOSEError.quoted(resource)) is not an absolute URI without fragment")
             }
         }
@@ -222,15 +203,15 @@ public struct AuthorizationRequest: Sendable {
 
     /// Checks a redirect URI: absolute, with a scheme, without query or fragment.
     static func validateRedirectURI(_ text: String) throws {
-        guard let components = URLComponents(string: text), let scheme = components.scheme, !scheme.isEmpty else {
-            throw JOSEError.invalidInput("redirect URI \(JOSEError.quoted(text)) is not an absolute URI")
+        guard let url = URIText.absoluteURL(text), let scheme = url.scheme else {
+            throw JOSEError.invalidInput("redirect URI \(JOSEError.quoted(text)) is not an absolute URI (RFC 3986)")
         }
-        guard components.query == nil, components.fragment == nil, !text.contains("?"), !text.contains("#") else {
+        guard !text.contains("?"), !text.contains("#") else {
             throw JOSEError.invalidInput("redirect URI \(JOSEError.quoted(text)) must not have a query or fragment")
         }
         let lowered = scheme.lowercased()
         if lowered == "http" || lowered == "https" {
-            guard let host = components.host, !host.isEmpty else {
+            guard url.host != nil else {
                 throw JOSEError.invalidInput("redirect URI \(JOSEError.quoted(text)) has no host")
             }
         }

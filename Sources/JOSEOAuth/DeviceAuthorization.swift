@@ -111,8 +111,7 @@ public struct DeviceAuthorization: Sendable {
     /// `TransportPolicy` allows.
     private static func url(_ root: JSONValue, _ name: String) throws -> URL? {
         guard let value = root[name] else { return nil }
-        guard let text = value.string, isVisibleASCII(text), let url = URL(string: text), url.scheme != nil,
-              url.host != nil, TransportPolicy.isAllowed(url) else {
+        guard let text = value.string, let url = URIText.absoluteURL(text), TransportPolicy.isAllowed(url) else {
             throw refusal("has a \"\(name)\" that is not an https URL (http only to a loopback host)")
         }
         return url

@@ -52,7 +52,7 @@ public struct LogoutRequest: Sendable {
             parameters.append(("id_token_hint", idTokenHint))
         }
         if let postLogoutRedirectURI {
-            guard let url = URL(string: postLogoutRedirectURI), url.scheme != nil, !postLogoutRedirectURI.contains("#") else {
+            guard URIText.absoluteURLWithoutFragment(postLogoutRedirectURI) != nil else {
                 throw JOSEError.invalidInput(
                     "the post_logout_redirect_uri \(JOSEError.quoted(postLogoutRedirectURI)) is not an absolute URI without fragment")
             }
@@ -94,23 +94,7 @@ extension OpenIDClient {
     ///   parameter the request sets.
     public func logoutURL(_ request: LogoutRequest) throws -> URL {
         let endpoint = try metadata.requiredEndpoint(\.endSessionEndpoint, "end_session_endpoint")
-        guard TransportPolicy.isAllowed(endpoint) else {
-            throw JOSEError.invalidInput(
-                "the end_session_endpoint \(TransportPolicy.describe(endpoint)) is not https (plain http is allowed only for loopback hosts)")
-        }
-        let parameters = try request.parameters(clientID: clientID)
-        let base = endpoint.absoluteString
-        let added = Set(parameters.map { $0.name.lowercased() })
-        for item in URLComponents(url: endpoint, resolvingAgainstBaseURL: false)?.queryItems ?? []
-        where added.contains(item.name.lowercased()) {
-            throw JOSEError.invalidInput(
-                "the end_session_endpoint's query names \(JOSEError.quoted(item.name)), which the logout request sets itself")
-        }
-        let separator = base.contains("?") ? (base.hasSuffix("?") || base.hasSuffix("&") ? "" : "&") : "?"
-        guard let url = URL(string: base + separator + FormURLEncoding.encode(parameters)) else {
-            throw JOSEError.invalidInput("the logout URL for \(JOSEError.quoted(base)) is not a valid URL")
-        }
-        return url
+        return try URIText.queryURL(endpoint, name: "the end_session_endpoint", adding: request.parameters(clientID: clientID))
     }
 
     /// A validator for this client's back-channel logout tokens, with ``idTokenValidator``'s

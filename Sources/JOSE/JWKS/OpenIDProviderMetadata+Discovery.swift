@@ -36,8 +36,7 @@ extension OpenIDProviderMetadata {
     ///   absolute URL with a host, has a query or fragment, or is refused by
     ///   ``TransportPolicy/isAllowed(_:)``.
     public static func discoveryURL(forIssuer issuer: String, location: WellKnownLocation = .openIDConfiguration) throws -> URL {
-        guard let issuerURL = URL(string: issuer), issuerURL.scheme != nil,
-              TransportPolicy.hostName(of: issuerURL) != nil else {
+        guard let issuerURL = URIText.absoluteURL(issuer), TransportPolicy.hostName(of: issuerURL) != nil else {
             throw JOSEError(.invalidInput, "issuer \(JOSEError.quoted(issuer)) is not an absolute URL with a host")
         }
         guard issuerURL.query == nil, issuerURL.fragment == nil, !issuer.contains("?"), !issuer.contains("#") else {
@@ -55,7 +54,7 @@ extension OpenIDProviderMetadata {
             let pathStart = authority.firstIndex(of: "/") ?? base.endIndex
             text = base[..<pathStart] + "/.well-known/" + location.suffix + base[pathStart...]
         }
-        guard let url = URL(string: text) else {
+        guard let url = URIText.absoluteURL(text) else {
             throw JOSEError(.invalidInput, "issuer \(JOSEError.quoted(issuer)) does not give a valid discovery URL")
         }
         return url

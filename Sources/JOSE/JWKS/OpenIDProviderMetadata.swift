@@ -179,7 +179,7 @@ private struct MetadataReader {
         guard let text = value.string else {
             throw JOSEError(.discoveryFailed, "the discovery document's \"\(name)\" is not a string")
         }
-        guard let url = URL(string: text), url.scheme != nil, TransportPolicy.hostName(of: url) != nil else {
+        guard let url = URIText.absoluteURL(text), TransportPolicy.hostName(of: url) != nil else {
             throw JOSEError(.discoveryFailed, "\"\(name)\" \(JOSEError.quoted(text)) is not an absolute URL with a host")
         }
         guard TransportPolicy.isAllowed(url) else {

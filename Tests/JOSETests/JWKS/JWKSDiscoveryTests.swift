@@ -24,7 +24,7 @@ import JOSETestSupport
 
     @Test(arguments: [
         "http://example.com", "example.com", "", "https://example.com/?tenant=1", "https://example.com/#x",
-        "ftp://example.com", "https://",
+        "ftp://example.com", "https://", "https://example.com/a tenant", "https://example.com/{tenant}",
     ])
     func unusableIssuerIsInvalidInput(_ issuer: String) async {
         _ = await expectJOSEError(.invalidInput) { try OpenIDDiscovery.discoveryURL(forIssuer: issuer) }
@@ -80,7 +80,7 @@ import JOSETestSupport
 
     @Test(arguments: [
         "http://accounts.example.com/certs", "ftp://accounts.example.com/certs", "/certs", "certs",
-        "https:///certs", "", "javascript:alert(1)",
+        "https:///certs", "", "javascript:alert(1)", "https://a.example/key set", "https://a.example/clés",
     ])
     func untrustedJWKSURIIsRejected(_ jwksURI: String) async throws {
         let body = try document(["issuer": "https://a.example", "jwks_uri": jwksURI])

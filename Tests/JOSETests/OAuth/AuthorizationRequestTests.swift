@@ -92,7 +92,8 @@ import Testing
         }
     }
 
-    @Test(arguments: ["", "relative/path", "https://app.example/cb?x=1", "https://app.example/cb#f", "https:///cb"])
+    @Test(arguments: ["", "relative/path", "https://app.example/cb?x=1", "https://app.example/cb#f", "https:///cb",
+                      "https://app.example/call back", "com.example.app:/{cb}"])
     func unusableRedirectURIsAreRefused(redirect: String) async throws {
         let request = AuthorizationRequest(clientID: "app", redirectURI: redirect)
         _ = await expectJOSEError(.invalidInput) {
@@ -109,6 +110,17 @@ import Testing
         _ = await expectJOSEError(.invalidInput) { try request.prepare(authorizationEndpoint: endpoint, issuer: "i") }
         request.scopes = ["openid"]
         request.resources = ["not a uri"]
+        _ = await expectJOSEError(.invalidInput) { try request.prepare(authorizationEndpoint: endpoint, issuer: "i") }
+        request.resources = ["https://api.example/a b"]
+        _ = await expectJOSEError(.invalidInput) { try request.prepare(authorizationEndpoint: endpoint, issuer: "i") }
+    }
+
+    /// Authorization and logout URLs are built by one builder under one transport policy: a
+    /// login is not sent to a plain-http or fragment-carrying endpoint either.
+    @Test(arguments: ["http://op.example/authorize", "https://op.example/authorize#top"])
+    func endpointOutsideTheTransportPolicyIsRefused(text: String) async throws {
+        let request = AuthorizationRequest(clientID: "app", redirectURI: "https://app.example/cb")
+        let endpoint = try #require(URL(string: text))
         _ = await expectJOSEError(.invalidInput) { try request.prepare(authorizationEndpoint: endpoint, issuer: "i") }
     }
 

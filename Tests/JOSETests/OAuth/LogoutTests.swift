@@ -53,6 +53,7 @@ import JOSETestSupport
             ("state without redirect", LogoutRequest(state: "s")),
             ("redirect with fragment", LogoutRequest(postLogoutRedirectURI: "https://app.example/out#x")),
             ("relative redirect", LogoutRequest(postLogoutRedirectURI: "/out")),
+            ("redirect outside RFC 3986", LogoutRequest(postLogoutRedirectURI: "https://app.example/logged out")),
             ("hint that is no JWT", LogoutRequest(idTokenHint: "not-a-jwt")),
             ("empty state", LogoutRequest(postLogoutRedirectURI: Self.postLogoutRedirectURI, state: "")),
         ]

@@ -241,7 +241,7 @@ extension IssuerRegistry {
                     "the key-set URL of plain issuer \(JOSEError.quoted(exactIssuer)) holds \(tenantPlaceholder)")
             }
             let substituted = tenantID.map { TenantTemplate.substitute($0, in: text) } ?? text
-            guard let url = URL(string: substituted), TransportPolicy.isAllowed(url) else {
+            guard let url = URIText.absoluteURL(substituted), TransportPolicy.isAllowed(url) else {
                 throw JOSEError.invalidInput(
                     "the key-set URL \(JOSEError.quoted(substituted)) of issuer \(JOSEError.quoted(exactIssuer))"
                         + " is not https (or http to a loopback host)")
