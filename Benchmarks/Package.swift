@@ -88,6 +88,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The heap and resident memory of one URLSessionHTTPFetcher over many fetches.
+        .executableTarget(
+            name: "fetch-footprint",
+            dependencies: [
+                .product(name: "JOSE", package: "swift-jose"),
+                .product(name: "JOSEURLSession", package: "swift-jose"),
+            ]
+        ),
         // `swift package --package-path Benchmarks benchmark`
         .executableTarget(
             name: "JOSEBenchmarks",
