@@ -106,6 +106,17 @@ import JOSETestSupport
         #expect(try await requestCount() == 2)
     }
 
+    /// The Security model's decision on revocation: an active answer is trusted for at most
+    /// ``TokenIntrospector/maximumCacheAge``; with `.zero`, a revocation counts at the next request.
+    @Test func aZeroCacheAgeSeesARevocationAtTheNextRequest() async throws {
+        try await register("opaque-revoked", lifetime: 3600)
+        let introspector = try introspector(maximumCacheAge: .zero)
+        #expect(try await introspector.introspect("opaque-revoked").subject == "alice")
+        try await provider.setBehaviour(["introspect_raw": ["status": 200, "body": #"{"active":false}"#]])
+        _ = await expectJOSEError(.tokenInactive) { try await introspector.introspect("opaque-revoked") }
+        #expect(try await requestCount() == 2)
+    }
+
     @Test func inactiveTokenIsRefusedAndRememberedBriefly() async throws {
         let introspector = try introspector()
         _ = await expectJOSEError(.tokenInactive) { try await introspector.introspect("never-issued") }
