@@ -4,6 +4,8 @@
 # swift-nio, async-http-client, hummingbird, vapor, postgres-nio, swift-service-lifecycle or
 # swift-metrics. Makes a throwaway package that depends on this one by path, resolves and builds
 # it, prints which packages it resolved and which modules it built, and fails on any of those.
+# Its program is Tests/CoreOnlyProgram/main.swift, so the same build also shows what `import JOSE`
+# links, and that the default build builds nothing of swift-crypto (.ci/check-core-links.sh).
 #
 #     bash .ci/check-lean-default.sh [SCRATCH]     # default scratch: .build-lean-default
 set -euo pipefail
@@ -28,19 +30,14 @@ let package = Package(
     targets: [.executableTarget(name: "Consumer", dependencies: [.product(name: "JOSE", package: "$(basename "$root")")])]
 )
 MANIFEST
-cat >"$consumer/Sources/Consumer/main.swift" <<'PROGRAM'
-import JOSE
-
-let keys = try JWKSet(json: #"{"keys":[]}"#)
-print("keys: \(keys.keys.count)")
-PROGRAM
+cp Tests/CoreOnlyProgram/main.swift "$consumer/Sources/Consumer/main.swift"
 
 swift package --package-path "$consumer" --scratch-path "$consumer/.build" resolve
 resolved="$(swift package --package-path "$consumer" --scratch-path "$consumer/.build" show-dependencies --format flatlist)"
 echo "check-lean-default: the consumer resolved:"
 sed 's/^/    /' <<<"$resolved"
 swift build --package-path "$consumer" --scratch-path "$consumer/.build"
-"$consumer/.build/debug/Consumer"
+bash .ci/check-core-links.sh "$consumer/.build/debug/Consumer" openssl "$consumer/.build/debug"
 # A module counts as built when its folder holds object files (SwiftPM makes the folders of the
 # whole graph, built or not).
 modules="$(for folder in "$consumer"/.build/debug/*.build; do

@@ -3,14 +3,33 @@
 # watchOS 9 (typecheck.sh), each of which must pass, and for iOS 15, a control that must fail on
 # the package's availability (Duration is iOS 16): a control that passes means the check no
 # longer sees availability, and fails the step. Prints each platform's time.
+#
+# Each compiler invocation is single-threaded, so the platforms run two at a time, paired so that
+# no two of them build the same standard-library folder at once (iOS 16 and the iOS 15 control
+# share one, and the control runs last).
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 CHECKOUT=$(cd "${1:-$HERE/../..}" && pwd)
+LOGS=$(mktemp -d)
+trap 'rm -rf "$LOGS"' EXIT
 failed=()
-for platform in ios16 macos13 tvos16 watchos9; do
-  start=$SECONDS
-  "$HERE/typecheck.sh" "$platform" "$CHECKOUT" || failed+=("$platform")
-  echo "apple-typecheck $platform: $((SECONDS - start)) s"
+
+# run PLATFORM: type-checks PLATFORM, its output and time into $LOGS.
+run() {
+  local start=$SECONDS rc=0
+  "$HERE/typecheck.sh" "$1" "$CHECKOUT" >"$LOGS/$1.log" 2>&1 || rc=$?
+  echo "$rc $((SECONDS - start))" >"$LOGS/$1.result"
+}
+
+for pair in "ios16 macos13" "tvos16 watchos9"; do
+  for platform in $pair; do run "$platform" & done
+  wait
+  for platform in $pair; do
+    cat "$LOGS/$platform.log"
+    read -r rc seconds <"$LOGS/$platform.result"
+    [ "$rc" -eq 0 ] || failed+=("$platform")
+    echo "apple-typecheck $platform: $seconds s"
+  done
 done
 start=$SECONDS
 control=$("$HERE/typecheck.sh" ios15 "$CHECKOUT" 2>&1)
