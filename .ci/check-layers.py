@@ -131,6 +131,7 @@ FOR_LOGIN_MODULE = {
     "jsonText": "a stored session reads back the ID-token claims it validated at login",
     "AuthenticationChallenges": "a session reads resource servers' WWW-Authenticate challenges with the one parser",
     "carriesChallengeError": "a session tells a refused access token (invalid_token) from other 401s",
+    "challengeError": "UserInfo refusals are read by the one WWW-Authenticate parser",
     "isNonce": "a session keeps a resource server's DPoP-Nonce only when RFC 9449 §8.1 allows it",
     "URIText": "URLs are read by the package's own RFC 3986 rules, the same on every platform",
     "absoluteURL": "a redirect URI is read by the RFC 3986 rules",

@@ -114,11 +114,13 @@ extension OpenIDClient {
         return UserInfo(subject: actual, claims: root, signedResponse: nil)
     }
 
-    /// The error for a UserInfo answer other than `200`: the `WWW-Authenticate` error (RFC 6750
-    /// §3), or a JSON OAuth error, in `providerError`.
+    /// The error for a UserInfo answer other than `200`: the error of its `DPoP` or `Bearer`
+    /// challenge in `WWW-Authenticate` (RFC 9449 §7.1, RFC 6750 §3), or a JSON OAuth error, in
+    /// `providerError`.
     private static func userInfoFailure(_ response: HTTPFetchResponse) -> JOSEError {
         let challenge = response.header("WWW-Authenticate")
-        let details = challenge.flatMap(bearerError(in:)) ?? TokenResponse.providerError(in: response.body)
+        let details = challenge.flatMap { AuthenticationChallenges.challengeError(in: $0, schemes: ["DPoP", "Bearer"]) }
+            ?? TokenResponse.providerError(in: response.body)
         var message = "the UserInfo endpoint answered \(response.statusCode)"
         if let details { message += ": \(details.summary)" }
         if details == nil, let challenge { message += " with WWW-Authenticate \(JOSEError.quoted(challenge))" }
@@ -126,34 +128,6 @@ extension OpenIDClient {
             message += "; the access token is expired, revoked or not for this endpoint: refresh it or log in again"
         }
         return JOSEError(.tokenError, message, providerError: details)
-    }
-
-    /// The `error`, `error_description` and `error_uri` of a `Bearer` challenge, or `nil`.
-    private static func bearerError(in challenge: String) -> JOSEError.ProviderError? {
-        guard challenge.lowercased().hasPrefix("bearer ") else { return nil }
-        var values: [String: String] = [:]
-        var rest = Substring(challenge.dropFirst(7))
-        while let equals = rest.firstIndex(of: "=") {
-            let name = Self.trimmed(rest[..<equals], [" ", "\t", ","]).lowercased()
-            rest = rest[rest.index(after: equals)...]
-            var value = ""
-            if rest.first == "\"" {
-                rest = rest.dropFirst()
-                while let character = rest.first, character != "\"" {
-                    if character == "\\" { rest = rest.dropFirst() }
-                    if let next = rest.first { value.append(next) }
-                    rest = rest.dropFirst()
-                }
-                rest = rest.dropFirst()
-            } else {
-                let end = rest.firstIndex(of: ",") ?? rest.endIndex
-                value = Self.trimmed(rest[..<end])
-                rest = rest[end...]
-            }
-            if values[name] == nil { values[name] = value }
-        }
-        guard let error = values["error"], !error.isEmpty else { return nil }
-        return JOSEError.ProviderError(error: error, errorDescription: values["error_description"], errorURI: values["error_uri"])
     }
 
     /// `text` without `characters` at either end.

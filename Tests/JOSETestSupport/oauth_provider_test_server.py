@@ -650,6 +650,7 @@ BEHAVIOUR.update({
     "userinfo_claims": {},        # members merged into UserInfo responses
     "revoke_error": None,         # answer /revoke with 400 and this OAuth error
     "userinfo_raw": None,         # answer /userinfo with {"content_type", "body"} as they are
+    "userinfo_challenge": None,   # the WWW-Authenticate value of /userinfo's 401 instead of Bearer's
     "introspect_raw": None,       # answer /introspect with {"status", "body"} as they are
     "resource_dpop_nonce": None,  # the nonce /resource wants in DPoP proofs (none unless set)
     "resource_refuse_all": False,  # /resource answers every token with invalid_token
@@ -671,8 +672,8 @@ def userinfo(handler, _query):
     if not grant:
         data = b""
         handler.send_response(401)
-        handler.send_header("WWW-Authenticate",
-                            'Bearer error="invalid_token", error_description="The access token is not active"')
+        handler.send_header("WWW-Authenticate", BEHAVIOUR["userinfo_challenge"]
+                            or 'Bearer error="invalid_token", error_description="The access token is not active"')
         handler.send_header("Content-Length", "0")
         handler.end_headers()
         return handler.wfile.write(data)

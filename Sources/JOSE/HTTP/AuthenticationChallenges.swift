@@ -47,6 +47,22 @@ package enum AuthenticationChallenges {
         parameters(of: scheme, in: field).contains { $0 == ("error", error) }
     }
 
+    /// The `error`, `error_description` and `error_uri` of the first of `schemes` (in that
+    /// order) whose challenge in `field` carries a non-empty `error` (RFC 6750 §3, RFC 9449 §7.1),
+    /// or `nil`. `JOSEOAuth` reads the UserInfo endpoint's refusals with it.
+    package static func challengeError(in field: String, schemes: [String]) -> JOSEError.ProviderError? {
+        for scheme in schemes {
+            var values: [String: String] = [:]
+            for (name, value) in parameters(of: scheme, in: field) where values[name] == nil {
+                values[name] = value
+            }
+            if let error = values["error"], !error.isEmpty {
+                return JOSEError.ProviderError(error: error, errorDescription: values["error_description"], errorURI: values["error_uri"])
+            }
+        }
+        return nil
+    }
+
     /// The comma-separated items of `field`, commas inside quoted strings kept; `nil` for an
     /// unterminated quoted string.
     private static func split(_ field: String) -> [String]? {

@@ -76,6 +76,19 @@ import JOSETestSupport
         #expect(error?.message.contains("log in again") == true)
     }
 
+    /// One WWW-Authenticate parser reads every challenge, wherever the one with the error stands.
+    @Test func theErrorIsReadFromABearerChallengeAfterADPoPOne() async throws {
+        let (fixture, login) = try await loggedIn()
+        try await fixture.provider.setBehaviour([
+            "userinfo_challenge": #"DPoP algs="ES256 EdDSA", Bearer realm="api", error="invalid_token", error_description="revoked""#,
+        ])
+        let error = await expectJOSEError(.tokenError) {
+            try await fixture.client.userInfo(accessToken: "not-an-issued-token", idToken: try #require(login.idToken))
+        }
+        #expect(error?.providerError?.error == "invalid_token")
+        #expect(error?.providerError?.errorDescription == "revoked")
+    }
+
     @Test func accessTokenOutsideVisibleASCIIIsNotSent() async throws {
         let (fixture, login) = try await loggedIn()
         _ = await expectJOSEError(.invalidInput) {
