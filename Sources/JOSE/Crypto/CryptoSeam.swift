@@ -15,7 +15,7 @@
 ///
 /// The rules each backend keeps (tested on both by the same suites):
 /// - Key material is parsed and validated once, at import: RSA keys pass ``RSAKeyPolicy``, EC
-///   points lie on their curve, private parts match public ones. Failures throw `invalid_key`;
+///   points pass ``ECPointPolicy`` (they lie on their curve), private parts match public ones. Failures throw `invalid_key`;
 ///   a key type or curve the backend lacks throws `unsupported_algorithm`, naming the backend.
 /// - Verification never throws and never traps: a signature of the wrong length (RSA: the
 ///   modulus length; ECDSA: exactly two coordinates, R‖S; EdDSA: the curve's length), an

@@ -55,11 +55,14 @@ struct ECComponents: Sendable, Equatable {
 }
 
 extension ECComponents {
-    /// Checks that each coordinate (and the scalar) is exactly the curve's width, as JWK
-    /// requires (RFC 7518 §6.2.1.2).
+    /// Checks the coordinates of a JWK before either backend sees them: each coordinate (and
+    /// the scalar) must be exactly the curve's width, as JWK requires (RFC 7518 §6.2.1.2), and
+    /// the point must lie on the curve (``ECPointPolicy``). Both backends call this first, so a
+    /// refused point gets the same message on each.
     ///
-    /// - Throws: ``JOSEError/Code/invalidKey`` naming the member of the wrong length.
-    static func checkWidths(curve: EllipticCurve, x: [UInt8], y: [UInt8], d: [UInt8]?) throws {
+    /// - Throws: ``JOSEError/Code/invalidKey`` naming the member of the wrong length, or saying
+    ///   why the point is not on the curve.
+    static func check(curve: EllipticCurve, x: [UInt8], y: [UInt8], d: [UInt8]?) throws {
         let width = curve.coordinateByteCount
         for (name, value) in [("x", x), ("y", y), ("d", d)] {
             if let value, value.count != width {
@@ -67,6 +70,7 @@ extension ECComponents {
                     .invalidKey, "EC \(curve.rawValue) \(name) is \(value.count) bytes; exactly \(width) are required")
             }
         }
+        try ECPointPolicy.check(curve: curve, x: x, y: y)
     }
 }
 

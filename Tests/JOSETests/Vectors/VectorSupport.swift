@@ -143,3 +143,58 @@ enum VectorSupport {
         }
     }
 }
+
+/// Ed25519 signatures held to a vector the way the platform allows.
+///
+/// Ed25519 as RFC 8032 defines it is deterministic, and OpenSSL and swift-crypto on BoringSSL
+/// (Linux) reproduce a vector's signature byte for byte. On Apple platforms the backend is
+/// swift-crypto over CryptoKit, whose Ed25519 signatures are randomized: a fresh signature
+/// verifies but is not the vector's. There the signing input is compared and the signature
+/// verified instead; everywhere else the bytes are compared as well.
+extension VectorSupport {
+    /// Whether this build's Ed25519 signatures are RFC 8032's deterministic ones (everywhere
+    /// but Apple platforms, where CryptoKit signs).
+    static var ed25519SignaturesAreDeterministic: Bool {
+        #if canImport(Darwin)
+        false
+        #else
+        true
+        #endif
+    }
+
+    /// Expects `signature`, made by this build over `signingInput`, to stand for the vector
+    /// signature `expected` over the same input: it verifies with `publicKey` under `algorithm`
+    /// (and so does `expected`), and where signatures are deterministic it is `expected`.
+    static func expectEd25519Signature(
+        _ signature: [UInt8], matches expected: [UInt8], signingInput: [UInt8], publicKey: JWK,
+        algorithm: JWSAlgorithm = .eddsa, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        for (name, candidate) in [("the signature made", signature), ("the vector's signature", expected)] {
+            #expect(
+                errorCode { try verifySignature(publicKey, algorithm, message: signingInput, signature: candidate) } == nil,
+                "\(name) does not verify", sourceLocation: sourceLocation)
+        }
+        if ed25519SignaturesAreDeterministic {
+            #expect(signature == expected, "Ed25519 is deterministic here: the vector's signature must be reproduced",
+                    sourceLocation: sourceLocation)
+        }
+    }
+
+    /// Expects the compact JWS `token`, signed by this build, to stand for the vector `expected`:
+    /// the same protected header and payload (the signing input), and a signature that
+    /// ``expectEd25519Signature(_:matches:signingInput:publicKey:algorithm:sourceLocation:)``
+    /// accepts for the vector's.
+    static func expectEd25519Token(
+        _ token: String, matches expected: String, publicKey: JWK, algorithm: JWSAlgorithm = .eddsa,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let made = token.split(separator: ".", omittingEmptySubsequences: false)
+        let wanted = expected.split(separator: ".", omittingEmptySubsequences: false)
+        try #require(made.count == 3 && wanted.count == 3, "not compact JWS", sourceLocation: sourceLocation)
+        #expect(made[0 ..< 2] == wanted[0 ..< 2], "the signing input is not the vector's", sourceLocation: sourceLocation)
+        try expectEd25519Signature(
+            Base64URL.decode(String(made[2])), matches: Base64URL.decode(String(wanted[2])),
+            signingInput: Array(wanted[0 ..< 2].joined(separator: ".").utf8), publicKey: publicKey,
+            algorithm: algorithm, sourceLocation: sourceLocation)
+    }
+}

@@ -42,7 +42,9 @@ extension EVPKey {
         guard let key = X509_get_pubkey(certificate) else {
             throw OpenSSLErrorQueue.error(.invalidKey, "the certificate's public key is not supported")
         }
-        return try adopt(key, policy: policy)
+        let adopted = try adopt(key, policy: policy)
+        try adopted.checkDecodedPoint()
+        return adopted
     }
 
     /// The PEM (`-----BEGIN PRIVATE KEY-----`) PKCS#8 encoding of the private key, unencrypted.

@@ -4,6 +4,9 @@ internal import COpenSSL
 extension EVPKey {
     /// Creates an EC key from fixed-width big-endian coordinates (the JWK `x`, `y`, `d`).
     ///
+    /// The point is checked in Swift (``ECComponents/check(curve:x:y:d:)``) before OpenSSL sees
+    /// it, so a point off the curve is refused with the same message as on swift-crypto.
+    ///
     /// - Parameters:
     ///   - curve: the curve.
     ///   - x: the affine x coordinate, exactly `curve.coordinateByteCount` bytes.
@@ -12,7 +15,7 @@ extension EVPKey {
     /// - Throws: ``JOSEError/Code/invalidKey`` for a wrong length, a point not on the curve, or
     ///   a private scalar out of range or not matching the point.
     static func ec(curve: EllipticCurve, x: [UInt8], y: [UInt8], d: [UInt8]? = nil) throws -> EVPKey {
-        try ECComponents.checkWidths(curve: curve, x: x, y: y, d: d)
+        try ECComponents.check(curve: curve, x: x, y: y, d: d)
         let builder = try OSSLParameterBuilder()
         try builder.pushString("group", curve.openSSLName)
         if let d {
@@ -23,6 +26,20 @@ extension EVPKey {
             try fromData(type: "EC", isPrivate: d != nil, params: params)
         }
         return try adopt(pointer, policy: .default)
+    }
+
+    /// Checks the public point of a key OpenSSL decoded itself (SPKI, SEC 1, PKCS#8, a
+    /// certificate) with ``ECPointPolicy``, as every other road to an EC key is checked; does
+    /// nothing for other key types. OpenSSL refuses points off the curve while decoding, so
+    /// this holds the keys it builds to the same Swift check rather than trusting that.
+    ///
+    /// - Throws: ``JOSEError/Code/invalidKey`` when the point is not on the curve or cannot be read.
+    func checkDecodedPoint() throws {
+        guard case .ec(let curve) = kind else { return }
+        guard let x = Self.bigNumberParameter(pointer, "qx"), let y = Self.bigNumberParameter(pointer, "qy") else {
+            throw OpenSSLErrorQueue.error(.invalidKey, "EC public point is not on the curve: OpenSSL cannot give its coordinates")
+        }
+        try ECPointPolicy.check(curve: curve, x: x, y: y)
     }
 }
 

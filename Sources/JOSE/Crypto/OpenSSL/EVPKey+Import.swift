@@ -62,7 +62,9 @@ extension EVPKey {
             EVP_PKEY_free(pointer)
             throw JOSEError(.invalidKey, "the DER key has \(remaining) trailing bytes")
         }
-        return try adopt(pointer, policy: policy)
+        let key = try adopt(pointer, policy: policy)
+        try key.checkDecodedPoint()
+        return key
     }
 }
 #endif

@@ -56,17 +56,38 @@ extension SwiftCryptoKey {
 
     /// Creates an EC key from fixed-width big-endian coordinates (the JWK `x`, `y`, `d`).
     ///
+    /// The point is checked in Swift (``ECComponents/check(curve:x:y:d:)``) before swift-crypto
+    /// sees it: CryptoKit does not document that it refuses points off the curve.
+    ///
     /// - Throws: ``JOSEError/Code/invalidKey`` for a wrong length, a point not on the curve, or
     ///   a private scalar out of range or not matching the point;
     ///   ``JOSEError/Code/unsupportedAlgorithm`` for secp256k1.
     static func ec(curve: EllipticCurve, x: [UInt8], y: [UInt8], d: [UInt8]? = nil) throws -> SwiftCryptoKey {
-        try ECComponents.checkWidths(curve: curve, x: x, y: y, d: d)
-        return try ec(curve: curve, point: [0x04] + x + y, d: d)
+        guard curve != .secp256k1 else { throw unsupported("secp256k1 (ES256K)") }
+        try ECComponents.check(curve: curve, x: x, y: y, d: d)
+        return try build(curve: curve, point: [0x04] + x + y, d: d)
     }
 
-    /// Creates an EC key from an encoded point (uncompressed or compressed) and/or the private
-    /// scalar, checking that they agree when both are given.
+    /// Creates an EC key from a SEC 1 encoded point (uncompressed or compressed) and/or the
+    /// private scalar, checking that they agree when both are given.
+    ///
+    /// The point is checked in Swift (``ECPointPolicy``) before swift-crypto sees it; a
+    /// compressed point, whose `y` swift-crypto works out, is checked again once it has.
     static func ec(curve: EllipticCurve, point: [UInt8]?, d: [UInt8]?) throws -> SwiftCryptoKey {
+        guard curve != .secp256k1 else { throw unsupported("secp256k1 (ES256K)") }
+        guard let point else { return try build(curve: curve, point: nil, d: d) }
+        try ECPointPolicy.check(curve: curve, encodedPoint: point)
+        let key = try build(curve: curve, point: point, d: d)
+        if point.first != 0x04 {
+            let components = try key.ecComponents()
+            try ECPointPolicy.check(curve: curve, x: components.x, y: components.y)
+        }
+        return key
+    }
+
+    /// Builds the swift-crypto keys of a point that has passed ``ECPointPolicy`` (or of a
+    /// private scalar alone) on one of swift-crypto's curves.
+    private static func build(curve: EllipticCurve, point: [UInt8]?, d: [UInt8]?) throws -> SwiftCryptoKey {
         switch curve {
         case .p256:
             return try ecKey(

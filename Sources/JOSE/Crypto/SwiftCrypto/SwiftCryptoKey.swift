@@ -7,9 +7,10 @@ import CryptoExtras
 /// components they were made from.
 ///
 /// Every key is built from its components, whichever form it came in (JWK, PEM, DER, a
-/// certificate), so the same checks run on every road: ``RSAKeyPolicy`` for RSA, the curve
-/// check swift-crypto makes on every point, and for private keys a proof that the private part
-/// matches the public one. swift-crypto has neither secp256k1 nor Ed448: such keys are refused
+/// certificate), so the same checks run on every road: ``RSAKeyPolicy`` for RSA,
+/// ``ECPointPolicy`` on every EC point before swift-crypto sees it (CryptoKit does not document
+/// a curve check of its own), and for private keys a proof that the private part matches the
+/// public one. swift-crypto has neither secp256k1 nor Ed448: such keys are refused
 /// with `unsupported_algorithm`.
 ///
 /// Thread safety: swift-crypto keys are immutable `Sendable` values.
