@@ -17,11 +17,7 @@ extension AuthorizationRequest {
     /// - Throws: `JOSEError` `discovery_failed` when an endpoint is missing; `invalid_input`
     ///   when S256 is not supported, and as ``prepare(authorizationEndpoint:issuer:requiresIssuerParameter:clock:)``.
     public func preparePushed(for metadata: OpenIDProviderMetadata, clock: JOSEClock = .system) throws -> PushedAuthorizationRequest {
-        guard metadata.supportsS256CodeChallenge else {
-            throw JOSEError.invalidInput(
-                "the provider \(JOSEError.quoted(metadata.issuer)) does not list S256 in code_challenge_methods_supported; "
-                + "this library sends only S256 PKCE challenges ('plain' protects nothing): ask the provider to enable S256")
-        }
+        try AuthorizationRequest.requireS256(metadata)
         let endpoint = try metadata.requiredEndpoint(\.pushedAuthorizationRequestEndpoint, "pushed_authorization_request_endpoint")
         let authorizationEndpoint = try metadata.requiredEndpoint(\.authorizationEndpoint, "authorization_endpoint")
         let transaction = try makeTransaction(

@@ -93,15 +93,22 @@ public struct AuthorizationRequest: Sendable {
             throw JOSEError.invalidInput(
                 "the provider \(JOSEError.quoted(metadata.issuer)) requires pushed authorization requests (RFC 9126)")
         }
+        try Self.requireS256(metadata)
+        return try prepare(
+            authorizationEndpoint: metadata.requiredEndpoint(\.authorizationEndpoint, "authorization_endpoint"),
+            issuer: metadata.issuer, requiresIssuerParameter: metadata.authorizationResponseIssParameterSupported,
+            clock: clock)
+    }
+
+    /// Checks that the provider accepts S256 PKCE challenges, the only kind this library sends.
+    ///
+    /// - Throws: `JOSEError` `invalid_input` when `code_challenge_methods_supported` leaves it out.
+    static func requireS256(_ metadata: OpenIDProviderMetadata) throws {
         guard metadata.supportsS256CodeChallenge else {
             throw JOSEError.invalidInput(
                 "the provider \(JOSEError.quoted(metadata.issuer)) does not list S256 in code_challenge_methods_supported; "
                 + "this library sends only S256 PKCE challenges ('plain' protects nothing): ask the provider to enable S256")
         }
-        return try prepare(
-            authorizationEndpoint: metadata.requiredEndpoint(\.authorizationEndpoint, "authorization_endpoint"),
-            issuer: metadata.issuer, requiresIssuerParameter: metadata.authorizationResponseIssParameterSupported,
-            clock: clock)
     }
 
     /// Prepares the authorize URL for an endpoint given directly.

@@ -30,6 +30,10 @@ struct ForgivingInputTests {
         #expect((try argument.jsonObject()["header"] as? [String: Any])?["alg"] as? String == "RS256")
         let stdin = try await JoseProcess.run(["decode", "-"], stdin: "  \"\(token)\"  \n")
         #expect(stdin.status == 0, "\(stdin)")
+        // As in verify, a piped token needs no '-'.
+        let piped = try await JoseProcess.run(["decode"], stdin: token + "\n")
+        #expect(piped.status == 0, "\(piped)")
+        #expect((try piped.jsonObject()["header"] as? [String: Any])?["alg"] as? String == "RS256")
         // Two tokens on two lines are not wrapping: the line end inside stays an error.
         let twoLines = try await JoseProcess.run(["decode", "-"], stdin: "\(token)\n\(token)\n")
         #expect(twoLines.status == 1, "\(twoLines)")

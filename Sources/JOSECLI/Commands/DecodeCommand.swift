@@ -21,14 +21,16 @@ struct DecodeCommand: ParsableCommand {
 
             Examples:
               jose decode eyJhbGciOi...
-              pbpaste | jose decode -
+              pbpaste | jose decode
               jose decode --date local --now 1767229200 "Bearer eyJhbGciOi..."
             """)
 
     /// The token.
     @Argument(help: ArgumentHelp(
-        "The compact token, or '-' to read it from stdin (surrounding whitespace and blank lines removed).", valueName: "TOKEN|-"))
-    var token: String
+        "The compact token. '-' or nothing reads it from stdin (surrounding whitespace and blank lines removed); "
+            + "put -- before a token that starts with '-'.",
+        valueName: "TOKEN|-"))
+    var token: String?
 
     /// `--date`.
     @OptionGroup(title: "Readable times")
