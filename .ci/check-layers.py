@@ -3,9 +3,10 @@
 closed for issue #23).
 
 Sources/JOSE is layered: Support (errors, clock, durations, locks) <- Encoding <- Algorithms /
-HTTP (the fetcher seam, transport policy, cache headers, challenge parsing) <- Crypto (the seam
-and its backends) <- Keys/PKCE <- JWS <- JWT <- JWKS/DPoP <- ResourceServer (issuers, access
-tokens, bearer headers) <- Providers (presets for named identity providers). Algorithms is the JWA vocabulary every layer above speaks. The layers
+HTTP (the fetcher seam, transport policy, RFC 3986 URIs, cache headers, challenge parsing) <-
+Crypto (the seam and its backends) <- Keys/PKCE <- JWS <- JWT / Replay / Discovery <- JWKS /
+DPoP / IDToken <- ResourceServer (issuers, access tokens, bearer headers) <- Providers (presets
+for named identity providers). Algorithms is the JWA vocabulary every layer above speaks. The layers
 and their order are LAYERS below.
 
 A file may name what its own folder declares and what lower layers declare, never what a higher
@@ -36,7 +37,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 LIBRARY = pathlib.Path(sys.argv[1]).resolve() if len(sys.argv) > 2 else ROOT / "Sources" / "JOSE"
 CLI = pathlib.Path(sys.argv[2]).resolve() if len(sys.argv) > 2 else ROOT / "Sources" / "JOSECLI"
 LAYERS = {"Support": 0, "Encoding": 1, "Algorithms": 2, "HTTP": 2, "Crypto": 3, "Keys": 4, "PKCE": 4, "JWS": 5,
-          "JWT": 6, "JWKS": 7, "DPoP": 7, "ResourceServer": 8, "Providers": 9}
+          "JWT": 6, "Replay": 6, "Discovery": 6, "JWKS": 7, "DPoP": 7, "IDToken": 7, "ResourceServer": 8, "Providers": 9}
 MODIFIERS = r"(?:(?:public|package|internal|fileprivate|private|final|indirect|static|class|override|" \
             r"mutating|nonmutating|convenience|required|nonisolated|@\w+(?:\([^)]*\))?)\s+)*"
 TYPE = re.compile(r"^\s*(" + MODIFIERS + r")(?:struct|class|enum|protocol|actor|typealias)\s+([A-Za-z_]\w*)", re.M)

@@ -2,10 +2,9 @@
 /// a ``JWTVerifier`` (one key source, one set of rules), or a verifier of tokens from many
 /// issuers, each checked with its own issuer's keys and rules.
 ///
-/// ``AccessTokenValidator/init(audience:verifier:leeway:maximumTokenAge:scopeClaim:clock:)``
-/// takes one, and applies the RFC 9068 access-token rules itself after it has verified a token,
-/// so a verifier whose own rules are looser (no `typ`, fewer required claims) still never lets
-/// an ID token pass as an access token.
+/// The resource-server kit's `AccessTokenValidator` takes one, and applies the RFC 9068
+/// access-token rules itself after it has verified a token, so a verifier whose own rules are
+/// looser (no `typ`, fewer required claims) still never lets an ID token pass as an access token.
 ///
 /// A conforming type must check the signature with keys it trusts for the token's issuer and
 /// throw a ``JOSEError`` for anything it refuses; it must be immutable or otherwise safe to

@@ -1,5 +1,5 @@
 /// Remembers what was used once, so that it is never accepted again: the `jti` of DPoP proofs
-/// (RFC 9449 §11.1) and of back-channel logout tokens (``LogoutTokenValidator``), and the login
+/// (RFC 9449 §11.1) and of back-channel logout tokens (the logout-token validator), and the login
 /// transactions an OpenID client has finished.
 ///
 /// Every entry counts against an *owner*: the DPoP proof key's RFC 7638 thumbprint, the logout
