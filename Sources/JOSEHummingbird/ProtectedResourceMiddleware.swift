@@ -13,22 +13,14 @@ import Logging
 /// access token (bearer, or DPoP with its proof), puts it in the context, and answers every
 /// other request with the RFC 6750 / RFC 9449 challenge.
 ///
-/// For each request it reads the `Authorization` and `DPoP` headers and calls
-/// `ProtectedResource.authenticate(_:scope:authentication:dpopNonce:)` with the URL the client
-/// addressed: the configured public ``origin`` (never the `Host` header, which the client
-/// chooses) followed by the raw, still-encoded request target. Then:
-///
-/// - **Accepted:** `context.access` holds the verified token (and the proof, for DPoP) and the
-///   next responder runs. With a nonce source, a DPoP response carries the current nonce in
-///   `DPoP-Nonce` (RFC 9449 §8.2), so clients follow its rotation.
-/// - **Refused:** the answer is `ProtectedResource.challenge(for:request:scope:authentication:dpopNonce:)`:
-///   `401` or `403` with `WWW-Authenticate` (and `DPoP-Nonce` for `use_dpop_nonce`), `400` for
-///   malformed credentials, `503` when the keys could not be fetched. The challenge stays terse,
-///   a fixed sentence per code (RFC 6750 §3), while the request's logger (which carries
-///   Hummingbird's `hb.request.id`) gets the real `JOSEError`: `jose.error.code` and
-///   `jose.error.message`, at `info` for a refusal and `error` for a `5xx`.
-///
-/// Errors that are not `JOSEError` (a failing replay store of your own, say) are rethrown for
+/// A thin adapter over the framework-neutral gate,
+/// `ProtectedResource.decide(method:target:origin:authorization:dpop:scope:authentication:dpopNonce:)`,
+/// which checks the proof's `htu` against the configured public ``origin`` (never the `Host`
+/// header) and the raw request target. On `allowed`, `context.access` holds the verified token
+/// and the gate's response headers (the current `DPoP-Nonce`) are added unless the route set
+/// them. On `refused`, the answer is the gate's status and challenge headers, and the request's
+/// logger (which carries Hummingbird's `hb.request.id`) gets the real error's fields, at `info`
+/// for a refusal and `error` for a `5xx`. Errors that are not `JOSEError` are rethrown for
 /// Hummingbird's error handling.
 ///
 /// ```swift
@@ -41,9 +33,8 @@ import Logging
 public struct ProtectedResourceMiddleware<Context: AccessTokenRequestContext>: RouterMiddleware {
     /// The guard: validator, DPoP verifier, metadata URL and realm for challenges.
     public let resource: ProtectedResource
-    /// The public origin clients address (`https://api.example.com`), which DPoP proofs' `htu`
-    /// name.
-    public let origin: String
+    /// The public origin clients address, which DPoP proofs' `htu` name.
+    public let origin: PublicOrigin
     /// The scopes every route behind the middleware requires, if any.
     public let scope: ScopeRequirement?
     /// The user authentication every route behind the middleware requires, if any (RFC 9470).
@@ -55,8 +46,7 @@ public struct ProtectedResourceMiddleware<Context: AccessTokenRequestContext>: R
     ///
     /// - Parameters:
     ///   - resource: the guard.
-    ///   - origin: the public origin clients address: `https://` (or `http://`) and the host,
-    ///     with a port if not the default, and nothing after.
+    ///   - origin: the public origin clients address (see `PublicOrigin`).
     ///   - scope: the scopes required, if any.
     ///   - authentication: the step-up requirement, if any.
     ///   - dpopNonce: reads the nonce DPoP proofs must carry now; `nil` when the server issues
@@ -66,68 +56,54 @@ public struct ProtectedResourceMiddleware<Context: AccessTokenRequestContext>: R
         _ resource: ProtectedResource, origin: String, scope: ScopeRequirement? = nil,
         authentication: AuthenticationRequirement? = nil, dpopNonce: (@Sendable () -> String?)? = nil
     ) throws {
-        guard let url = URL(string: origin), let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http",
-              url.host?.isEmpty == false, url.path.isEmpty, url.query == nil, url.fragment == nil, url.user == nil else {
-            throw JOSEError(.invalidInput,
-                            "the origin must be an http(s) scheme and host, with nothing after: \(JOSEError.quoted(origin))")
-        }
         self.resource = resource
-        self.origin = origin
+        self.origin = try PublicOrigin(origin)
         self.scope = scope
         self.authentication = authentication
         self.dpopNonce = dpopNonce
     }
 
-    /// Authenticates the request; runs `next` with the access in the context, or answers with
-    /// the challenge.
+    /// Runs `next` with the access in the context, or answers with the refusal.
     ///
     /// - Parameters:
     ///   - request: the request.
     ///   - context: its context; `access` is set for `next`.
     ///   - next: the rest of the chain.
-    /// - Returns: the next responder's response, or the challenge.
-    /// - Throws: what `next` throws, and errors other than `JOSEError` from the guard.
+    /// - Returns: the next responder's response, or the refusal.
+    /// - Throws: what `next` throws, and errors other than `JOSEError` from the gate.
     public func handle(
         _ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response
     ) async throws -> Response {
-        let described = ProtectedResourceRequest(
-            method: request.method.rawValue, url: origin + request.uri.string,
-            authorization: request.headers[values: .authorization], dpop: request.headers[values: .dpop])
-        let nonce = dpopNonce?()
-        let access: AuthenticatedAccess
-        do {
-            access = try await resource.authenticate(
-                described, scope: scope, authentication: authentication, dpopNonce: nonce)
-        } catch let error as JOSEError {
-            let challenge = resource.challenge(
-                for: error, request: described, scope: scope, authentication: authentication, dpopNonce: nonce)
-            context.logger.log(
-                level: challenge.status >= 500 ? .error : .info, "access refused",
-                metadata: [
-                    "jose.error.code": .string(error.code.rawValue),
-                    "jose.error.message": .string(error.message),
-                    "http.response.status_code": .stringConvertible(challenge.status),
-                ])
-            var headers = HTTPFields()
-            for (name, value) in challenge.headers {
-                if let field = HTTPField.Name(name) { headers.append(HTTPField(name: field, value: value)) }
+        let decision = try await resource.decide(
+            method: request.method.rawValue, target: request.uri.string, origin: origin,
+            authorization: request.headers[values: .authorization], dpop: request.headers[values: .dpop],
+            scope: scope, authentication: authentication, dpopNonce: dpopNonce?())
+        switch decision {
+        case .refused(let refusal):
+            context.logger.log(level: refusal.isServerFailure ? .error : .info, "access refused",
+                               metadata: Logger.Metadata(uniqueKeysWithValues: refusal.logFields.map { ($0.name, .string($0.value)) }))
+            return Response(status: HTTPResponse.Status(code: refusal.status), headers: HTTPFields(refusal.headers))
+        case .allowed(let access, let responseHeaders):
+            var context = context
+            context.access = access
+            var response = try await next(request, context)
+            for field in HTTPFields(responseHeaders) where response.headers[field.name] == nil {
+                response.headers.append(field)
             }
-            return Response(status: HTTPResponse.Status(code: challenge.status), headers: headers)
+            return response
         }
-        var context = context
-        context.access = access
-        var response = try await next(request, context)
-        if access.proof != nil, let nonce, response.headers[.dpopNonce] == nil {
-            response.headers[.dpopNonce] = nonce
-        }
-        return response
+    }
+}
+
+extension HTTPFields {
+    /// The fields of `headers`, skipping names HTTP does not allow.
+    init(_ headers: [(name: String, value: String)]) {
+        self.init(headers.compactMap { header in HTTPField.Name(header.name).map { HTTPField(name: $0, value: header.value) } })
     }
 }
 
 extension HTTPField.Name {
     /// `DPoP` (RFC 9449 §4.1).
     static let dpop = HTTPField.Name("DPoP")!
-    /// `DPoP-Nonce` (RFC 9449 §8).
-    static let dpopNonce = HTTPField.Name("DPoP-Nonce")!
 }
 #endif

@@ -2,17 +2,15 @@
 import JOSE
 import Vapor
 
-extension Request {
-    /// The verified access token (and DPoP proof), set by ``ProtectedResourceMiddleware``;
-    /// `nil` before it ran, or on routes it does not guard.
-    public internal(set) var authenticatedAccess: AuthenticatedAccess? {
-        get { storage[AuthenticatedAccessKey.self] }
-        set { storage[AuthenticatedAccessKey.self] = newValue }
-    }
-}
+/// The verified access is Vapor's authenticated value: `request.auth.get(AuthenticatedAccess.self)`
+/// and `AuthenticatedAccess.guardMiddleware()` work as for any `Authenticatable`.
+extension AuthenticatedAccess: @retroactive Authenticatable {}
 
-/// Where ``ProtectedResourceMiddleware`` keeps the access in `Request.storage`.
-private struct AuthenticatedAccessKey: StorageKey {
-    typealias Value = AuthenticatedAccess
+extension Request {
+    /// The verified access token (and DPoP proof) ``ProtectedResourceMiddleware`` logged in
+    /// with `request.auth`; `nil` before it ran, or on routes it does not guard.
+    public var authenticatedAccess: AuthenticatedAccess? {
+        auth.get(AuthenticatedAccess.self)
+    }
 }
 #endif
