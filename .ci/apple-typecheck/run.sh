@@ -49,4 +49,4 @@ if [ ${#failed[@]} -gt 0 ]; then
   echo "apple-typecheck: FAILED: ${failed[*]}"
   exit 1
 fi
-echo "apple-typecheck: JOSE, JOSEOAuth and JOSEAppleLogin type-check for ios16 macos13 tvos16 watchos9; the ios15 control fails"
+echo "apple-typecheck: JOSE, JOSEOAuth and JOSEAppleLogin type-check for ios16 macos13 tvos16 watchos9, and the CLI's browser spawn for macos13; the ios15 control fails"

@@ -75,6 +75,16 @@ check JOSEOAuth -emit-module "${callers_executor[@]}"
 check JOSEAppleLogin -emit-module
 # The catalog's snippets, where the login sheet has a presentation context (not tvOS or watchOS).
 case $PLATFORM in tvos*|watchos*) exit 0;; esac
+# The CLI's Darwin branches that stand apart from ArgumentParser and FlyingFox (which have no
+# stubs here): how it spawns the browser (posix_spawn's types are optional pointers on Darwin).
+if [ "$PLATFORM" = macos13 ]; then
+  rc=0
+  swiftc -frontend -typecheck -module-name JOSECLI "${swift6[@]}" Sources/JOSECLI/Output/SystemBrowser.swift \
+    > "$WORK/cli.log" 2>&1 || rc=$?
+  grep -E "^[^ ]+:[0-9]+:[0-9]+: error:" "$WORK/cli.log" | sort -u | head -20 || true
+  echo "JOSECLI SystemBrowser ($PLATFORM): $([ $rc -eq 0 ] && echo ok || echo "errors ($(grep -c 'error:' "$WORK/cli.log"))")"
+  [ $rc -eq 0 ] || exit $rc
+fi
 rm -rf "$WORK/snippets"
 python3 "$HERE/snippets.py" Sources/JOSEAppleLogin/JOSEAppleLogin.docc "$WORK/snippets"
 rc=0

@@ -1,0 +1,64 @@
+import JOSETestSupport
+import Testing
+@testable import JOSE
+
+/// The framework-neutral gate every middleware adapter calls: one call per request, answering
+/// allowed (with the headers to add) or refused (with the answer and the fields to log).
+@Suite struct AccessDecisionTests {
+    let fixture = ProtectedResourceTests()
+    let origin = try! PublicOrigin("https://api.example.com")
+
+    @Test("a bearer token is allowed, with no header to add")
+    func bearerIsAllowed() async throws {
+        let decision = try await fixture.resource().decide(
+            method: "GET", target: "/orders", origin: origin, authorization: ["Bearer " + (try fixture.accessToken())], dpop: [],
+            scope: .allOf(["orders:read"]), dpopNonce: "n1")
+        guard case .allowed(let access, let headers) = decision else { Issue.record("\(decision)"); return }
+        #expect(access.token.subject == "alice")
+        #expect(headers.isEmpty)
+    }
+
+    @Test("a DPoP request is allowed with the current nonce to add, checked against the origin and target")
+    func dpopIsAllowedWithTheNonce() async throws {
+        let signer = try DPoPProofSigner(key: fixture.clientKey, clock: .fixed(ProtectedResourceTests.now))
+        let token = try fixture.accessToken(cnf: signer.keyThumbprint)
+        let proof = try signer.proof(method: "GET", url: "https://api.example.com/orders?page=2", accessToken: token, nonce: "n1")
+        let decision = try await fixture.resource().decide(
+            method: "GET", target: "/orders?page=2", origin: origin, authorization: ["DPoP " + token], dpop: [proof],
+            dpopNonce: "n1")
+        guard case .allowed(let access, let headers) = decision else { Issue.record("\(decision)"); return }
+        #expect(access.proof != nil)
+        #expect(headers.map(\.name) == ["DPoP-Nonce"] && headers.map(\.value) == ["n1"])
+    }
+
+    @Test("a target that is not a path is refused as a bad request, whatever the framework read", arguments: [
+        "https://evil.example/orders", "orders", "", "*",
+    ])
+    func nonPathTargetIsRefused(target: String) async throws {
+        let decision = try await fixture.resource().decide(
+            method: "GET", target: target, origin: origin, authorization: ["Bearer " + (try fixture.accessToken())], dpop: [])
+        guard case .refused(let refusal) = decision else { Issue.record("\(decision)"); return }
+        #expect(refusal.status == 400)
+        #expect(refusal.error.code == .invalidRequest)
+    }
+
+    @Test("a refusal carries the challenge and the fields to log")
+    func refusalCarriesWhatToLog() async throws {
+        let decision = try await fixture.resource().decide(method: "GET", target: "/orders", origin: origin, authorization: [], dpop: [])
+        guard case .refused(let refusal) = decision else { Issue.record("\(decision)"); return }
+        #expect(refusal.status == 401)
+        #expect(!refusal.isServerFailure)
+        #expect(refusal.headers.contains { $0.name == "WWW-Authenticate" })
+        let fields = Dictionary(uniqueKeysWithValues: refusal.logFields.map { ($0.name, $0.value) })
+        #expect(fields["jose.error.code"] == "missing_credentials")
+        #expect(fields["http.response.status_code"] == "401")
+    }
+
+    @Test("an origin is a scheme and a host, nothing after", arguments: [
+        "https://api.example.com/", "https://api.example.com/v1", "api.example.com", "ftp://api.example.com",
+        "https://user@api.example.com", "https://api.example.com?x", "https://api.example.com#x", "https://api example.com",
+    ])
+    func originIsRefused(text: String) async {
+        _ = await expectJOSEError(.invalidInput) { try PublicOrigin(text) }
+    }
+}
