@@ -4,7 +4,7 @@ import Vapor
 
 /// The verified access is Vapor's authenticated value: `request.auth.get(AuthenticatedAccess.self)`
 /// and `AuthenticatedAccess.guardMiddleware()` work as for any `Authenticatable`.
-extension AuthenticatedAccess: @retroactive Authenticatable {}
+extension AuthenticatedAccess: Authenticatable {}
 
 extension Request {
     /// The verified access token (and DPoP proof) ``ProtectedResourceMiddleware`` logged in

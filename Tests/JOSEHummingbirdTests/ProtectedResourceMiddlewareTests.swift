@@ -12,30 +12,18 @@ import NIOCore
 import Testing
 
 /// The middleware in a real Hummingbird server on 127.0.0.1, over real HTTP, with PyJWT-made
-/// access tokens and DPoP proofs.
-@Suite struct ProtectedResourceMiddlewareTests {
+/// access tokens and DPoP proofs: the adapter conformance suite, then what is Hummingbird's own.
+@Suite struct ProtectedResourceMiddlewareTests: ProtectedResourceAdapter {
     static let metadataURL = "https://api.example.com/.well-known/oauth-protected-resource"
+    static let requestIDKey = "hb.request.id"
 
     /// The application under test: `GET /orders` behind the middleware (scope `orders:read`),
-    /// the resource metadata outside it; every clock reads one second after the tokens were made.
+    /// the resource metadata outside it.
     static func application(
-        _ tokens: PyJWTTokens, log: RecordingLog, dpopNonce: (@Sendable () -> String?)? = nil
+        _ resource: ProtectedResource, log: RecordingLog, dpopNonce: (@Sendable () -> String?)? = nil
     ) throws -> some ApplicationProtocol {
-        try application(tokens, log: log, keys: JWKSet(json: tokens.jwks), dpopNonce: dpopNonce)
-    }
-
-    /// The application under test, its keys from `keys`.
-    static func application(
-        _ tokens: PyJWTTokens, log: RecordingLog, keys: some JWKSetSource, dpopNonce: (@Sendable () -> String?)? = nil
-    ) throws -> some ApplicationProtocol {
-        let clock = JOSEClock.fixed(PyJWTTokens.madeAt + 1)
-        let validator = AccessTokenValidator(
-            issuer: "https://auth.example.com", audience: "https://api.example.com", keySource: keys, clock: clock)
-        let resource = try ProtectedResource(
-            validator: validator, dpop: try DPoPProofVerifier(clock: clock), resourceMetadata: metadataURL)
         var metadata = ProtectedResourceMetadata(resource: "https://api.example.com")
         metadata.authorizationServers = ["https://auth.example.com"]
-
         let router = Router(context: BasicAccessTokenRequestContext.self)
         try router.addProtectedResourceMetadata(metadata)
         router.group("orders")
@@ -49,32 +37,52 @@ import Testing
                            logger: log.logger())
     }
 
-    /// Sends `GET /orders` with these credential headers.
-    static func getOrders(
-        _ client: some TestClientProtocol, authorization: String? = nil, dpop: String? = nil
-    ) async throws -> TestResponse {
-        var headers = HTTPFields()
-        if let authorization { headers[.authorization] = authorization }
-        if let dpop { headers[HTTPField.Name("DPoP")!] = dpop }
-        return try await client.execute(uri: "/orders", method: .get, headers: headers)
+    /// The application under test over `keys`, every clock one second after the tokens were made.
+    static func application(_ tokens: PyJWTTokens, log: RecordingLog, keys: some JWKSetSource) throws -> some ApplicationProtocol {
+        let clock = JOSEClock.fixed(PyJWTTokens.madeAt + 1)
+        let validator = AccessTokenValidator(
+            issuer: "https://auth.example.com", audience: "https://api.example.com", keySource: keys, clock: clock)
+        return try application(try ProtectedResource(validator: validator, dpop: try DPoPProofVerifier(clock: clock),
+                                                     resourceMetadata: metadataURL), log: log)
     }
 
-    /// The one refusal the log recorded: its code, message and request id.
+    /// A live test client, as the conformance suite sends requests.
+    struct Server: AdapterServer {
+        let client: any TestClientProtocol
+
+        func get(_ target: String, headers: [(name: String, value: String)]) async throws -> AdapterResponse {
+            var fields = HTTPFields()
+            for header in headers { fields.append(HTTPField(name: try #require(HTTPField.Name(header.name)), value: header.value)) }
+            let response = try await client.execute(uri: target, method: .get, headers: fields)
+            return AdapterResponse(status: response.status.code, headers: response.headers.map { ($0.name.rawName, $0.value) },
+                                   body: String(buffer: response.body))
+        }
+    }
+
+    static func withServer(
+        _ resource: ProtectedResource, log: RecordingLog, dpopNonce: (@Sendable () -> String?)?,
+        _ body: @Sendable (any AdapterServer) async throws -> Void
+    ) async throws {
+        try await application(resource, log: log, dpopNonce: dpopNonce).test(.live) { client in
+            try await body(Server(client: client))
+        }
+    }
+
+    @Test(arguments: ProtectedResourceAdapterConformance.allCases)
+    func conformance(_ check: ProtectedResourceAdapterConformance) async throws {
+        try await check.check(Self.self)
+    }
+
+    /// Sends `GET /orders` with these credential headers.
+    static func getOrders(_ client: some TestClientProtocol, authorization: String) async throws -> TestResponse {
+        try await client.execute(uri: "/orders", method: .get, headers: [.authorization: authorization])
+    }
+
+    /// The one refusal the log recorded.
     static func refusal(in log: RecordingLog) throws -> RecordingLog.Entry {
         let refusals = log.entries.filter { $0.message == "access refused" }
         try #require(refusals.count == 1, "\(log.entries)")
         return refusals[0]
-    }
-
-    @Test func aValidBearerTokenReachesTheRouteWithTheTokenInTheContext() async throws {
-        let tokens = try PyJWTTokens.make()
-        let log = RecordingLog()
-        try await Self.application(tokens, log: log).test(.live) { client in
-            let response = try await Self.getOrders(client, authorization: "Bearer " + tokens.valid)
-            #expect(response.status == .ok)
-            #expect(String(buffer: response.body) == "alice bearer")
-        }
-        #expect(log.entries.allSatisfy { $0.message != "access refused" })
     }
 
     @Test func aServerStartedWhileItsProviderIsDownAnswers503UntilTheProviderIsUp() async throws {
@@ -109,119 +117,10 @@ import Testing
         }
     }
 
-    @Test func noCredentialsGetBothChallengesWithoutAnError() async throws {
-        let tokens = try PyJWTTokens.make()
-        let log = RecordingLog()
-        try await Self.application(tokens, log: log).test(.live) { client in
-            let response = try await Self.getOrders(client)
-            #expect(response.status == .unauthorized)
-            let challenges = response.headers[values: .wwwAuthenticate]
-            #expect(challenges.count == 2)
-            #expect(challenges.first?.hasPrefix("Bearer resource_metadata=\"\(Self.metadataURL)\"") == true)
-            #expect(challenges.last?.hasPrefix("DPoP algs=") == true)
-            #expect(!challenges.joined().contains("error="))
-        }
-        #expect(try Self.refusal(in: log).metadata["jose.error.code"] == "missing_credentials")
-    }
-
-    /// The challenge says `invalid_token` in a fixed sentence; the log has the real reason.
-    @Test(arguments: [("expired", "expired"), ("wrongAudience", "invalid_audience")])
-    func aRefusedTokenIsLoggedInFullAndChallengedTersely(_ which: String, _ code: String) async throws {
-        let tokens = try PyJWTTokens.make()
-        let token = which == "expired" ? tokens.expired : tokens.wrongAudience
-        let log = RecordingLog()
-        try await Self.application(tokens, log: log).test(.live) { client in
-            let response = try await Self.getOrders(client, authorization: "Bearer " + token)
-            #expect(response.status == .unauthorized)
-            let challenge = try #require(response.headers[.wwwAuthenticate])
-            #expect(challenge.hasPrefix("Bearer error=\"invalid_token\", error_description=\"The access token is invalid (\(code))\""))
-            #expect(response.body.readableBytes == 0)
-        }
-        let refusal = try Self.refusal(in: log)
-        #expect(refusal.level == .info)
-        #expect(refusal.metadata["jose.error.code"] == code)
-        let message = try #require(refusal.metadata["jose.error.message"])
-        #expect(message.count > 20)
-        #expect(refusal.metadata["http.response.status_code"] == "401")
-        #expect(refusal.metadata["hb.request.id"]?.isEmpty == false)
-    }
-
-    @Test func aTokenWithoutTheScopeIsForbidden() async throws {
-        let tokens = try PyJWTTokens.make()
-        let log = RecordingLog()
-        try await Self.application(tokens, log: log).test(.live) { client in
-            let response = try await Self.getOrders(client, authorization: "Bearer " + tokens.otherScope)
-            #expect(response.status == .forbidden)
-            let challenge = try #require(response.headers[.wwwAuthenticate])
-            #expect(challenge.contains("error=\"insufficient_scope\""))
-            #expect(challenge.contains("scope=\"orders:read\""))
-        }
-        #expect(try Self.refusal(in: log).metadata["jose.error.code"] == "insufficient_scope")
-    }
-
-    /// The first use of a proof passes; the same proof again is a replay.
-    @Test func aDPoPProofPassesOnceAndItsReplayIsRefused() async throws {
-        let tokens = try PyJWTTokens.make()
-        let log = RecordingLog()
-        try await Self.application(tokens, log: log).test(.live) { client in
-            let first = try await Self.getOrders(client, authorization: "DPoP " + tokens.bound, dpop: tokens.proof)
-            #expect(first.status == .ok)
-            #expect(String(buffer: first.body) == "alice dpop")
-            let replay = try await Self.getOrders(client, authorization: "DPoP " + tokens.bound, dpop: tokens.proof)
-            #expect(replay.status == .unauthorized)
-            #expect(replay.headers[.wwwAuthenticate]?.hasPrefix("DPoP error=\"invalid_dpop_proof\"") == true)
-        }
-        let refusal = try Self.refusal(in: log)
-        #expect(refusal.metadata["jose.error.code"] == "invalid_dpop_proof")
-        #expect(refusal.metadata["jose.error.message"]?.contains("jti") == true)
-    }
-
-    @Test func aProofMadeForAnotherMethodIsRefused() async throws {
-        let tokens = try PyJWTTokens.make()
-        let log = RecordingLog()
-        try await Self.application(tokens, log: log).test(.live) { client in
-            let response = try await Self.getOrders(client, authorization: "DPoP " + tokens.bound, dpop: tokens.proofForPost)
-            #expect(response.status == .unauthorized)
-            #expect(response.headers[.wwwAuthenticate]?.hasPrefix("DPoP error=\"invalid_dpop_proof\"") == true)
-        }
-        let refusal = try Self.refusal(in: log)
-        #expect(refusal.metadata["jose.error.code"] == "invalid_dpop_proof")
-        #expect(refusal.metadata["jose.error.message"]?.contains("htm") == true)
-    }
-
-    /// RFC 9449 §7.2: a DPoP-bound token sent as a bearer token is refused.
-    @Test func aBoundTokenSentAsBearerIsRefused() async throws {
-        let tokens = try PyJWTTokens.make()
-        let log = RecordingLog()
-        try await Self.application(tokens, log: log).test(.live) { client in
-            let response = try await Self.getOrders(client, authorization: "Bearer " + tokens.bound)
-            #expect(response.status == .unauthorized)
-            #expect(response.headers[.wwwAuthenticate]?.contains("error=\"invalid_token\"") == true)
-        }
-        #expect(try Self.refusal(in: log).metadata["jose.error.code"] == "invalid_token_binding")
-    }
-
-    /// With nonces, a proof without one gets `use_dpop_nonce` and the nonce; with it, the route
-    /// answers and the response carries the current nonce.
-    @Test func theServersNonceIsAskedForAndThenAccepted() async throws {
-        let tokens = try PyJWTTokens.make()
-        let log = RecordingLog()
-        try await Self.application(tokens, log: log, dpopNonce: { "nonce-1" }).test(.live) { client in
-            let asked = try await Self.getOrders(client, authorization: "DPoP " + tokens.bound, dpop: tokens.proof)
-            #expect(asked.status == .unauthorized)
-            #expect(asked.headers[.wwwAuthenticate]?.hasPrefix("DPoP error=\"use_dpop_nonce\"") == true)
-            #expect(asked.headers[HTTPField.Name("DPoP-Nonce")!] == "nonce-1")
-            let answered = try await Self.getOrders(client, authorization: "DPoP " + tokens.bound, dpop: tokens.proofWithNonce)
-            #expect(answered.status == .ok)
-            #expect(answered.headers[HTTPField.Name("DPoP-Nonce")!] == "nonce-1")
-        }
-        #expect(try Self.refusal(in: log).metadata["jose.error.code"] == "use_dpop_nonce")
-    }
-
     /// RFC 9728 §3: the metadata at its well-known path, reachable without a token.
     @Test func theResourceMetadataIsServedAtItsWellKnownPath() async throws {
         let tokens = try PyJWTTokens.make()
-        try await Self.application(tokens, log: RecordingLog()).test(.live) { client in
+        try await Self.application(tokens, log: RecordingLog(), keys: JWKSet(json: tokens.jwks)).test(.live) { client in
             let response = try await client.execute(uri: "/.well-known/oauth-protected-resource", method: .get)
             #expect(response.status == .ok)
             #expect(response.headers[.contentType] == "application/json")
