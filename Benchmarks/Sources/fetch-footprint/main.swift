@@ -3,8 +3,7 @@
 //
 //   fetch-footprint URL [COUNT]        (COUNT: 10000 unless given)
 //
-// The fetcher keeps one URLSession for its lifetime, so the resident set stays flat; a session per
-// fetch kept about 75 bytes per fetch on Linux.
+// What keeps the memory is found with heaptrack (Benchmarks/README.md, "Memory per fetch").
 #if canImport(Glibc)
 import Foundation
 import Glibc

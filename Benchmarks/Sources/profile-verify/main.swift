@@ -54,6 +54,8 @@ for _ in 0..<threads {
         let local: (_ token: [UInt8]) -> Bool
         if useFloor, threads > 1, let thread = try? FloorVerifier(token: token).makeThreadVerifier() {
             local = { thread.verify($0) }
+        } else if arguments.contains("--own-verifier"), let own = OursVerifier.make(for: token) {
+            local = own
         } else {
             local = verify
         }

@@ -126,7 +126,7 @@ struct HMACAndPrimitiveTests {
         for hash in HashAlgorithm.allCases {
             let tag = message.withUnsafeBytes { try! key.authenticationCode(hash, message: $0) }
             #expect(tag == hexBytes(expected[hash] ?? ""))
-            // Pooled contexts are re-initialised correctly on reuse.
+            // The keyed state is copied for each MAC, never consumed: repeated MACs agree.
             for _ in 0 ..< 20 {
                 #expect(message.withUnsafeBytes { try! key.authenticationCode(hash, message: $0) } == tag)
             }
@@ -143,6 +143,32 @@ struct HMACAndPrimitiveTests {
                 #expect(!accepted)
             }
         }
+    }
+
+    /// RFC 4231 test case 6: a key longer than the hash's block is hashed first (131 bytes, over
+    /// both the 64-byte block of SHA-256 and the 128-byte block of SHA-384/512); and keys of
+    /// exactly one block are used as they are (expected values from Python's `hmac`).
+    @Test func keysLongerThanAndEqualToABlock() throws {
+        let long = try HMACKey(secret: [UInt8](repeating: 0xAA, count: 131))
+        let message = Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8)
+        let expected: [HashAlgorithm: String] = [
+            .sha256: "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54",
+            .sha384: "4ece084485813e9088d2c63a041bc5b44f9ef1012a2b588f3cd11f05033ac4c60c2ef6ab4030fe8296248df163f44952",
+            .sha512: "80b24263c7c1a3ebb71493c1dd7be8b49b46d1f41b4aeec1121b013783f8f3526b56d037e05f2598bd0fd2215d6a1e5295e64f73f63f0aec8b915a985d786598",
+        ]
+        for hash in HashAlgorithm.allCases {
+            #expect(message.withUnsafeBytes { try! long.authenticationCode(hash, message: $0) } == hexBytes(expected[hash] ?? ""))
+        }
+        let blockMessage = Array("block-sized key".utf8)
+        let block64 = try HMACKey(secret: (0 ..< 64).map { UInt8($0) })
+        #expect(blockMessage.withUnsafeBytes { try! block64.authenticationCode(.sha256, message: $0) }
+            == hexBytes("c778b31e07b7ed445b7518ca555e0479e655ab70c89afbd255a28579056fbd0c"))
+        let block128 = try HMACKey(secret: (0 ..< 128).map { UInt8($0) })
+        #expect(blockMessage.withUnsafeBytes { try! block128.authenticationCode(.sha384, message: $0) } == hexBytes(
+            "bb3d0290eda34b0424bec7cc6496132a70d4969921ac6695a090230cf4d0badd06f5d2c1b74da17f03416e6ee19e4c58"))
+        #expect(blockMessage.withUnsafeBytes { try! block128.authenticationCode(.sha512, message: $0) } == hexBytes(
+            "3b9b006b95e15da8ad570d64128b08bd687f36a0bd8c84e15128105248d1724906bfad019eeb4089b466f580a7c732cf"
+                + "d0805986d063a624d9e193c0ea65cd4e"))
     }
 
     /// An empty secret still keys HMAC (RFC 2104 allows it; the JWS layer refuses short keys).

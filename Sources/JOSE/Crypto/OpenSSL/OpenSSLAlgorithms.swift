@@ -1,7 +1,7 @@
 #if !JOSE_SWIFT_CRYPTO
 internal import COpenSSL
 
-/// A provider algorithm object (`EVP_MD`, `EVP_MAC`) fetched once and kept for the life of the
+/// A provider algorithm object (`EVP_MD`) fetched once and kept for the life of the
 /// process.
 ///
 /// The handle is never freed and never mutated after the fetch; OpenSSL documents fetched
@@ -20,8 +20,6 @@ enum OpenSSLAlgorithms {
     static let sha384 = FetchedAlgorithm(handle: fetchDigest("SHA384"))
     /// `EVP_MD` for SHA-512.
     static let sha512 = FetchedAlgorithm(handle: fetchDigest("SHA512"))
-    /// `EVP_MAC` for HMAC.
-    static let hmac = FetchedAlgorithm(handle: fetchMAC("HMAC"))
 
     /// The fetched `EVP_MD` for `hash`, or `nil` if it could not be fetched.
     @inline(__always)
@@ -45,13 +43,6 @@ enum OpenSSLAlgorithms {
     /// Fetches a digest from the default library context.
     private static func fetchDigest(_ name: StaticString) -> OpaquePointer? {
         let handle = EVP_MD_fetch(nil, name.cString, nil)
-        if handle == nil { OpenSSLErrorQueue.clear() }
-        return handle
-    }
-
-    /// Fetches a MAC from the default library context.
-    private static func fetchMAC(_ name: StaticString) -> OpaquePointer? {
-        let handle = EVP_MAC_fetch(nil, name.cString, nil)
         if handle == nil { OpenSSLErrorQueue.clear() }
         return handle
     }

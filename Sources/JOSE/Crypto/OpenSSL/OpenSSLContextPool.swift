@@ -1,7 +1,7 @@
 #if !JOSE_SWIFT_CRYPTO
 import Synchronization
 
-/// Idle OpenSSL contexts (`EVP_PKEY_CTX`, `EVP_MD_CTX`, `EVP_MAC_CTX`), each tagged with the
+/// Idle OpenSSL contexts (`EVP_PKEY_CTX`, `EVP_MD_CTX`), each tagged with the
 /// configuration it was prepared for, so that a hot path reuses a prepared context instead of
 /// creating, initialising and freeing one per call.
 ///

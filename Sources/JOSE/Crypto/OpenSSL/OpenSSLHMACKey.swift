@@ -1,23 +1,23 @@
 #if !JOSE_SWIFT_CRYPTO
 internal import COpenSSL
 
-/// The OpenSSL backend's HMAC secret, with one keyed `EVP_MAC_CTX` template per SHA-2 hash.
+/// The OpenSSL backend's HMAC secret, keyed once per SHA-2 hash.
 ///
-/// The templates are built once, at creation (keying HMAC hashes the padded key, so doing it
-/// per call would double the cost of a short message). An operation takes a context from a
-/// striped, lock-protected pool (``OpenSSLContextPool``; or duplicates the template with
-/// `EVP_MAC_CTX_dup`, which only reads it, when the pool is empty), re-initialises it with `EVP_MAC_init(ctx, NULL, 0, NULL)`
-/// (which restores the keyed state without re-hashing the key) and gives it back afterwards.
-/// Measured on a 300-byte message this costs ~0.4 µs against ~0.6 µs for a dup per call.
+/// Keying HMAC hashes the padded secret, so each hash's inner and outer pad states are computed
+/// at creation (`hmac_sha2.h` in COpenSSL). An operation copies them onto its own stack: it
+/// allocates nothing, takes no lock and writes nothing shared, so threads verifying with one key
+/// do not contend. EVP's HMAC, by contrast, allocates and frees a digest context per MAC and
+/// shares the fetched digest's reference count between threads.
 ///
-/// Thread safety: the templates are never updated or finalized after `init`, and a pooled
-/// context is used by one thread at a time (it is out of the pool while in use); hence
+/// Thread safety: the pad states are written once, in `init`, and only read afterwards; hence
 /// `@unchecked Sendable`.
 final class OpenSSLHMACKey: BackendHMACKey, @unchecked Sendable {
-    /// Keyed templates for SHA-256, SHA-384 and SHA-512 (in `HashAlgorithm.allCases` order).
-    private let templates: [OpaquePointer]
-    /// Idle keyed contexts ready for reuse, tagged with their hash's index in `templates`.
-    private let pool = OpenSSLContextPool(free: { EVP_MAC_CTX_free($0) })
+    /// The keyed pad states for HMAC-SHA-256.
+    private let sha256: UnsafeMutablePointer<jose_hmac_sha256_key>
+    /// The keyed pad states for HMAC-SHA-384.
+    private let sha384: UnsafeMutablePointer<jose_hmac_sha512_key>
+    /// The keyed pad states for HMAC-SHA-512.
+    private let sha512: UnsafeMutablePointer<jose_hmac_sha512_key>
     /// The secret itself, kept for JWK export.
     let secret: [UInt8]
 
@@ -26,71 +26,26 @@ final class OpenSSLHMACKey: BackendHMACKey, @unchecked Sendable {
     /// - Parameter secret: the key bytes; any length (the JWS layer enforces minimums).
     /// - Throws: ``JOSEError/Code/invalidKey`` when OpenSSL cannot key the MAC.
     init(secret: [UInt8]) throws {
-        guard let mac = OpenSSLAlgorithms.hmac.handle else {
-            throw OpenSSLErrorQueue.error(.invalidKey, "OpenSSL does not provide HMAC")
-        }
-        var templates: [OpaquePointer] = []
-        defer {
-            if templates.count != HashAlgorithm.allCases.count { templates.forEach { EVP_MAC_CTX_free($0) } }
-        }
-        for hash in HashAlgorithm.allCases {
-            guard let context = EVP_MAC_CTX_new(mac) else {
-                throw OpenSSLErrorQueue.error(.invalidKey, "cannot allocate an HMAC context")
-            }
-            templates.append(context)
-            var parameters = (
-                OSSL_PARAM_construct_utf8_string(
-                    ("digest" as StaticString).mutableCString, OpenSSLAlgorithms.digestName(hash).mutableCString, 0),
-                OSSL_PARAM_construct_end())
-            // A non-NULL key pointer even for an empty secret: NULL means "keep the old key".
-            let keyed = withUnsafePointer(to: &parameters) { list in
-                list.withMemoryRebound(to: OSSL_PARAM.self, capacity: 2) { params in
-                    withUnsafeBytes(of: UInt8(0)) { empty in
-                        secret.withUnsafeBufferPointer { key in
-                            EVP_MAC_init(
-                                context, key.baseAddress ?? empty.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                                key.count, params) == 1
-                        }
-                    }
-                }
-            }
-            guard keyed else { throw OpenSSLErrorQueue.error(.invalidKey, "OpenSSL could not key HMAC-\(hash)") }
-        }
-        self.templates = templates
+        sha256 = .allocate(capacity: 1)
+        sha384 = .allocate(capacity: 1)
+        sha512 = .allocate(capacity: 1)
         self.secret = secret
+        let keyed = secret.withUnsafeBufferPointer { key in
+            jose_hmac_sha256_key_init(sha256, key.baseAddress, key.count) == 1
+                && jose_hmac_sha512_key_init(sha384, 48, key.baseAddress, key.count) == 1
+                && jose_hmac_sha512_key_init(sha512, 64, key.baseAddress, key.count) == 1
+        }
+        guard keyed else { throw OpenSSLErrorQueue.error(.invalidKey, "OpenSSL could not key HMAC") }
     }
 
-    /// Frees the templates (the pool frees its idle contexts).
+    /// Erases the pad states (each is as good as the secret for making MACs) and frees them.
     deinit {
-        templates.forEach { EVP_MAC_CTX_free($0) }
-    }
-
-    /// The index of `hash` in `templates`, also its tag in `pool`.
-    private static func slot(_ hash: HashAlgorithm) -> Int {
-        switch hash {
-        case .sha256: 0
-        case .sha384: 1
-        case .sha512: 2
-        }
-    }
-
-    /// A keyed context ready for `EVP_MAC_update`: a pooled one re-initialised, or a fresh
-    /// duplicate of the template; `nil` if OpenSSL fails.
-    private func checkOut(_ hash: HashAlgorithm) -> OpaquePointer? {
-        let slot = Self.slot(hash)
-        if let pooled = pool.take(tag: UInt8(slot)) {
-            if EVP_MAC_init(pooled, nil, 0, nil) == 1 { return pooled }
-            pool.discard(pooled)
-            // A fresh duplicate may still succeed: leave nothing of this failure on the queue.
-            OpenSSLErrorQueue.clear()
-        }
-        return EVP_MAC_CTX_dup(templates[slot])
-    }
-
-    /// Returns a context to the pool after a successful operation (or frees it when the pool is
-    /// full).
-    private func checkIn(_ context: OpaquePointer, _ hash: HashAlgorithm) {
-        pool.give(context, tag: UInt8(Self.slot(hash)))
+        OPENSSL_cleanse(sha256, MemoryLayout<jose_hmac_sha256_key>.size)
+        OPENSSL_cleanse(sha384, MemoryLayout<jose_hmac_sha512_key>.size)
+        OPENSSL_cleanse(sha512, MemoryLayout<jose_hmac_sha512_key>.size)
+        sha256.deallocate()
+        sha384.deallocate()
+        sha512.deallocate()
     }
 
     /// Computes the MAC of `message` into `output` (at least `hash.byteCount` bytes); returns
@@ -98,22 +53,16 @@ final class OpenSSLHMACKey: BackendHMACKey, @unchecked Sendable {
     private func compute(
         _ hash: HashAlgorithm, message: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer
     ) -> Bool {
-        guard output.count >= hash.byteCount, let out = output.baseAddress, let context = checkOut(hash) else {
-            OpenSSLErrorQueue.clear()
+        guard output.count >= hash.byteCount, let out = output.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
             return false
         }
-        var length = 0
-        let ok = (message.isEmpty || EVP_MAC_update(
-            context, message.baseAddress?.assumingMemoryBound(to: UInt8.self), message.count) == 1)
-            && EVP_MAC_final(context, out.assumingMemoryBound(to: UInt8.self), &length, output.count) == 1
-            && length == hash.byteCount
-        if ok {
-            checkIn(context, hash)
-        } else {
-            EVP_MAC_CTX_free(context)
-            OpenSSLErrorQueue.clear()
+        let bytes = message.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        let computed = switch hash {
+        case .sha256: jose_hmac_sha256(sha256, bytes, message.count, out)
+        case .sha384: jose_hmac_sha512(sha384, bytes, message.count, out)
+        case .sha512: jose_hmac_sha512(sha512, bytes, message.count, out)
         }
-        return ok
+        return computed == 1
     }
 
     /// Returns the HMAC of `message` with `hash` (`hash.byteCount` bytes).
@@ -137,7 +86,9 @@ final class OpenSSLHMACKey: BackendHMACKey, @unchecked Sendable {
         guard tag.count == hash.byteCount else { return false }
         return withUnsafeTemporaryAllocation(byteCount: 64, alignment: 8) { expected in
             guard compute(hash, message: message, into: expected) else { return false }
-            return constantTimeEquals(UnsafeRawBufferPointer(rebasing: expected[0 ..< hash.byteCount]), tag)
+            let matches = constantTimeEquals(UnsafeRawBufferPointer(rebasing: expected[0 ..< hash.byteCount]), tag)
+            OPENSSL_cleanse(expected.baseAddress, expected.count)
+            return matches
         }
     }
 }
