@@ -3,6 +3,7 @@
 //
 //   swift build -c release --package-path Benchmarks --product profile-verify
 //   perf record -g Benchmarks/.build/release/profile-verify HS256 200000 [--floor] [--threads=2]
+//       [--own-verifier]   (each thread verifies with a verifier and key of its own, not the shared one)
 import Foundation
 import Synchronization
 #if canImport(Glibc)
@@ -28,7 +29,7 @@ let arguments = CommandLine.arguments.dropFirst()
 let useFloor = arguments.contains("--floor")
 let positional = arguments.filter { !$0.hasPrefix("--") }
 guard let name = positional.first, let algorithm = BenchAlgorithm(name: name) else {
-    FileHandle.standardError.write(Data("usage: profile-verify ALG [COUNT] [--floor]\n".utf8))
+    FileHandle.standardError.write(Data("usage: profile-verify ALG [COUNT] [--floor] [--threads=N] [--own-verifier]\n".utf8))
     exit(2)
 }
 let count = positional.dropFirst().first.flatMap { Int($0) } ?? 100_000
