@@ -82,7 +82,7 @@ extension OpenIDClient {
             let receivedAt = self.clock.now
             var verified: VerifiedJWT?
             if let idToken = tokens.idToken {
-                verified = try await idTokenValidator.validate(idToken, accessToken: tokens.accessToken)
+                verified = try await idTokenValidator.validate(idToken, nonce: .notSent, accessToken: tokens.accessToken)
             }
             return makeLoginResult(tokens: tokens, idToken: verified, receivedAt: receivedAt)
         }

@@ -199,7 +199,7 @@ public struct OpenIDClient: Sendable {
             }
         }
         let verified = try await validator.validate(
-            idToken, nonce: transaction.nonce, maxAge: transaction.maxAge.map { .seconds($0) },
+            idToken, nonce: .sent(transaction.nonce), maxAge: transaction.maxAge.map { .seconds($0) },
             accessToken: tokens.accessToken)
         return makeLoginResult(tokens: tokens, idToken: verified, receivedAt: receivedAt)
     }
@@ -274,7 +274,7 @@ public struct OpenIDClient: Sendable {
     /// - Returns: The validated new ID token; `nil` when the answer has none.
     func validateRefreshedIDToken(of tokens: TokenResponse, against original: JWTClaims?) async throws -> VerifiedJWT? {
         guard let idToken = tokens.idToken else { return nil }
-        let verified = try await idTokenValidator.validate(idToken, accessToken: tokens.accessToken)
+        let verified = try await idTokenValidator.validate(idToken, nonce: .notSent, accessToken: tokens.accessToken)
         guard let old = original else { return verified }
         let new = verified.claims
         guard Self.sameBytes(new.issuer, old.issuer), Self.sameBytes(new.subject, old.subject) else {

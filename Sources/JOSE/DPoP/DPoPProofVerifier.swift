@@ -226,7 +226,8 @@ public struct DPoPProofVerifier: Sendable {
             throw JOSEError(.invalidSignature, "the signature does not verify with the proof's own jwk")
         }
         let verified = VerifiedDPoPProof(
-            token: VerifiedJWT(header: header, claims: claims, key: key), keyThumbprint: thumbprint)
+            token: VerifiedJWT(header: header, claims: claims, key: key), keyThumbprint: thumbprint,
+            proofID: proofID, issuedAt: issuedAt)
         return CheckedProof(
             proof: verified, proofID: proofID,
             expiresAt: issuedAt + maximumAgeSeconds + leewaySeconds)

@@ -7,10 +7,11 @@ public struct VerifiedDPoPProof: Sendable {
     /// key carries in `cnf.jkt`, and what an authorization server writes there when it binds one.
     public let keyThumbprint: String
 
+    /// The proof's unique identifier (`jti`), which every accepted proof carries.
+    public let proofID: String
+    /// When the proof was made (`iat`), in seconds since 1970; every accepted proof carries it.
+    public let issuedAt: Double
+
     /// The proof's public key.
     public var key: JWK { token.key }
-    /// The proof's unique identifier (`jti`).
-    public var proofID: String { token.claims.tokenID ?? "" }
-    /// When the proof was made (`iat`), in seconds since 1970.
-    public var issuedAt: Double { token.claims.issuedAt ?? 0 }
 }

@@ -3,21 +3,23 @@
 /// Checks the signature with keys from `keySource`, then: `iss` equals the issuer exactly;
 /// `aud` contains the client id; with several audiences `azp` is present, and a present `azp`
 /// always equals the client id; `sub`, `exp` and `iat` are present; `exp`, `nbf`, `iat` within
-/// the leeway; `nonce` equals the one sent (when one was); `auth_time` present and recent enough
-/// when `max_age` was requested; `at_hash` / `c_hash` match the access token / code supplied;
-/// and, when asked for, `acr` present or in an accepted set, `amr` holding required methods,
-/// `sid` present. An ID token signed with HS256, HS384 or HS512 is verified with the
-/// ``clientSecret`` (Core §10.1), never with the key source, and refused when there is none.
+/// the leeway; `nonce` equals the one sent, when one was (each call states it with an
+/// ``ExpectedNonce``); `auth_time` present and recent enough when `max_age` was requested;
+/// `at_hash` / `c_hash` match the access token / code supplied; and, when asked for, `acr`
+/// present or in an accepted set, `amr` holding required methods, `sid` present. An ID token
+/// signed with HS256, HS384 or HS512 is verified with the ``clientSecret`` (Core §10.1), never
+/// with the key source, and refused when there is none.
 ///
 /// ```swift
 /// let validator = IDTokenValidator(
 ///     issuer: "https://accounts.example.com", clientID: "my-app", keySource: jwksCache)
-/// let idToken = try await validator.validate(response.idToken, nonce: sentNonce,
+/// let idToken = try await validator.validate(response.idToken, nonce: .sent(sentNonce),
 ///                                            accessToken: response.accessToken)
 /// print(idToken.claims.subject ?? "")
 /// ```
 public struct IDTokenValidator: Sendable {
-    /// The issuer (`iss`) required, exactly.
+    /// The issuer (`iss`) required, exactly; for Microsoft Entra's multi-tenant preset, the
+    /// issuer template with `{tenantid}`, which each token's `tid` fills in.
     public let issuer: String
     /// The client id: must be in `aud`, and equal `azp` when that is present.
     public let clientID: String
@@ -64,14 +66,14 @@ public struct IDTokenValidator: Sendable {
     ) {
         var rules = JWTClaimRules.idToken(issuer: issuer, clientID: clientID, leeway: leeway, clock: clock)
         rules.maximumTokenAge = maximumTokenAge
-        self.init(rules: rules, clientID: clientID, keySource: keySource, algorithms: algorithms)
+        self.init(rules: rules, issuer: issuer, clientID: clientID, keySource: keySource, algorithms: algorithms)
     }
 
     /// Creates a validator with ID-token `rules` already made (by a provider preset); `issuer`
     /// is the rules' issuer, or what stands for the issuers a ``providerRule`` accepts.
-    init(rules: JWTClaimRules, issuer: String? = nil, clientID: String, keySource: some JWKSetSource,
+    init(rules: JWTClaimRules, issuer: String, clientID: String, keySource: some JWKSetSource,
          algorithms: Set<JWSAlgorithm>?) {
-        self.issuer = issuer ?? rules.issuer ?? ""
+        self.issuer = issuer
         self.clientID = clientID
         self.verifier = JWTVerifier(keySource: keySource, algorithms: algorithms, rules: rules)
     }
@@ -81,8 +83,8 @@ public struct IDTokenValidator: Sendable {
     ///
     /// - Parameters:
     ///   - idToken: the compact ID token.
-    ///   - nonce: the nonce sent in the authentication request; when given, the token must carry
-    ///     exactly this nonce.
+    ///   - nonce: ``ExpectedNonce/sent(_:)`` with the nonce of the authentication request (the
+    ///     token must carry exactly it), or ``ExpectedNonce/notSent`` when none was sent.
     ///   - maxAge: the `max_age` sent; when given, `auth_time` is required and checked.
     ///   - accessToken: the access token issued with it; checked against `at_hash` when present.
     ///   - authorizationCode: the code issued with it; checked against `c_hash` when present.
@@ -92,7 +94,7 @@ public struct IDTokenValidator: Sendable {
     ///   allow-list, `invalid_key` for a secret shorter than the algorithm's hash, and
     ///   `invalid_signature` when the secret does not verify it.
     public func validate(
-        _ idToken: String, nonce: String? = nil, maxAge: Duration? = nil, accessToken: String? = nil,
+        _ idToken: String, nonce: ExpectedNonce, maxAge: Duration? = nil, accessToken: String? = nil,
         authorizationCode: String? = nil
     ) async throws -> VerifiedJWT {
         let rules = rules(nonce: nonce, maxAge: maxAge)
@@ -101,16 +103,16 @@ public struct IDTokenValidator: Sendable {
         } else {
             try await verifier.verify(idToken, rules: rules)
         }
-        try checkNonceWherePlatformSupportsIt(token.claims, sent: nonce)
+        try checkNonceWherePlatformSupportsIt(token.claims, sent: nonce.sentValue)
         try providerRule?(token.claims)
         try checkAuthenticationRules(token.claims)
         return try checkHashes(token, accessToken: accessToken, authorizationCode: authorizationCode)
     }
 
     /// The claim rules for one token: this client's, with the request's `nonce` and `max_age`.
-    private func rules(nonce: String?, maxAge: Duration?) -> JWTClaimRules {
+    private func rules(nonce: ExpectedNonce, maxAge: Duration?) -> JWTClaimRules {
         var rules = verifier.rules
-        rules.nonce = nonceRule == .always ? nonce : nil
+        rules.nonce = nonceRule == .always ? nonce.sentValue : nil
         rules.maximumAuthenticationAge = maxAge
         return rules
     }
@@ -135,7 +137,7 @@ extension IDTokenValidator {
     /// - Throws: ``JOSEError`` as ``validate(_:nonce:maxAge:accessToken:authorizationCode:)``;
     ///   `jwks_unavailable` when the keys would have to be fetched first.
     public func validateWithoutSuspending(
-        _ idToken: String, nonce: String? = nil, maxAge: Duration? = nil, accessToken: String? = nil,
+        _ idToken: String, nonce: ExpectedNonce, maxAge: Duration? = nil, accessToken: String? = nil,
         authorizationCode: String? = nil
     ) throws -> VerifiedJWT {
         let rules = rules(nonce: nonce, maxAge: maxAge)
@@ -144,7 +146,7 @@ extension IDTokenValidator {
         } else {
             try verifier.verifyWithoutSuspending(idToken, rules: rules)
         }
-        try checkNonceWherePlatformSupportsIt(token.claims, sent: nonce)
+        try checkNonceWherePlatformSupportsIt(token.claims, sent: nonce.sentValue)
         try providerRule?(token.claims)
         try checkAuthenticationRules(token.claims)
         return try checkHashes(token, accessToken: accessToken, authorizationCode: authorizationCode)

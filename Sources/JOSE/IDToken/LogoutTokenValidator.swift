@@ -40,6 +40,10 @@ public struct LogoutTokenValidator: Sendable {
     public var maximumTokenAge: Duration = .seconds(600)
     /// The ID tokens' verifier: keys, allow-list and claim rules.
     private let verifier: JWTVerifier
+    /// The ID-token validator's provider check of the verified claims (Microsoft Entra's many
+    /// tenants: `iss` must be the issuer of the token's allowed `tid`), applied to logout tokens
+    /// too.
+    private let providerRule: (@Sendable (JWTClaims) throws -> Void)?
 
     /// Creates a validator for the logout tokens of the provider and client `idTokenValidator`
     /// serves.
@@ -51,11 +55,14 @@ public struct LogoutTokenValidator: Sendable {
     ///     that receive logout requests for this client.
     public init(idTokenValidator: IDTokenValidator, replayCache: some ReplayCache) {
         self.verifier = idTokenValidator.verifier
+        self.providerRule = idTokenValidator.providerRule
+        self.issuer = idTokenValidator.issuer
         self.replayCache = replayCache
     }
 
-    /// The issuer (`iss`) required, exactly.
-    public var issuer: String { verifier.rules.issuer ?? "" }
+    /// The issuer (`iss`) required, exactly, as the ID-token validator's
+    /// ``IDTokenValidator/issuer``.
+    public let issuer: String
 
     /// Validates a logout token and records its `jti`.
     ///
@@ -64,6 +71,7 @@ public struct LogoutTokenValidator: Sendable {
     /// - Throws: `JOSEError` naming the first rule that failed (see the type's description).
     public func validate(_ logoutToken: String) async throws -> VerifiedJWT {
         let token = try await verifier.verify(logoutToken, rules: rules)
+        try providerRule?(token.claims)
         try check(token)
         let claims = token.claims
         guard let tokenID = claims.tokenID, let issuedAt = claims.issuedAt, let expiresAt = claims.expiration else {

@@ -30,10 +30,9 @@ extension IDTokenValidator {
         domain: String, clientID: String, keySource: some JWKSetSource, leeway: Duration = .seconds(60),
         clock: JOSEClock = .system
     ) throws -> IDTokenValidator {
-        let rules = JWTClaimRules.idToken(
-            issuer: "https://\(try ProviderInputs.host(domain, "the Auth0 domain"))/", clientID: clientID, leeway: leeway,
-            clock: clock)
-        return IDTokenValidator(rules: rules, clientID: clientID, keySource: keySource, algorithms: nil)
+        let issuer = "https://\(try ProviderInputs.host(domain, "the Auth0 domain"))/"
+        let rules = JWTClaimRules.idToken(issuer: issuer, clientID: clientID, leeway: leeway, clock: clock)
+        return IDTokenValidator(rules: rules, issuer: issuer, clientID: clientID, keySource: keySource, algorithms: nil)
     }
 }
 

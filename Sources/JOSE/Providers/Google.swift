@@ -40,7 +40,7 @@ extension IDTokenValidator {
     ) -> IDTokenValidator {
         var rules = JWTClaimRules.idToken(issuer: googleIssuer, clientID: clientID, leeway: leeway, clock: clock)
         rules.alternativeIssuers = [googleIssuerWithoutScheme]
-        var validator = IDTokenValidator(rules: rules, clientID: clientID, keySource: keySource, algorithms: [.rs256])
+        var validator = IDTokenValidator(rules: rules, issuer: googleIssuer, clientID: clientID, keySource: keySource, algorithms: [.rs256])
         if let hostedDomain {
             validator.providerRule = { claims in
                 guard claims.contains("hd") else {

@@ -32,9 +32,9 @@ extension IDTokenValidator {
         serverURL: String, realm: String, clientID: String, keySource: some JWKSetSource,
         leeway: Duration = .seconds(60), clock: JOSEClock = .system
     ) throws -> IDTokenValidator {
-        let rules = JWTClaimRules.idToken(
-            issuer: try keycloakIssuer(serverURL: serverURL, realm: realm), clientID: clientID, leeway: leeway, clock: clock)
-        return IDTokenValidator(rules: rules, clientID: clientID, keySource: keySource, algorithms: nil)
+        let issuer = try keycloakIssuer(serverURL: serverURL, realm: realm)
+        let rules = JWTClaimRules.idToken(issuer: issuer, clientID: clientID, leeway: leeway, clock: clock)
+        return IDTokenValidator(rules: rules, issuer: issuer, clientID: clientID, keySource: keySource, algorithms: nil)
     }
 
     /// The issuer of a Keycloak realm.

@@ -70,9 +70,9 @@ extension IDTokenValidator {
         guard IssuerRegistry.TenantTemplate.isWellFormed(tenantID.utf8) else {
             throw JOSEError.invalidInput("the Entra tenant ID \(JOSEError.quoted(tenantID)) is not 1 to 64 letters, digits, - or _")
         }
-        let rules = JWTClaimRules.idToken(
-            issuer: version.issuer(tenant: tenantID), clientID: clientID, leeway: leeway, clock: clock)
-        return IDTokenValidator(rules: rules, clientID: clientID, keySource: keySource, algorithms: [.rs256])
+        let issuer = version.issuer(tenant: tenantID)
+        let rules = JWTClaimRules.idToken(issuer: issuer, clientID: clientID, leeway: leeway, clock: clock)
+        return IDTokenValidator(rules: rules, issuer: issuer, clientID: clientID, keySource: keySource, algorithms: [.rs256])
     }
 }
 

@@ -37,7 +37,7 @@ extension IDTokenValidator {
     ) throws -> IDTokenValidator {
         let issuer = try oktaIssuer(domain: domain, authorizationServerID: authorizationServerID)
         let rules = JWTClaimRules.idToken(issuer: issuer, clientID: clientID, leeway: leeway, clock: clock)
-        return IDTokenValidator(rules: rules, clientID: clientID, keySource: keySource, algorithms: nil)
+        return IDTokenValidator(rules: rules, issuer: issuer, clientID: clientID, keySource: keySource, algorithms: nil)
     }
 
     /// The issuer of an Okta authorization server.

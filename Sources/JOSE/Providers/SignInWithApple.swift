@@ -26,7 +26,7 @@ extension IDTokenValidator {
     /// ```swift
     /// let keys = try JWKSCache(url: URL(string: "https://appleid.apple.com/auth/keys")!, fetcher: fetcher)
     /// let validator = IDTokenValidator.signInWithApple(clientID: "com.example.app", keySource: keys)
-    /// let token = try await validator.validate(identityToken, nonce: sentNonce)
+    /// let token = try await validator.validate(identityToken, nonce: .sent(sentNonce))
     /// ```
     ///
     /// - Parameters:
@@ -38,7 +38,7 @@ extension IDTokenValidator {
         clientID: String, keySource: some JWKSetSource, leeway: Duration = .seconds(60), clock: JOSEClock = .system
     ) -> IDTokenValidator {
         let rules = JWTClaimRules.idToken(issuer: appleIssuer, clientID: clientID, leeway: leeway, clock: clock)
-        var validator = IDTokenValidator(rules: rules, clientID: clientID, keySource: keySource, algorithms: [.rs256])
+        var validator = IDTokenValidator(rules: rules, issuer: appleIssuer, clientID: clientID, keySource: keySource, algorithms: [.rs256])
         validator.nonceRule = .unlessPlatformLacksSupport
         return validator
     }

@@ -29,10 +29,10 @@ public struct AccessTokenValidator: Sendable {
     /// The claims RFC 9068 §2.2 requires in every access token.
     public static let requiredClaims = ["iss", "exp", "aud", "sub", "client_id", "iat", "jti"]
 
-    /// The issuer (`iss`) required, exactly; empty for a validator made over a ``JWTVerifying``
+    /// The issuer (`iss`) required, exactly; `nil` for a validator made over a ``JWTVerifying``
     /// (``init(audience:verifier:leeway:maximumTokenAge:scopeClaim:clock:)``), whose verifier
     /// decides which issuers it trusts.
-    public let issuer: String
+    public let issuer: String?
     /// This resource's identifier (RFC 8707 resource indicator): `aud` must contain it.
     public let audience: String
     /// The claim the scopes are read from: `scope` (RFC 9068), a space-separated string.
@@ -98,7 +98,7 @@ public struct AccessTokenValidator: Sendable {
         scopeClaim: String = "scope", clock: JOSEClock = .system
     ) {
         let rules = JWTClaimRules.accessToken(audience: audience, leeway: leeway, maximumTokenAge: maximumTokenAge, clock: clock)
-        self.issuer = ""
+        self.issuer = nil
         self.audience = audience
         self.scopeClaim = scopeClaim
         self.verifier = JWTVerifier(keySource: JWKSet(keys: []), rules: rules)

@@ -29,8 +29,10 @@ public struct VerifiedAccessToken: Sendable {
 
     /// Whether the token was accepted by introspection (RFC 7662) rather than by its signature.
     public var isIntrospected: Bool { jwt == nil }
-    /// `sub`: the resource owner, or the client itself for a client-credentials grant.
-    public var subject: String { claims.subject ?? "" }
+    /// `sub`: the resource owner, or the client itself for a client-credentials grant. Always
+    /// present in a JWT access token (RFC 9068 §2.2); an introspection answer may leave it out
+    /// (RFC 7662 §2.2), and then it is `nil`.
+    public var subject: String? { claims.subject }
     /// `client_id`: the client the token was issued to.
     public var clientID: String { claims.string("client_id") ?? "" }
     /// `jti`: the token's identifier.

@@ -156,7 +156,7 @@ struct RefreshCommand: AsyncParsableCommand {
         let asIssued = try OpenIDClient(metadata: client.metadata, clientID: client.clientID,
                                         authentication: client.authentication, fetcher: client.fetcher,
                                         keySource: keys, clock: .fixed(issuedAt))
-        return try await asIssued.idTokenValidator.validate(text)
+        return try await asIssued.idTokenValidator.validate(text, nonce: .notSent)
     }
 
     /// Prints a refresh: plainly the summary on stderr (and a new ID token's claims on stdout);

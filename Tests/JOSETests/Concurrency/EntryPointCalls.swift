@@ -119,9 +119,9 @@ func callEveryEntryPoint(
     note("JWKSCache.refresh()", try await fixture.cache.refresh().keys.first?.keyID ?? "", suspends: true)
     note("IssuerRegistry.verify(String)", try await fixture.registry.verify(fixture.accessToken).claims.subject ?? "")
     note("IssuerRegistry.verify(bytes)", try await fixture.registry.verify(Array(fixture.accessToken.utf8)).claims.subject ?? "")
-    note("IDTokenValidator.validate", try await fixture.idTokens.validate(token, nonce: "n-1").claims.subject ?? "")
+    note("IDTokenValidator.validate", try await fixture.idTokens.validate(token, nonce: .sent("n-1")).claims.subject ?? "")
     note("AccessTokenValidator.validate",
-         try await fixture.accessTokens.validate(fixture.accessToken, scope: .allOf(["orders:read"])).subject)
+         try await fixture.accessTokens.validate(fixture.accessToken, scope: .allOf(["orders:read"])).subject ?? "")
     let proofID = UUID().uuidString
     let first = try await fixture.replayCache.recordFirstUse(of: proofID, owner: "key", expiresAt: EntryPointFixture.now + 60)
     let again = try await fixture.replayCache.recordFirstUse(of: proofID, owner: "key", expiresAt: EntryPointFixture.now + 60)
@@ -132,7 +132,7 @@ func callEveryEntryPoint(
     let proofKey = try await fixture.dpop.verify(proof, for: proofRequest).keyThumbprint
     note("DPoPProofVerifier.verify", proofKey == fixture.proofSigner.keyThumbprint ? "the signer's key" : "another key")
     let request = ProtectedResourceRequest(method: "GET", url: url, authorization: ["Bearer " + fixture.accessToken])
-    note("ProtectedResource.authenticate", try await fixture.resource.authenticate(request).token.subject)
+    note("ProtectedResource.authenticate", try await fixture.resource.authenticate(request).token.subject ?? "")
 
     let issuer = InProcessProvider.issuer
     note("OpenIDProviderMetadata.discover",

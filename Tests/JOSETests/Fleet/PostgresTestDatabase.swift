@@ -26,12 +26,12 @@ enum PostgresTestDatabase {
     }
 
     /// A cache over `client` with a time limit a loaded machine keeps (the first check also
-    /// connects and creates the table).
+    /// connects and creates the table; with both cores busy beside a build it took over a minute).
     static func cache(
         _ client: PostgresClient, table: String, maximumEntriesPerOwner: Int = 10_000,
         cleanupInterval: Duration = .seconds(60), createsSchema: Bool = true, clock: JOSEClock = .system
     ) throws -> PostgresReplayCache {
-        try PostgresReplayCache(client: client, table: table, maximumEntriesPerOwner: maximumEntriesPerOwner, timeout: .seconds(60),
+        try PostgresReplayCache(client: client, table: table, maximumEntriesPerOwner: maximumEntriesPerOwner, timeout: .seconds(600),
                                 cleanupInterval: cleanupInterval, createsSchema: createsSchema, clock: clock)
     }
 

@@ -9,7 +9,7 @@ import Testing
                                      key: TokenForge.ec256, alg: .es256)
         var validator = IDTokenValidatorTests.validator(TokenForge.ec256)
         configure(&validator)
-        return try validator.validateWithoutSuspending(token)
+        return try validator.validateWithoutSuspending(token, nonce: .notSent)
     }
 
     @Test func satisfiedRulesPass() throws {

@@ -25,7 +25,7 @@ import Testing
 
     @Test(arguments: [JWSAlgorithm.hs256, .hs384, .hs512])
     func verifiesWithTheClientSecret(_ alg: JWSAlgorithm) async throws {
-        let validated = try await validator(secret: Self.secret).validate(token(alg, kid: "any"))
+        let validated = try await validator(secret: Self.secret).validate(token(alg, kid: "any"), nonce: .notSent)
         #expect(validated.header.algorithm == alg)
         #expect(validated.claims.subject == "24400320")
     }
@@ -33,13 +33,13 @@ import Testing
     @Test func withoutAClientSecretHMACIsRefusedEvenWithAnOctKeyInTheSet() async throws {
         let forged = TokenForge.token(header: #"{"alg":"HS256"}"#, payload: IDTokenValidatorTests.claims(),
                                       key: TokenForge.hmac, alg: .hs256)
-        let error = await expectJOSEError(.algorithmNotAllowed) { try validator(secret: nil).validateWithoutSuspending(forged) }
+        let error = await expectJOSEError(.algorithmNotAllowed) { try validator(secret: nil).validateWithoutSuspending(forged, nonce: .notSent) }
         #expect(error?.message.contains("this client has none") == true)
     }
 
     @Test func anotherSecretNamesTheCause() async throws {
         let error = await expectJOSEError(.invalidSignature) {
-            try await validator(secret: Self.secret).validate(token(.hs256, secret: "another secret, also long enough......"))
+            try await validator(secret: Self.secret).validate(token(.hs256, secret: "another secret, also long enough......"), nonce: .notSent)
         }
         #expect(error?.message == "the ID token is HS256 and verifies with the client secret: it did not; check the client secret")
     }
@@ -48,16 +48,16 @@ import Testing
     func secretShorterThanTheHashIsRefused(_ alg: JWSAlgorithm, length: Int) async throws {
         let short = String(repeating: "s", count: length)
         let error = await expectJOSEError(.invalidKey) {
-            try validator(secret: short).validateWithoutSuspending(token(alg, secret: short))
+            try validator(secret: short).validateWithoutSuspending(token(alg, secret: short), nonce: .notSent)
         }
         #expect(error?.message.contains("the secret has \(length) bytes, shorter than the \(length + 1) bytes") == true)
     }
 
     @Test func hmacOutsideAnExplicitAllowListIsRefused() async throws {
         _ = await expectJOSEError(.algorithmNotAllowed) {
-            try validator(secret: Self.secret, algorithms: [.rs256]).validateWithoutSuspending(token(.hs256))
+            try validator(secret: Self.secret, algorithms: [.rs256]).validateWithoutSuspending(token(.hs256), nonce: .notSent)
         }
-        let allowed = try validator(secret: Self.secret, algorithms: [.rs256, .hs256]).validateWithoutSuspending(token(.hs256))
+        let allowed = try validator(secret: Self.secret, algorithms: [.rs256, .hs256]).validateWithoutSuspending(token(.hs256), nonce: .notSent)
         #expect(allowed.header.algorithm == .hs256)
     }
 }

@@ -31,7 +31,7 @@ struct IDTokenValidatorTests {
         let keyed = try JWK(material: key.publicKey!.material, keyID: "k", use: "sig", keyOperations: nil, algorithm: nil)
         let validator = IDTokenValidator(issuer: Self.issuer, clientID: Self.clientID, keySource: JWKSet(keys: [keyed]), clock: .fixed(Self.now))
         let idToken = try validator.validateWithoutSuspending(
-            token, nonce: "n-0S6_WzA2Mj", maxAge: .seconds(3600), accessToken: Self.accessToken, authorizationCode: Self.code)
+            token, nonce: .sent("n-0S6_WzA2Mj"), maxAge: .seconds(3600), accessToken: Self.accessToken, authorizationCode: Self.code)
         #expect(idToken.claims.subject == "24400320")
         #expect(idToken.header.algorithm == alg)
     }
@@ -39,7 +39,7 @@ struct IDTokenValidatorTests {
     @Test func asyncPathWithAStaticKeySet() async throws {
         let token = TokenForge.token(header: #"{"alg":"ES256"}"#, payload: Self.claims(), key: TokenForge.ec256, alg: .es256)
         let validator = Self.validator(TokenForge.ec256)
-        let idToken = try await validator.validate(token, nonce: "n-0S6_WzA2Mj") as VerifiedJWT
+        let idToken = try await validator.validate(token, nonce: .sent("n-0S6_WzA2Mj")) as VerifiedJWT
         #expect(idToken.claims.nonce == "n-0S6_WzA2Mj")
     }
 
@@ -70,7 +70,7 @@ struct IDTokenValidatorTests {
         let token = TokenForge.token(header: #"{"alg":"ES256"}"#, payload: claims, key: TokenForge.ec256, alg: .es256)
         let code = errorCode {
             try Self.validator(TokenForge.ec256).validateWithoutSuspending(
-                token, nonce: "n-0S6_WzA2Mj", accessToken: Self.accessToken, authorizationCode: Self.code)
+                token, nonce: .sent("n-0S6_WzA2Mj"), accessToken: Self.accessToken, authorizationCode: Self.code)
         }
         #expect(code == expected, "\(name)")
     }
@@ -79,14 +79,14 @@ struct IDTokenValidatorTests {
         let token = TokenForge.token(header: #"{"alg":"ES256"}"#, payload: Self.claims(), key: TokenForge.ec256, alg: .es256)
         let validator = Self.validator(TokenForge.ec256)
         // auth_time is 31 s before now; with max_age 10 and 60 s leeway it passes, with no leeway it fails.
-        #expect(errorCode { try validator.validateWithoutSuspending(token, maxAge: .seconds(10)) } == nil)
+        #expect(errorCode { try validator.validateWithoutSuspending(token, nonce: .notSent, maxAge: .seconds(10)) } == nil)
         let strict = IDTokenValidator(issuer: Self.issuer, clientID: Self.clientID,
                                       keySource: JWKSet(keys: [TokenForge.ec256.publicKey!]), leeway: .zero, clock: .fixed(Self.now))
-        #expect(errorCode { try strict.validateWithoutSuspending(token, maxAge: .seconds(10)) } == .authTimeTooOld)
+        #expect(errorCode { try strict.validateWithoutSuspending(token, nonce: .notSent, maxAge: .seconds(10)) } == .authTimeTooOld)
     }
 
     @Test func noNonceSentAcceptsATokenWithOne() {
         let token = TokenForge.token(header: #"{"alg":"ES256"}"#, payload: Self.claims(), key: TokenForge.ec256, alg: .es256)
-        #expect(errorCode { try Self.validator(TokenForge.ec256).validateWithoutSuspending(token) } == nil)
+        #expect(errorCode { try Self.validator(TokenForge.ec256).validateWithoutSuspending(token, nonce: .notSent) } == nil)
     }
 }

@@ -165,7 +165,7 @@ final class ScriptedFetcher: HTTPFetcher {
         let token = try key.signer.sign(Array(claims.utf8))
         let validator = IDTokenValidator(issuer: issuer, clientID: "app", keySource: cache)
         for _ in 0..<5 {
-            #expect(try await validator.validate(token, nonce: "n1").claims.subject == "alice")
+            #expect(try await validator.validate(token, nonce: .sent("n1")).claims.subject == "alice")
         }
         #expect(try await server.requestCount(path: OpenIDDiscovery.configurationPath) == 1)
         #expect(try await server.requestCount(path: "/keys") == 1)

@@ -62,7 +62,12 @@ final class OpenSSLHMACKey: BackendHMACKey, @unchecked Sendable {
         case .sha384: jose_hmac_sha512(sha384, bytes, message.count, out)
         case .sha512: jose_hmac_sha512(sha512, bytes, message.count, out)
         }
-        return computed == 1
+        guard computed == 1 else {
+            // Leave nothing of this failure for the next OpenSSL call to be blamed on.
+            OpenSSLErrorQueue.clear()
+            return false
+        }
+        return true
     }
 
     /// Returns the HMAC of `message` with `hash` (`hash.byteCount` bytes).
