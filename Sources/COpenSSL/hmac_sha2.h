@@ -38,22 +38,31 @@ typedef struct {
     size_t digest_length;
 } jose_hmac_sha512_key;
 
+/* Keys `key` (its `inner` and `outer` states, of CONTEXT_TYPE) with `secret` of `length` bytes
+ * into `ok`: K0 is the secret, or its hash (INIT, UPDATE, FINAL) when longer than BLOCK_SIZE,
+ * zero-padded to a block; the inner state absorbs K0 XOR ipad, the outer K0 XOR opad. One
+ * definition for both state types, which C cannot share a function over. */
+#define JOSE_HMAC_KEY_INIT(CONTEXT_TYPE, BLOCK_SIZE, INIT, UPDATE, FINAL)                      \
+    do {                                                                                        \
+        uint8_t block[BLOCK_SIZE] = {0};                                                        \
+        CONTEXT_TYPE hash;                                                                      \
+        if (length > BLOCK_SIZE) {                                                              \
+            ok = INIT(&hash) && UPDATE(&hash, secret, length) && FINAL(block, &hash);           \
+        } else if (length > 0) {                                                                \
+            memcpy(block, secret, length);                                                      \
+        }                                                                                       \
+        for (size_t i = 0; i < BLOCK_SIZE; i++) block[i] ^= 0x36;                               \
+        ok = ok && INIT(&key->inner) && UPDATE(&key->inner, block, BLOCK_SIZE);                 \
+        for (size_t i = 0; i < BLOCK_SIZE; i++) block[i] ^= 0x36 ^ 0x5c;                        \
+        ok = ok && INIT(&key->outer) && UPDATE(&key->outer, block, BLOCK_SIZE);                 \
+        OPENSSL_cleanse(&hash, sizeof hash);                                                    \
+        OPENSSL_cleanse(block, sizeof block);                                                   \
+    } while (0)
+
 /** Keys HMAC-SHA-256 with `secret` (any length); returns 1 on success, 0 on failure. */
 static inline int jose_hmac_sha256_key_init(jose_hmac_sha256_key *key, const uint8_t *secret, size_t length) {
-    uint8_t block[SHA256_CBLOCK] = {0};
     int ok = 1;
-    if (length > SHA256_CBLOCK) {
-        SHA256_CTX hash;
-        ok = SHA256_Init(&hash) && SHA256_Update(&hash, secret, length) && SHA256_Final(block, &hash);
-        OPENSSL_cleanse(&hash, sizeof hash);
-    } else if (length > 0) {
-        memcpy(block, secret, length);
-    }
-    for (size_t i = 0; i < SHA256_CBLOCK; i++) block[i] ^= 0x36;
-    ok = ok && SHA256_Init(&key->inner) && SHA256_Update(&key->inner, block, SHA256_CBLOCK);
-    for (size_t i = 0; i < SHA256_CBLOCK; i++) block[i] ^= 0x36 ^ 0x5c;
-    ok = ok && SHA256_Init(&key->outer) && SHA256_Update(&key->outer, block, SHA256_CBLOCK);
-    OPENSSL_cleanse(block, sizeof block);
+    JOSE_HMAC_KEY_INIT(SHA256_CTX, SHA256_CBLOCK, SHA256_Init, SHA256_Update, SHA256_Final);
     return ok;
 }
 
@@ -63,51 +72,47 @@ static inline int jose_hmac_sha512_key_init(
     jose_hmac_sha512_key *key, size_t digest_length, const uint8_t *secret, size_t length) {
     if (digest_length != SHA384_DIGEST_LENGTH && digest_length != SHA512_DIGEST_LENGTH) return 0;
     int (*init)(SHA512_CTX *) = digest_length == SHA384_DIGEST_LENGTH ? SHA384_Init : SHA512_Init;
-    uint8_t block[SHA512_CBLOCK] = {0};
     int ok = 1;
     key->digest_length = digest_length;
-    if (length > SHA512_CBLOCK) {
-        SHA512_CTX hash;
-        ok = init(&hash) && SHA512_Update(&hash, secret, length) && SHA512_Final(block, &hash);
-        OPENSSL_cleanse(&hash, sizeof hash);
-    } else if (length > 0) {
-        memcpy(block, secret, length);
-    }
-    for (size_t i = 0; i < SHA512_CBLOCK; i++) block[i] ^= 0x36;
-    ok = ok && init(&key->inner) && SHA512_Update(&key->inner, block, SHA512_CBLOCK);
-    for (size_t i = 0; i < SHA512_CBLOCK; i++) block[i] ^= 0x36 ^ 0x5c;
-    ok = ok && init(&key->outer) && SHA512_Update(&key->outer, block, SHA512_CBLOCK);
-    OPENSSL_cleanse(block, sizeof block);
+    JOSE_HMAC_KEY_INIT(SHA512_CTX, SHA512_CBLOCK, init, SHA512_Update, SHA512_Final);
     return ok;
 }
+
+#undef JOSE_HMAC_KEY_INIT
+
+/* Writes the MAC of `message` (`length` bytes) with `key` to `out` into `ok`: the inner state
+ * copied onto the stack absorbs the message, the outer state copied there absorbs the inner
+ * digest (DIGEST_LENGTH of its bytes); both copies and the inner digest are cleansed. */
+#define JOSE_HMAC_COMPUTE(CONTEXT_TYPE, DIGEST_SIZE, DIGEST_LENGTH, UPDATE, FINAL)              \
+    do {                                                                                        \
+        CONTEXT_TYPE context = key->inner;                                                      \
+        uint8_t inner[DIGEST_SIZE];                                                             \
+        ok = UPDATE(&context, message, length) && FINAL(inner, &context);                       \
+        context = key->outer;                                                                   \
+        ok = ok && UPDATE(&context, inner, DIGEST_LENGTH) && FINAL(out, &context);              \
+        OPENSSL_cleanse(&context, sizeof context);                                              \
+        OPENSSL_cleanse(inner, sizeof inner);                                                   \
+    } while (0)
 
 /** Writes HMAC-SHA-256 of `message` with `key` to `out` (32 bytes); returns 1 on success. */
 static inline int jose_hmac_sha256(
     const jose_hmac_sha256_key *key, const uint8_t *message, size_t length, uint8_t *out) {
-    SHA256_CTX context = key->inner;
-    uint8_t inner[SHA256_DIGEST_LENGTH];
-    int ok = SHA256_Update(&context, message, length) && SHA256_Final(inner, &context);
-    context = key->outer;
-    ok = ok && SHA256_Update(&context, inner, sizeof inner) && SHA256_Final(out, &context);
-    OPENSSL_cleanse(&context, sizeof context);
-    OPENSSL_cleanse(inner, sizeof inner);
+    int ok;
+    JOSE_HMAC_COMPUTE(SHA256_CTX, SHA256_DIGEST_LENGTH, SHA256_DIGEST_LENGTH, SHA256_Update, SHA256_Final);
     return ok;
 }
 
 /** Writes HMAC-SHA-384 or HMAC-SHA-512 of `message` with `key` to `out` (`key->digest_length`
- *  bytes); returns 1 on success. */
+ *  bytes); returns 1 on success. SHA512_Final writes the length that SHA384_Init or
+ *  SHA512_Init set in the state. */
 static inline int jose_hmac_sha512(
     const jose_hmac_sha512_key *key, const uint8_t *message, size_t length, uint8_t *out) {
-    SHA512_CTX context = key->inner;
-    uint8_t inner[SHA512_DIGEST_LENGTH];
-    /* SHA512_Final writes the length SHA384_Init or SHA512_Init set in the state. */
-    int ok = SHA512_Update(&context, message, length) && SHA512_Final(inner, &context);
-    context = key->outer;
-    ok = ok && SHA512_Update(&context, inner, key->digest_length) && SHA512_Final(out, &context);
-    OPENSSL_cleanse(&context, sizeof context);
-    OPENSSL_cleanse(inner, sizeof inner);
+    int ok;
+    JOSE_HMAC_COMPUTE(SHA512_CTX, SHA512_DIGEST_LENGTH, key->digest_length, SHA512_Update, SHA512_Final);
     return ok;
 }
+
+#undef JOSE_HMAC_COMPUTE
 
 #pragma GCC diagnostic pop
 
