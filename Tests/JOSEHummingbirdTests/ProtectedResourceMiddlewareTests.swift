@@ -31,7 +31,7 @@ import Testing
                 resource, origin: "https://api.example.com", scope: .allOf(["orders:read"]), dpopNonce: dpopNonce))
             .get { _, context -> String in
                 guard let access = context.access else { return "no access in the context" }
-                return "\(access.token.subject) \(access.proof == nil ? "bearer" : "dpop")"
+                return "\(access.token.subject ?? "-") \(access.proof == nil ? "bearer" : "dpop")"
             }
         return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                            logger: log.logger())

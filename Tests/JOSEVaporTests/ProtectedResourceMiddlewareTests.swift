@@ -48,7 +48,7 @@ import Vapor
                 resource, origin: "https://api.example.com", scope: .allOf(["orders:read"]), dpopNonce: dpopNonce))
                 .get("orders") { request -> String in
                     guard let access = request.auth.get(AuthenticatedAccess.self) else { return "no access on the request" }
-                    return "\(access.token.subject) \(access.proof == nil ? "bearer" : "dpop")"
+                    return "\(access.token.subject ?? "-") \(access.proof == nil ? "bearer" : "dpop")"
                 }
             app.get("public") { request -> String in
                 request.authenticatedAccess == nil ? "no access" : "access on an unguarded route"

@@ -14,7 +14,7 @@
 /// let validator = AccessTokenValidator(
 ///     issuer: "https://auth.example.com", audience: "https://api.example.com", keySource: jwksCache)
 /// let token = try await validator.validate(bearer, scope: .allOf(["orders:read"]))
-/// print(token.subject, token.clientID, token.scopes)
+/// print(token.subject ?? "no sub", token.clientID ?? "no client_id", token.scopes)
 /// ```
 ///
 /// For an API that accepts tokens from many issuers, make it over a verifier that checks each

@@ -33,10 +33,12 @@ public struct VerifiedAccessToken: Sendable {
     /// present in a JWT access token (RFC 9068 §2.2); an introspection answer may leave it out
     /// (RFC 7662 §2.2), and then it is `nil`.
     public var subject: String? { claims.subject }
-    /// `client_id`: the client the token was issued to.
-    public var clientID: String { claims.string("client_id") ?? "" }
-    /// `jti`: the token's identifier.
-    public var tokenID: String { claims.tokenID ?? "" }
+    /// `client_id`: the client the token was issued to; present in a JWT access token, and
+    /// `nil` when an introspection answer leaves it out.
+    public var clientID: String? { claims.string("client_id") }
+    /// `jti`: the token's identifier; present in a JWT access token, and `nil` when an
+    /// introspection answer leaves it out.
+    public var tokenID: String? { claims.tokenID }
 
     /// Whether the token grants what `requirement` asks.
     ///

@@ -20,8 +20,12 @@ private actor Caller {
 private func callTheURLSessionEntryPoints(
     _ issuer: LoopbackIssuer, isolation: isolated (any Actor)? = #isolation
 ) async throws -> [String] {
-    let response = try await URLSessionHTTPFetcher().fetch(HTTPFetchRequest(url: issuer.server.url(issuer.jwksPath)))
-    let cache = try await JWKSCache.discover(issuer: issuer.issuer)
+    // Ten minutes a fetch, not the default ten seconds: a loaded machine took longer.
+    let response = try await URLSessionHTTPFetcher().fetch(
+        HTTPFetchRequest(url: issuer.server.url(issuer.jwksPath), timeout: .seconds(600)))
+    var configuration = JWKSCache.Configuration()
+    configuration.timeout = .seconds(600)
+    let cache = try await JWKSCache.discover(issuer: issuer.issuer, configuration: configuration)
     let rules = JWTClaimRules(issuer: issuer.issuer, audiences: [RegistryFixture.audience], clock: .fixed(RegistryFixture.now))
     let verifier = JWTVerifier(keySource: cache, rules: rules)
     return ["\(response.statusCode)", try await cache.refresh().keys.first?.keyID ?? "",

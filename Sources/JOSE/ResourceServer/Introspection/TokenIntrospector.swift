@@ -25,7 +25,7 @@ import Foundation
 ///     credentials: .clientSecretBasic(clientID: "orders-api", secret: secret),
 ///     fetcher: fetcher, audience: "https://api.example.com")
 /// let token = try await introspector.introspect(opaqueToken)
-/// print(token.subject, token.scopes)
+/// print(token.subject ?? "no sub", token.scopes)
 /// ```
 public struct TokenIntrospector: Sendable {
     /// How long an active answer is kept at most: 5 minutes unless given.
