@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The CI step: type-checks JOSE, JOSEOAuth and JOSEAppleLogin for iOS 16, macOS 13, tvOS 16 and
+# The CI step: type-checks JOSE, JOSEOAuth, JOSEURLSession and JOSEAppleLogin for iOS 16, macOS 13, tvOS 16 and
 # watchOS 9 (typecheck.sh), each of which must pass, and for iOS 15, a control that must fail on
 # the package's availability (Duration is iOS 16): a control that passes means the check no
 # longer sees availability, and fails the step. Prints each platform's time.
@@ -49,4 +49,4 @@ if [ ${#failed[@]} -gt 0 ]; then
   echo "apple-typecheck: FAILED: ${failed[*]}"
   exit 1
 fi
-echo "apple-typecheck: JOSE, JOSEOAuth and JOSEAppleLogin type-check for ios16 macos13 tvos16 watchos9, and the CLI's browser spawn for macos13; the ios15 control fails"
+echo "apple-typecheck: JOSE, JOSEOAuth, JOSEURLSession and JOSEAppleLogin type-check for ios16 macos13 tvos16 watchos9, and the CLI's browser spawn for macos13; the ios15 control fails"

@@ -72,6 +72,7 @@ check() {
 }
 check JOSE -emit-module "${callers_executor[@]}" -D JOSE_SWIFT_CRYPTO
 check JOSEOAuth -emit-module "${callers_executor[@]}"
+check JOSEURLSession -emit-module "${callers_executor[@]}"
 check JOSEAppleLogin -emit-module
 # The catalog's snippets, where the login sheet has a presentation context (not tvOS or watchOS).
 case $PLATFORM in tvos*|watchos*) exit 0;; esac
