@@ -101,7 +101,9 @@ public final class LoopbackRedirectReceiver: Sendable {
         }
         Task {
             do {
-                try await server.waitUntilListening(timeout: 5)
+                // A port that cannot be bound ends `run()` at once, above; this wait's limit is
+                // only a backstop, long enough for a loaded machine (5 s was not, in CI).
+                try await server.waitUntilListening(timeout: 600)
                 startup.settle(.success(()))
             } catch {
                 startup.settle(.failure(error))
