@@ -18,11 +18,12 @@ blanked out by a small lexer (.ci/swift_lexer.py), string interpolations count a
 symbol links in comments (``Name``) count as names. A name declared in more than one place
 counts only where the file using it cannot see any of its declarations.
 
-The CLI (Sources/JOSECLI) must use only public API. The library's `package` entries are the
-bare signature check for the JOSEPrimitiveSignatureCheck target beside `jose bench` (names starting with
-`primitive`), the helpers the login-flow module needs (FOR_LOGIN_MODULE below) and Support/
-(the locks, atomics, error factories and durations every target shares); the CLI names none but
-Support's, and does not import the library with @testable.
+Access levels by folder (issue #33): Support, Encoding and HTTP are the kits (KITS below) every
+module of the package may use at `package` level. Any folder may declare `package` API for the
+package's library modules, but the CLI (Sources/JOSECLI) uses public API and the kits' package
+API only: it must not name what another folder declares `package`, nor import the library with
+@testable. Names are matched as text, so a name the CLI also declares, or the library declares
+public or in a kit, is left to the compiler.
 
     python3 .ci/check-layers.py [LIBRARY_FOLDER CLI_FOLDER]   (defaults: Sources/JOSE Sources/JOSECLI)
 """
@@ -38,6 +39,9 @@ LIBRARY = pathlib.Path(sys.argv[1]).resolve() if len(sys.argv) > 2 else ROOT / "
 CLI = pathlib.Path(sys.argv[2]).resolve() if len(sys.argv) > 2 else ROOT / "Sources" / "JOSECLI"
 LAYERS = {"Support": 0, "Encoding": 1, "Algorithms": 2, "HTTP": 2, "Crypto": 3, "Keys": 4, "PKCE": 4, "JWS": 5,
           "JWT": 6, "Replay": 6, "Discovery": 6, "JWKS": 7, "DPoP": 7, "IDToken": 7, "ResourceServer": 8, "Providers": 9}
+# The kits every module of the package shares at `package` level: errors, locks and durations; the
+# JSON engine and base64url; the HTTP and URL kit.
+KITS = {"Support", "Encoding", "HTTP"}
 MODIFIERS = r"(?:(?:public|package|internal|fileprivate|private|final|indirect|static|class|override|" \
             r"mutating|nonmutating|convenience|required|nonisolated|@\w+(?:\([^)]*\))?)\s+)*"
 TYPE = re.compile(r"^\s*(" + MODIFIERS + r")(?:struct|class|enum|protocol|actor|typealias)\s+([A-Za-z_]\w*)", re.M)
@@ -121,47 +125,45 @@ for path, code in codes.items():
                                 f"({where[(name, owner)].relative_to(RELATIVE)})")
                 break
 
-PACKAGE = re.compile(r"(?:^|\s)package\s+(?:static\s+|final\s+)*(?:func|var|let|init\??\s*\(|struct|enum|class|subscript|typealias)\s*(\w*)")
-SHARED = LIBRARY / "Support"
-# `package` API the login-flow module (Sources/JOSEOAuth) needs from below its wall.
-FOR_LOGIN_MODULE = {
-    "constantTimeEquals": "state and issuer are compared in constant time",
-    "validatingUTF8Bytes": "form_post bodies are read as strict UTF-8",
-    "answer": "finished login transactions go through the replay store as DPoP proofs do, failing closed alike",
-    "holds": "a login transaction is looked up in the replay store, failing closed, before its code is sent",
-    "jsonText": "a stored session reads back the ID-token claims it validated at login",
-    "AuthenticationChallenges": "a session reads resource servers' WWW-Authenticate challenges with the one parser",
-    "carriesChallengeError": "a session tells a refused access token (invalid_token) from other 401s",
-    "challengeError": "UserInfo refusals are read by the one WWW-Authenticate parser",
-    "isNonce": "a session keeps a resource server's DPoP-Nonce only when RFC 9449 §8.1 allows it",
-    "URIText": "URLs are read by the package's own RFC 3986 rules, the same on every platform",
-    "absoluteURL": "a redirect URI is read by the RFC 3986 rules",
-    "absoluteURLWithoutFragment": "resource and post-logout URIs are read by the RFC 3986 rules",
-    "queryURL": "authorize and logout URLs are built by the one query builder",
-}
-package_names = set()
+# A `package` declaration: the keyword, any modifiers (`private(set)` among them), then what it
+# declares; an initializer is named by its first argument label.
+PACKAGE = re.compile(r"(?:^|[\s@])package\s+(?:(?:static|final|private\(set\)|fileprivate\(set\)|internal\(set\)|"
+                     r"mutating|nonmutating|indirect|@\w+)\s+)*"
+                     r"(?:(?:func|var|let|struct|enum|class|actor|protocol|subscript|typealias)\s+(\w+)|init\??\s*\(\s*(\w+))")
+package_kit: dict[str, str] = {}    # name -> kit folder declaring it `package`
+package_inner: dict[str, str] = {}  # name -> other folder declaring it `package`
 for path, code in codes.items():
-    if path.parent == SHARED:
-        continue
-    for number, line in enumerate(code.splitlines(), 1):
-        for name in PACKAGE.findall(line):
-            if not name.startswith("primitive") and name not in FOR_LOGIN_MODULE:
-                problems.append(f"{path.relative_to(RELATIVE)}:{number} declares `package` API `{name}` "
-                                "(only the primitive signature check's `primitive...` entry, what FOR_LOGIN_MODULE lists, "
-                                "and Support/ may be package)")
-            package_names.add(name)
-for path in sorted(CLI.rglob("*.swift")):
-    code = code_of(path.read_text())
+    folder = folder_of(path)
+    for match in PACKAGE.finditer(code):
+        name = match.group(1) or match.group(2)
+        (package_kit if folder in KITS else package_inner).setdefault(name, folder)
+# Names the CLI may mean by something else: what it declares itself, the library's public names and
+# everything the kits declare.
+PUBLIC_NAME = re.compile(r"\bpublic\s+(?:(?:static|final|private\(set\)|mutating|nonmutating|indirect|@\w+)\s+)*"
+                         r"(?:(?:func|var|let|struct|enum|class|actor|protocol|typealias|case)\s+(\w+)|init\s*\(\s*(\w+))")
+public_names = {m.group(1) or m.group(2) for code in codes.values() for m in PUBLIC_NAME.finditer(code)}
+public_names |= {name for path, code in codes.items() if folder_of(path) in KITS
+                 for name in re.findall(r"\b(?:case|func|var|let)\s+(\w+)", code)}
+cli_codes = {path: code_of(path.read_text()) for path in sorted(CLI.rglob("*.swift"))}
+cli_names = {name for code in cli_codes.values()
+             for _, name in TYPE.findall(code) + FREE_FUNCTION.findall(code) + MEMBER.findall(code)}
+cli_names |= {label for code in cli_codes.values()  # the argument labels of the CLI's own functions
+              for parameters in re.findall(r"(?:\bfunc\s+\w+|\binit\??)\s*(?:<[^>]*>)?\s*\(([^)]*)\)", code)
+              for label in re.findall(r"(?:^|,)\s*(\w+)(?:\s+\w+)?\s*:", parameters)}
+for path, code in cli_codes.items():
     if "@testable" in code:
         problems.append(f"{path.relative_to(RELATIVE)} imports with @testable")
-    for name in package_names:
-        if re.search(rf"\b{name}\b", code):
-            problems.append(f"{path.relative_to(RELATIVE)} names `{name}`, which the library declares `package`")
+    for name, folder in package_inner.items():
+        if name in package_kit or name in public_names or name in cli_names:
+            continue  # the name means something else too: the compiler, not this check, tells them apart
+        if re.search(rf"(?<![\w$]){re.escape(name)}\b", code):
+            problems.append(f"{path.relative_to(RELATIVE)} names `{name}`, which {folder}/ declares `package` "
+                            f"(the CLI may use public API and the package API of {', '.join(sorted(KITS))}/ only)")
 
 if problems:
-    print("check-layers: dependencies must point down, and the CLI must use public API only:")
+    print("check-layers: dependencies must point down, and the CLI must use public API and the kits' package API only:")
     print("\n".join("  " + p for p in problems))
     sys.exit(1)
 print(f"check-layers: {len(files)} library files, {len(declared)} names: every layer points down and no "
-      f"folder names its neighbour's; package API: {sorted(package_names)}, unused by the CLI, which uses "
-      f"public API only (and the shared locks of Support/)")
+      f"folder names its neighbour's; the kits' package API ({', '.join(sorted(KITS))}/): {len(package_kit)} names; "
+      f"the other folders' package API, which the CLI does not name: {sorted(package_inner)}")

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Plants one violation per hole the first layer check had (issue #23) in a small tree and shows
-that .ci/check-layers.py fails on each, and passes on the same tree without it.
+"""Plants one violation per hole the first layer check had (issue #23), and of the CLI's access to
+`package` API (issue #33), in a small tree and shows that .ci/check-layers.py fails on each, and
+passes on the same tree without it. Files named CLI/... go to the CLI's folder.
 
     python3 .ci/test_check_layers.py
 """
@@ -29,7 +30,7 @@ def run(files: dict[str, str]) -> subprocess.CompletedProcess:
         cli = pathlib.Path(directory) / "JOSECLI"
         cli.mkdir(parents=True)
         for name, text in files.items():
-            path = library / name
+            path = cli / name.removeprefix("CLI/") if name.startswith("CLI/") else library / name
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text)
         return subprocess.run([sys.executable, str(CHECK), str(library), str(cli)], capture_output=True, text=True)
@@ -90,6 +91,26 @@ class PlantedViolations(unittest.TestCase):
                          "names Replica, declared in another folder of the same layer")
         self.assertFails(room | {"JWT/Use.swift": "struct UsesRegistry { let registry: Registry }\n"},
                          "names Registry, declared in a higher layer")
+
+    def test_the_cli_may_use_the_kits_package_api(self):
+        kits = {"Encoding/Writer.swift": "package enum Writer {\n    package static func quoted(_ s: String) -> String { s }\n}\n",
+                "HTTP/Query.swift": "package func queryURL(_ base: String) -> String { base }\n",
+                "CLI/Use.swift": 'let text = Writer.quoted(queryURL("https://a.example"))\n'}
+        result = run(CLEAN | kits)
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+
+    def test_the_cli_may_not_use_other_folders_package_api(self):
+        self.assertFails({"Replay/Store.swift": "struct Store {\n    package func holdsTransaction() -> Bool { true }\n}\n",
+                          "CLI/Use.swift": "let held = store.holdsTransaction()\n"},
+                         "names `holdsTransaction`, which Replay/ declares `package`")
+        self.assertFails({"JWS/Header.swift": "struct Header {\n    package private(set) var extraMembers: [String] = []\n}\n",
+                          "CLI/Use.swift": "let extra = header.extraMembers\n"},
+                         "names `extraMembers`, which JWS/ declares `package`")
+        self.assertFails({"JWT/Claims.swift": "struct Claims {\n    package init(parsedObject: String) {}\n}\n",
+                          "CLI/Use.swift": "let claims = Claims(parsedObject: text)\n"},
+                         "names `parsedObject`, which JWT/ declares `package`")
+        self.assertFails({"Keys/Secret.swift": "package struct SecretBox {}\n", "CLI/Use.swift": "let box = SecretBox()\n"},
+                         "names `SecretBox`, which Keys/ declares `package`")
 
 
 if __name__ == "__main__":

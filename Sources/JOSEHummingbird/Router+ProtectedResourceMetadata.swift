@@ -21,7 +21,7 @@ extension Router {
         let url = try ProtectedResourceMetadata.wellKnownURL(forResource: metadata.resource)
         let afterScheme = url[(url.firstRange(of: "://")?.upperBound ?? url.startIndex)...]
         let path = String(afterScheme[(afterScheme.firstIndex(of: "/") ?? afterScheme.endIndex)...])
-        let body = metadata.json.serialized()
+        let body = metadata.jsonString
         get(RouterPath(path)) { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json"],
                      body: ResponseBody(byteBuffer: ByteBuffer(string: body)))

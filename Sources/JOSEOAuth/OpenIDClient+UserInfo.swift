@@ -10,8 +10,8 @@ import JOSE
 public struct UserInfo: Sendable {
     /// `sub`, equal to the ID token's byte for byte.
     public let subject: String
-    /// The claims: the JSON object, or the signed response's claims set.
-    public let claims: JSONValue
+    /// The claims: those of the JSON object, or the signed response's claims set.
+    public let claims: JWTClaims
     /// The verified JWT, when the endpoint answered `application/jwt`.
     public let signedResponse: VerifiedJWT?
 }
@@ -86,8 +86,7 @@ extension OpenIDClient {
             }
             let verified = try await idTokenValidator.validateUserInfo(
                 Self.trimmed(Substring(text), [" ", "\t", "\r", "\n", "\r\n"]), subject: expected)
-            let claims = try JSONDocument(bytes: Array(verified.claims.jsonString.utf8)).root
-            return UserInfo(subject: verified.claims.subject ?? "", claims: claims, signedResponse: verified)
+            return UserInfo(subject: verified.claims.subject ?? "", claims: verified.claims, signedResponse: verified)
         }
         guard mediaType == "application/json" else {
             throw JOSEError(.invalidTokenResponse,
@@ -111,7 +110,7 @@ extension OpenIDClient {
         if let expected, !actual.utf8.elementsEqual(expected.utf8) {
             throw JOSEError(.invalidClaim, "the UserInfo response's \"sub\" differs from the ID token's; it is about another user")
         }
-        return UserInfo(subject: actual, claims: root, signedResponse: nil)
+        return UserInfo(subject: actual, claims: JWTClaims(object: root), signedResponse: nil)
     }
 
     /// The error for a UserInfo answer other than `200`: the error of its `DPoP` or `Bearer`

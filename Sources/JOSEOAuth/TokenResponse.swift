@@ -29,8 +29,12 @@ public struct TokenResponse: Sendable {
     /// non-standard `refresh_token_expires_in` (or Keycloak's `refresh_expires_in`), read only
     /// when it is an integer in 1...``maximumExpiresIn`` and ignored otherwise.
     public let refreshTokenExpiresIn: Int64?
-    /// The whole response, for members not modelled here.
-    public let json: JSONValue
+    /// The whole response, parsed.
+    package let json: JSONValue
+
+    /// The whole response as received, for members not modelled here (decode it with your own
+    /// `Decodable` type).
+    public var jsonString: String { json.description }
     /// The DPoP key the access token is bound to, for a `DPoP` token received by an
     /// ``OpenIDClient`` with a ``OpenIDClient/dpop`` key: that key, whose `keyThumbprint` is
     /// the token's `cnf.jkt`. `nil` for a Bearer token, and for a response read with

@@ -20,7 +20,7 @@ extension RoutesBuilder {
         let path = afterScheme[(afterScheme.firstIndex(of: "/") ?? afterScheme.endIndex)...]
         // Every segment is a constant: a `:` or `*` in the resource's path names no parameter.
         let segments = path.split(separator: "/").map { PathComponent.constant(String($0)) }
-        let body = metadata.json.serialized()
+        let body = metadata.jsonString
         get(segments) { _ in
             Response(status: .ok, headers: ["Content-Type": "application/json"], body: .init(string: body))
         }

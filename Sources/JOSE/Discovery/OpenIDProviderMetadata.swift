@@ -75,8 +75,12 @@ public struct OpenIDProviderMetadata: Sendable {
     /// `backchannel_logout_supported` (OpenID Connect Back-Channel Logout 1.0); `false` when
     /// absent.
     public let backchannelLogoutSupported: Bool
-    /// The whole document, for members not modelled here.
-    public let json: JSONValue
+    /// The whole document, parsed.
+    package let json: JSONValue
+
+    /// The whole document as received, for members not modelled here (decode it with your own
+    /// `Decodable` type).
+    public var jsonString: String { json.description }
 
     /// The ID-token algorithms to allow: ``idTokenSigningAlgValuesSupported`` without `none` and
     /// without names the library does not know; `nil` when the document lists none of those

@@ -11,15 +11,15 @@
 /// FormURLEncoding.encode([("grant_type", "authorization_code"), ("code", "a b")])
 /// // grant_type=authorization_code&code=a%20b
 /// ```
-public enum FormURLEncoding {
+package enum FormURLEncoding {
     /// The most parameters ``decode(_:)`` accepts.
-    public static let maximumParameterCount = 100
+    package static let maximumParameterCount = 100
 
     /// Encodes name–value pairs, in the order given.
     ///
     /// - Parameter parameters: The pairs to encode.
     /// - Returns: `name=value` pairs joined with `&`.
-    public static func encode(_ parameters: [(name: String, value: String)]) -> String {
+    package static func encode(_ parameters: [(name: String, value: String)]) -> String {
         parameters.map { encode(component: $0.name) + "=" + encode(component: $0.value) }.joined(separator: "&")
     }
 
@@ -28,7 +28,7 @@ public enum FormURLEncoding {
     /// - Parameter text: The text to encode.
     /// - Returns: The text with every byte outside `A–Z a–z 0–9 - . _ ~` percent-encoded
     ///   (uppercase hexadecimal).
-    public static func encode(component text: String) -> String {
+    package static func encode(component text: String) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count)
         let hex = Array("0123456789ABCDEF".utf8)
@@ -55,7 +55,7 @@ public enum FormURLEncoding {
     /// - Throws: ``JOSEError`` with code ``JOSEError/Code/malformed`` for an empty pair, a pair
     ///   without `=`, an empty name, a bad percent escape, bytes that are not UTF-8, or more than
     ///   ``maximumParameterCount`` pairs.
-    public static func decode(_ text: some StringProtocol) throws -> [(name: String, value: String)] {
+    package static func decode(_ text: some StringProtocol) throws -> [(name: String, value: String)] {
         guard !text.isEmpty else { return [] }
         let pairs = text.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false)
         guard pairs.count <= maximumParameterCount else {

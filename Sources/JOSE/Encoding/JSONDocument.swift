@@ -47,7 +47,7 @@ struct JSONToken: Sendable {
 /// `@unchecked Sendable`: the document's text and tokens in its `JSONStorage` are never
 /// written after parsing (a later document parsed into the same storage writes only tokens
 /// after this one's).
-public struct JSONDocument: @unchecked Sendable {
+package struct JSONDocument: @unchecked Sendable {
     /// The JSON text and its flat token index, in one allocation.
     let storage: JSONStorage
     /// The token index of the top-level value (0 unless the storage holds other documents' tokens
@@ -63,7 +63,7 @@ public struct JSONDocument: @unchecked Sendable {
     ///   - limits: Bounds on size, nesting and object width.
     /// - Throws: ``JOSEError`` with code ``JOSEError/Code/malformed`` naming what was wrong and
     ///   the byte offset (relative to the start of the JSON text).
-    public init(bytes: [UInt8], range: Range<Int>? = nil, limits: JSONLimits = .default) throws {
+    package init(bytes: [UInt8], range: Range<Int>? = nil, limits: JSONLimits = .default) throws {
         let range = range ?? bytes.startIndex..<bytes.endIndex
         guard range.lowerBound >= bytes.startIndex, range.upperBound <= bytes.endIndex else {
             throw JOSEError.malformed("JSON range \(range) is outside the \(bytes.count) input bytes")
@@ -108,10 +108,10 @@ public struct JSONDocument: @unchecked Sendable {
     ///   - limits: Bounds on size, nesting and object width.
     /// - Throws: ``JOSEError`` with code ``JOSEError/Code/malformed`` when the text is not
     ///   acceptable JSON.
-    public init(text: some StringProtocol, limits: JSONLimits = .default) throws {
+    package init(text: some StringProtocol, limits: JSONLimits = .default) throws {
         try self.init(bytes: Array(text.utf8), limits: limits)
     }
 
     /// The top-level value.
-    public var root: JSONValue { JSONValue(document: self, index: rootIndex) }
+    package var root: JSONValue { JSONValue(document: self, index: rootIndex) }
 }

@@ -3,14 +3,14 @@
 ///
 /// Every bound is checked while parsing; exceeding one throws ``JOSEError`` with code
 /// ``JOSEError/Code/malformed``.
-public struct JSONLimits: Sendable, Hashable {
+package struct JSONLimits: Sendable, Hashable {
     /// The largest accepted JSON text, in bytes; checked before parsing starts. Default 1 MiB.
-    public var maxBytes: Int
+    package var maxBytes: Int
     /// The deepest accepted nesting of objects and arrays (`[]` has depth 1). Default 32.
-    public var maxDepth: Int
+    package var maxDepth: Int
     /// The most members accepted in one object. Duplicate detection compares each name with the
     /// earlier names of the same object, so this bounds its quadratic cost. Default 1000.
-    public var maxMembers: Int
+    package var maxMembers: Int
 
     /// Creates limits; the defaults suit JOSE headers, JWT claims and JWK sets.
     ///
@@ -18,12 +18,12 @@ public struct JSONLimits: Sendable, Hashable {
     ///   - maxBytes: The largest accepted JSON text, in bytes.
     ///   - maxDepth: The deepest accepted nesting of objects and arrays.
     ///   - maxMembers: The most members accepted in one object.
-    public init(maxBytes: Int = 1 << 20, maxDepth: Int = 32, maxMembers: Int = 1000) {
+    package init(maxBytes: Int = 1 << 20, maxDepth: Int = 32, maxMembers: Int = 1000) {
         self.maxBytes = maxBytes
         self.maxDepth = maxDepth
         self.maxMembers = maxMembers
     }
 
     /// 1 MiB, depth 32, 1000 members per object.
-    public static let `default` = JSONLimits()
+    package static let `default` = JSONLimits()
 }

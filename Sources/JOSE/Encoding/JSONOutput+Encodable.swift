@@ -14,7 +14,7 @@ extension JSONOutput {
     /// - Parameter value: the value to write.
     /// - Throws: ``JOSEError`` `invalid_input` naming the path of what cannot be written, or
     ///   wrapping an error the value's own `encode(to:)` threw.
-    public init(encoding value: some Encodable) throws {
+    package init(encoding value: some Encodable) throws {
         self = try JSONOutputEncoder.encode(value)
     }
 }
@@ -23,7 +23,7 @@ extension JSONOutput: Encodable {
     /// Writes the value into any encoder. Through ``init(encoding:)`` (and so when signing) it
     /// is inserted exactly as it is; another encoder, such as Foundation's `JSONEncoder`, gets
     /// each number of a ``raw(_:)`` value as an integer when it is one, else as a `Double`.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         switch self {
         case .string(let text):
             var container = encoder.singleValueContainer()

@@ -1,23 +1,23 @@
 /// A JSON value shows as its JSON text, as it was read (the parser's storage is not shown).
 extension JSONValue: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The value's JSON text, as it appears in the document.
-    public var description: String { String(decoding: rawBytes, as: UTF8.self) }
+    package var description: String { String(decoding: rawBytes, as: UTF8.self) }
 
     /// The same as ``description``.
-    public var debugDescription: String { description }
+    package var debugDescription: String { description }
 
     /// The JSON text as the one child.
-    public var customMirror: Mirror { Mirror(self, children: ["json": description], displayStyle: .struct) }
+    package var customMirror: Mirror { Mirror(self, children: ["json": description], displayStyle: .struct) }
 }
 
 /// A JSON document shows as its root value's JSON text.
 extension JSONDocument: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The root value's JSON text.
-    public var description: String { root.description }
+    package var description: String { root.description }
 
     /// The same as ``description``.
-    public var debugDescription: String { description }
+    package var debugDescription: String { description }
 
     /// The JSON text as the one child.
-    public var customMirror: Mirror { Mirror(self, children: ["json": description], displayStyle: .struct) }
+    package var customMirror: Mirror { Mirror(self, children: ["json": description], displayStyle: .struct) }
 }

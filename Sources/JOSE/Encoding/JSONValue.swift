@@ -2,9 +2,9 @@
 /// a token index.
 ///
 /// Reading never fails: an accessor of the wrong type returns `nil` (or `false`, or 0).
-public struct JSONValue: Sendable {
+package struct JSONValue: Sendable {
     /// The JSON type of a value.
-    public enum Kind: UInt8, Sendable {
+    package enum Kind: UInt8, Sendable {
         /// `{ ... }`
         case object
         /// `[ ... ]`
@@ -35,11 +35,11 @@ public struct JSONValue: Sendable {
     var token: JSONToken { document.storage.token(index) }
 
     /// The JSON type of the value.
-    public var kind: Kind { document.kind(at: index) }
+    package var kind: Kind { document.kind(at: index) }
 
     /// The value of the member named `key` (compared after unescaping), or nil when this is not
     /// an object or has no such member. Allocates nothing.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         guard let index = memberIndex(key) else { return nil }
         return JSONValue(document: document, index: index)
     }
@@ -93,7 +93,7 @@ public struct JSONValue: Sendable {
 
     /// The element at `position` of an array, or nil when this is not an array or the position
     /// is out of range. Walks the elements, so it costs O(position).
-    public subscript(position: Int) -> JSONValue? {
+    package subscript(position: Int) -> JSONValue? {
         guard let elements, position >= 0 else { return nil }
         var remaining = position
         for element in elements {
@@ -104,10 +104,10 @@ public struct JSONValue: Sendable {
     }
 
     /// The decoded string (escapes resolved), or nil when this is not a string.
-    public var string: String? { document.string(at: index) }
+    package var string: String? { document.string(at: index) }
 
     /// The decoded string's UTF-8 bytes, or nil when this is not a string.
-    public var stringBytes: [UInt8]? {
+    package var stringBytes: [UInt8]? {
         let token = self.token
         guard token.kind == .string else { return nil }
         return document.storage.withBuffers { JSONStrings.decode(token, in: $1) }
@@ -118,12 +118,12 @@ public struct JSONValue: Sendable {
     ///
     /// - Parameter expected: The text to compare with.
     /// - Returns: `false` when this is not a string or the texts differ.
-    public func isString(equalTo expected: String) -> Bool {
+    package func isString(equalTo expected: String) -> Bool {
         document.isString(at: index, equalTo: expected)
     }
 
     /// Whether the JSON number was written without a fraction or an exponent.
-    public var isIntegerLiteral: Bool {
+    package var isIntegerLiteral: Bool {
         let token = self.token
         return token.kind == .number && token.flags & JSONToken.isInteger != 0
     }
@@ -132,41 +132,41 @@ public struct JSONValue: Sendable {
     ///
     /// Magnitudes beyond `Double`'s range give ±infinity (for example `1e999`); the caller
     /// decides whether that is acceptable.
-    public var number: Double? { document.number(at: index) }
+    package var number: Double? { document.number(at: index) }
 
     /// The number as an `Int64` when it is an integer literal (no fraction, no exponent) within
     /// `Int64`'s range; otherwise nil.
-    public var integer: Int64? { document.integer(at: index) }
+    package var integer: Int64? { document.integer(at: index) }
 
     /// The boolean, or nil when this is not `true` or `false`.
-    public var bool: Bool? {
+    package var bool: Bool? {
         let token = self.token
         guard token.kind == .bool else { return nil }
         return document.storage.byte(at: Int(token.start)) == UInt8(ascii: "t")
     }
 
     /// Whether this is `null`.
-    public var isNull: Bool { token.kind == .null }
+    package var isNull: Bool { token.kind == .null }
 
     /// The elements in order, or nil when this is not an array.
-    public var elements: JSONArrayElements? {
+    package var elements: JSONArrayElements? {
         let token = self.token
         guard token.kind == .array else { return nil }
         return JSONArrayElements(document: document, first: index + 1, end: Int(token.next), count: Int(token.count))
     }
 
     /// The members in source order, or nil when this is not an object.
-    public var members: JSONObjectMembers? {
+    package var members: JSONObjectMembers? {
         let token = self.token
         guard token.kind == .object else { return nil }
         return JSONObjectMembers(document: document, first: index + 1, end: Int(token.next), count: Int(token.count))
     }
 
     /// The number of members of an object or elements of an array; 0 for other values.
-    public var count: Int { Int(token.count) }
+    package var count: Int { Int(token.count) }
 
     /// The exact source text of the value (a copy).
-    public var rawBytes: ArraySlice<UInt8> {
+    package var rawBytes: ArraySlice<UInt8> {
         let token = self.token
         return ArraySlice(document.storage.text(Int(token.start)..<Int(token.end)))
     }
@@ -180,11 +180,11 @@ public struct JSONValue: Sendable {
     }
 
     /// The byte offset of the value within the JSON text (for error messages).
-    public var offset: Int { Int(token.start) }
+    package var offset: Int { Int(token.start) }
 }
 
 /// The elements of a JSON array, in order.
-public struct JSONArrayElements: Sequence, Sendable {
+package struct JSONArrayElements: Sequence, Sendable {
     /// The parsed document.
     let document: JSONDocument
     /// The token index of the first element.
@@ -192,10 +192,10 @@ public struct JSONArrayElements: Sequence, Sendable {
     /// The token index just past the array's subtree.
     let end: Int
     /// The number of elements.
-    public let count: Int
+    package let count: Int
 
     /// Iterates over the elements, hopping over each element's subtree.
-    public struct Iterator: IteratorProtocol {
+    package struct Iterator: IteratorProtocol {
         /// The parsed document.
         let document: JSONDocument
         /// The next element's token index.
@@ -204,7 +204,7 @@ public struct JSONArrayElements: Sequence, Sendable {
         let end: Int
 
         /// The next element, or nil after the last.
-        public mutating func next() -> JSONValue? {
+        package mutating func next() -> JSONValue? {
             guard index < end else { return nil }
             let value = JSONValue(document: document, index: index)
             index = Int(document.storage.token(index).next)
@@ -213,14 +213,14 @@ public struct JSONArrayElements: Sequence, Sendable {
     }
 
     /// Starts iterating at the first element.
-    public func makeIterator() -> Iterator { Iterator(document: document, index: first, end: end) }
+    package func makeIterator() -> Iterator { Iterator(document: document, index: first, end: end) }
 
     /// The number of elements.
-    public var underestimatedCount: Int { count }
+    package var underestimatedCount: Int { count }
 }
 
 /// The members of a JSON object, as `(key, value)` pairs in source order.
-public struct JSONObjectMembers: Sequence, Sendable {
+package struct JSONObjectMembers: Sequence, Sendable {
     /// The parsed document.
     let document: JSONDocument
     /// The token index of the first member's name.
@@ -228,10 +228,10 @@ public struct JSONObjectMembers: Sequence, Sendable {
     /// The token index just past the object's subtree.
     let end: Int
     /// The number of members.
-    public let count: Int
+    package let count: Int
 
     /// Iterates over the members, hopping over each value's subtree.
-    public struct Iterator: IteratorProtocol {
+    package struct Iterator: IteratorProtocol {
         /// The parsed document.
         let document: JSONDocument
         /// The next member name's token index.
@@ -240,7 +240,7 @@ public struct JSONObjectMembers: Sequence, Sendable {
         let end: Int
 
         /// The next member with its decoded name, or nil after the last.
-        public mutating func next() -> (key: String, value: JSONValue)? {
+        package mutating func next() -> (key: String, value: JSONValue)? {
             guard index + 1 < end else { return nil }
             let name = JSONValue(document: document, index: index)
             let value = JSONValue(document: document, index: index + 1)
@@ -250,14 +250,14 @@ public struct JSONObjectMembers: Sequence, Sendable {
     }
 
     /// Starts iterating at the first member.
-    public func makeIterator() -> Iterator { Iterator(document: document, index: first, end: end) }
+    package func makeIterator() -> Iterator { Iterator(document: document, index: first, end: end) }
 
     /// The number of members.
-    public var underestimatedCount: Int { count }
+    package var underestimatedCount: Int { count }
 
     /// The members' names as string values, in source order (useful to compare names without
     /// allocating, via ``JSONValue/isString(equalTo:)``).
-    public var names: [JSONValue] {
+    package var names: [JSONValue] {
         var names: [JSONValue] = []
         names.reserveCapacity(count)
         var index = first

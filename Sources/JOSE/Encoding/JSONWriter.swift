@@ -7,7 +7,7 @@
 /// let json = JSONOutput.object([("e", .string("AQAB")), ("kty", .string("RSA"))])
 /// json.serialized()   // {"e":"AQAB","kty":"RSA"}
 /// ```
-public indirect enum JSONOutput: Sendable {
+package indirect enum JSONOutput: Sendable {
     /// A string, escaped per RFC 8259 (`"`, `\` and control characters; `/` and non-ASCII kept).
     case string(String)
     /// An integer, written in decimal.
@@ -33,7 +33,7 @@ extension JSONOutput {
     ///
     /// - Parameter pretty: Whether to indent.
     /// - Returns: The JSON text.
-    public func serialized(pretty: Bool = false) -> String {
+    package func serialized(pretty: Bool = false) -> String {
         String(decoding: serializedBytes(pretty: pretty), as: UTF8.self)
     }
 
@@ -41,7 +41,7 @@ extension JSONOutput {
     ///
     /// - Parameter pretty: Whether to indent.
     /// - Returns: The UTF-8 bytes of ``serialized(pretty:)``.
-    public func serializedBytes(pretty: Bool = false) -> [UInt8] {
+    package func serializedBytes(pretty: Bool = false) -> [UInt8] {
         var writer = JSONWriter(pretty: pretty)
         writer.write(self, indent: 0)
         return writer.output
@@ -50,7 +50,7 @@ extension JSONOutput {
 
 extension JSONValue {
     /// The value as a ``JSONOutput``, keeping members in source order and numbers as written.
-    public var output: JSONOutput {
+    package var output: JSONOutput {
         switch kind {
         case .object:
             return .object(members.map { $0.map { ($0.key, $0.value.output) } } ?? [])

@@ -25,9 +25,9 @@ public struct JWSHeaderParameters: Sendable {
     /// The `crit` header: names of extension members of this header that a verifier must
     /// understand; omitted when empty.
     public var critical: [String]
-    /// Further members, written after the others in the order given (for example a DPoP
-    /// proof's public `jwk`, or a private parameter).
-    public var members: [(name: String, value: JSONOutput)]
+    /// Further members, written after the others in the order first set (for example a DPoP
+    /// proof's public `jwk`, or a private parameter): see ``set(_:_:)``.
+    package private(set) var members: [(name: String, value: JSONOutput)]
 
     /// Describes a header.
     ///
@@ -35,15 +35,34 @@ public struct JWSHeaderParameters: Sendable {
     ///   - type: the `typ` header; `JWT` by default, `nil` to leave it out.
     ///   - contentType: the `cty` header, when wanted.
     ///   - critical: the `crit` names, when wanted.
-    ///   - members: further members, in order.
-    public init(
-        type: String? = "JWT", contentType: String? = nil, critical: [String] = [],
-        members: [(name: String, value: JSONOutput)] = []
-    ) {
+    public init(type: String? = "JWT", contentType: String? = nil, critical: [String] = []) {
+        self.init(type: type, contentType: contentType, critical: critical, members: [])
+    }
+
+    /// Describes a header with further members already written as JSON.
+    package init(type: String? = "JWT", contentType: String? = nil, critical: [String] = [], members: [(name: String, value: JSONOutput)]) {
         self.type = type
         self.contentType = contentType
         self.critical = critical
         self.members = members
+    }
+
+    /// Sets a further member (a private parameter, or one a `crit` entry names), replacing its
+    /// value in place when it is already set. The names the signer refuses are refused when it
+    /// signs, not here.
+    ///
+    /// - Parameters:
+    ///   - name: the member name.
+    ///   - value: any `Encodable` value, written by the library's strict JSON encoder, as
+    ///     ``JWSSigner/sign(claims:header:)`` writes claims.
+    /// - Throws: ``JOSEError`` `invalid_input` for a value JSON cannot hold.
+    public mutating func set(_ name: String, _ value: some Encodable) throws {
+        let json = try JSONOutput(encoding: value)
+        if let index = members.firstIndex(where: { $0.name == name }) {
+            members[index].value = json
+        } else {
+            members.append((name, json))
+        }
     }
 
     /// Members the typed properties or the signer write.

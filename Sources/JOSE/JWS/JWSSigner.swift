@@ -83,7 +83,7 @@ public struct JWSSigner: Sendable {
     /// Signs `claims`, an `Encodable` value that encodes as a JSON object, and returns the
     /// compact JWT.
     ///
-    /// The claims are written by ``JSONOutput/init(encoding:)``: members in the order the value
+    /// The claims are written by the library's strict JSON encoder: members in the order the value
     /// encodes them, `Date` as a NumericDate (whole seconds since 1970), integers exact, no NaN
     /// or infinity. `JWTClaimsBuilder` covers the registered claims; any `Codable` struct of
     /// your own works too.
@@ -98,7 +98,7 @@ public struct JWSSigner: Sendable {
     ///   - claims: the claims.
     ///   - header: the header parameters beside `alg` and `kid`; `typ` `JWT` by default.
     /// - Throws: ``JOSEError`` `invalid_input` when the claims do not encode as a JSON object or
-    ///   hold a value JSON cannot (see ``JSONOutput/init(encoding:)``), or the header breaks a
+    ///   hold a value JSON cannot (a NaN, an infinity, a date before 1970), or the header breaks a
     ///   rule of ``JWSHeaderParameters``; `invalid_key` if the crypto backend fails to sign.
     public func sign(claims: some Encodable, header: JWSHeaderParameters = JWSHeaderParameters()) throws -> String {
         let json = try JSONOutput(encoding: claims)

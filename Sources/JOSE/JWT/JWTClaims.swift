@@ -30,8 +30,8 @@ public struct JWTClaims: Sendable {
         json = JSONValue(document: consume document, index: root)
     }
 
-    /// Claims read from a JSON object already parsed (an introspection response).
-    init(object json: JSONValue) {
+    /// Claims read from a JSON object already parsed (an introspection or UserInfo response).
+    package init(object json: JSONValue) {
         self.json = json
     }
 

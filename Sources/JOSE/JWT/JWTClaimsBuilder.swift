@@ -50,7 +50,7 @@ public struct JWTClaimsBuilder: Sendable, Encodable {
     /// `jti`, the token's unique identifier.
     public var tokenID: String?
     /// The other claims, in the order first set.
-    public private(set) var otherClaims: [(name: String, value: JSONOutput)] = []
+    package private(set) var otherClaims: [(name: String, value: JSONOutput)] = []
 
     /// The claims with typed properties, which ``set(_:_:)`` refuses.
     static let registeredNames: Set<String> = ["iss", "sub", "aud", "exp", "nbf", "iat", "jti"]
@@ -83,7 +83,7 @@ public struct JWTClaimsBuilder: Sendable, Encodable {
     ///
     /// - Parameters:
     ///   - name: the claim name.
-    ///   - value: any `Encodable` value, written as ``JSONOutput/init(encoding:)`` writes it.
+    ///   - value: any `Encodable` value, written as ``JWSSigner/sign(claims:header:)`` writes claims.
     /// - Throws: ``JOSEError`` `invalid_input` for a registered claim name (use its property)
     ///   or a value JSON cannot hold.
     public mutating func set(_ name: String, _ value: some Encodable) throws {

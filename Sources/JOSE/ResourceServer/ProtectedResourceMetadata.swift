@@ -46,8 +46,9 @@ public struct ProtectedResourceMetadata: Sendable {
         self.resource = resource
     }
 
-    /// The document as JSON, members in RFC 9728 §2 order, empty lists and unset values left out.
-    public var json: JSONOutput {
+    /// The document as JSON text, members in RFC 9728 §2 order, empty lists and unset values
+    /// left out; served as `application/json`.
+    public var jsonString: String {
         var members: [(String, JSONOutput)] = [("resource", .string(resource))]
         func list(_ name: String, _ values: [String]) {
             if !values.isEmpty { members.append((name, .array(values.map(JSONOutput.string)))) }
@@ -71,7 +72,7 @@ public struct ProtectedResourceMetadata: Sendable {
         if let dpopBoundAccessTokensRequired {
             members.append(("dpop_bound_access_tokens_required", .bool(dpopBoundAccessTokensRequired)))
         }
-        return .object(members)
+        return JSONOutput.object(members).serialized()
     }
 
     /// Where the metadata of `resource` is served (RFC 9728 §3.1): `/.well-known/oauth-protected-resource`

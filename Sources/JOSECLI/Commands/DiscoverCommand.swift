@@ -48,6 +48,6 @@ struct DiscoverCommand: AsyncParsableCommand {
         } catch let error as JOSEError {
             throw CLIFailure(error, context: "cannot use the metadata of \(JOSEError.quoted(issuer))")
         }
-        Console.out(metadata.json.output.serialized(pretty: true))
+        Console.out(JSONRendering.value(ofJSONText: metadata.jsonString).serialized(pretty: true))
     }
 }

@@ -140,14 +140,15 @@ struct SignCommand: ParsableCommand {
     /// - Throws: ``CLIFailure`` (exit 2) for a `--header` without `NAME=VALUE` or a name given twice.
     private func headerParameters() throws -> JWSHeaderParameters {
         var header = JWSHeaderParameters(type: typ.isEmpty ? nil : typ)
+        var names: Set<String> = []
         for (name, value) in try headerMembers.map({ try SignClaimOptions.pair($0, flag: "--header") }) {
+            guard names.insert(name).inserted else {
+                throw CLIFailure.usage("--header \(JOSEError.quoted(name)) is given twice")
+            }
             if name == "cty" {
-                guard header.contentType == nil else {
-                    throw CLIFailure.usage("--header \"cty\" is given twice")
-                }
                 header.contentType = value
             } else {
-                header.members.append((name, .string(value)))
+                try header.set(name, value)
             }
         }
         return header

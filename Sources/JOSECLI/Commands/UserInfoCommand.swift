@@ -83,7 +83,7 @@ struct UserInfoCommand: AsyncParsableCommand {
             } else {
                 throw CLIFailure.usage("--subject is required with --issuer")
             }
-            let claims = JSONRendering.value(ofJSONBytes: Array(info.claims.rawBytes)) ?? .object([])
+            let claims = JSONRendering.value(ofJSONText: info.claims.jsonString)
             if json {
                 Console.out(JSONOutput.object([
                     ("ok", .bool(true)), ("signed", .bool(info.signedResponse != nil)), ("claims", claims),

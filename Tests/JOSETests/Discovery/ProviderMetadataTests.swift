@@ -32,6 +32,8 @@ import Testing
         #expect(value.supportsS256CodeChallenge)
         #expect(value.acrValuesSupported == ["a"])
         #expect(value.json["custom"]?["x"]?.bool == true)
+        struct Custom: Decodable { struct Inner: Decodable { let x: Bool }; let custom: Inner }
+        #expect(try JSONDecoder().decode(Custom.self, from: Data(value.jsonString.utf8)).custom.x)
     }
 
     @Test func onlyNoneLeavesTheKeysToDecide() throws {

@@ -189,6 +189,21 @@ import Testing
         }
     }
 
+    @Test func headerMembersAreSetWithAnyEncodableValueAndReplacedInPlace() throws {
+        let key = try JWK.generate(for: .es256, keyID: "k")
+        let signer = try JWSSigner(key: key, algorithm: .es256)
+        var header = JWSHeaderParameters(type: "secevent+jwt")
+        try header.set("ver", 1)
+        try header.set("hints", ["a", "b"])
+        try header.set("ver", 2)
+        let token = try signer.sign(claims: JWTClaimsBuilder(subject: "s"), header: header)
+        #expect(try parts(token).header == #"{"alg":"ES256","kid":"k","typ":"secevent+jwt","ver":2,"hints":["a","b"]}"#)
+        // A value JSON cannot hold is refused when set; a name the signer refuses, when signing.
+        #expect(errorOf { try header.set("bad", Double.nan) }?.code == .invalidInput)
+        try header.set("jku", "https://attacker.example/jwks")
+        #expect(errorOf { try signer.sign(claims: JWTClaimsBuilder(), header: header) }?.code == .invalidInput)
+    }
+
     /// The error `body` throws, when it is a ``JOSEError``.
     private func errorOf<T>(_ body: () throws -> T) -> JOSEError? {
         do {

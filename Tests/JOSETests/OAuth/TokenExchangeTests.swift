@@ -17,6 +17,8 @@ import Testing
         #expect(response.idToken == "a.b.c")
         #expect(response.scope == "openid profile")
         #expect(response.json["extra"]?["x"]?.integer == 1)
+        struct Extra: Decodable { struct Inner: Decodable { let x: Int }; let extra: Inner }
+        #expect(try JSONDecoder().decode(Extra.self, from: Data(response.jsonString.utf8)).extra.x == 1)
     }
 
     @Test(arguments: [

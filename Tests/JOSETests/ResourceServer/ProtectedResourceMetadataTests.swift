@@ -10,8 +10,8 @@ import Testing
         metadata.dpopSigningAlgorithms = [.es256, .ps256]
         metadata.dpopBoundAccessTokensRequired = true
         metadata.resourceName = "Orders \"API\""
-        #expect(metadata.json.serialized() == #"{"resource":"https://api.example.com","authorization_servers":["https://auth.example.com"],"jwks_uri":"https://api.example.com/jwks.json","scopes_supported":["orders:read","orders:write"],"bearer_methods_supported":["header"],"resource_name":"Orders \"API\"","dpop_signing_alg_values_supported":["ES256","PS256"],"dpop_bound_access_tokens_required":true}"#)
-        #expect(ProtectedResourceMetadata(resource: "https://a.example").json.serialized()
+        #expect(metadata.jsonString == #"{"resource":"https://api.example.com","authorization_servers":["https://auth.example.com"],"jwks_uri":"https://api.example.com/jwks.json","scopes_supported":["orders:read","orders:write"],"bearer_methods_supported":["header"],"resource_name":"Orders \"API\"","dpop_signing_alg_values_supported":["ES256","PS256"],"dpop_bound_access_tokens_required":true}"#)
+        #expect(ProtectedResourceMetadata(resource: "https://a.example").jsonString
                 == #"{"resource":"https://a.example","bearer_methods_supported":["header"]}"#)
     }
 
