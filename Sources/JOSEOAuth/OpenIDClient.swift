@@ -10,8 +10,9 @@ import JOSE
 /// validation) and refreshes tokens; with a ``dpop`` key, its tokens are DPoP-bound (RFC 9449).
 ///
 /// ```swift
-/// let client = try await OpenIDClient.discover(
-///     issuer: "https://accounts.example.com", clientID: "my-app", fetcher: URLSessionHTTPFetcher())
+/// let fetcher = URLSessionHTTPFetcher()
+/// let metadata = try await OpenIDProviderMetadata.discover(issuer: "https://accounts.example.com", fetcher: fetcher)
+/// let client = try OpenIDClient(metadata: metadata, clientID: "my-app", fetcher: fetcher)
 /// let prepared = try client.prepare(AuthorizationRequest(clientID: "my-app", redirectURI: redirect))
 /// // ... the browser comes back to `callbackURL` ...
 /// let login = try await client.finishLogin(callbackURL: callbackURL, transaction: prepared.transaction)
@@ -100,25 +101,6 @@ public struct OpenIDClient: Sendable {
             issuer: metadata.issuer, clientID: clientID, keySource: keys,
             algorithms: metadata.idTokenSigningAlgorithms, clock: clock)
         idTokenValidator.clientSecret = authentication.clientSecret
-    }
-
-    /// Discovers `issuer` and creates a client for it.
-    ///
-    /// - Parameters:
-    ///   - issuer: The issuer identifier.
-    ///   - location: Which metadata document; OpenID Connect Discovery unless given.
-    ///   - clientID: This client's id.
-    ///   - authentication: How the client authenticates; a public client unless given.
-    ///   - fetcher: The HTTP client.
-    /// - Returns: The client.
-    /// - Throws: `JOSEError` as `OpenIDProviderMetadata.discover`
-    ///   and ``init(metadata:clientID:authentication:fetcher:keySource:clock:)``.
-    public static func discover(
-        issuer: String, location: OpenIDProviderMetadata.WellKnownLocation = .openIDConfiguration, clientID: String,
-        authentication: ClientAuthentication = .none, fetcher: any HTTPFetcher
-    ) async throws -> OpenIDClient {
-        let metadata = try await OpenIDProviderMetadata.discover(issuer: issuer, location: location, using: fetcher)
-        return try OpenIDClient(metadata: metadata, clientID: clientID, authentication: authentication, fetcher: fetcher)
     }
 
     /// Prepares the authorize URL for `request` at this provider.

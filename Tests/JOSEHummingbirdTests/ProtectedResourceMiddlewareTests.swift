@@ -106,7 +106,7 @@ import Testing
             #expect(try Self.refusal(in: log).metadata["jose.error.code"] == "transport_failed", "\(log.entries)")
 
             let provider = try TestHTTPServer(port: down.port)
-            try await provider.setRoute(OpenIDDiscovery.configurationPath, headers: ["Content-Type": "application/json"],
+            try await provider.setRoute("/.well-known/openid-configuration", headers: ["Content-Type": "application/json"],
                                         body: #"{"issuer":"\#(issuer)","jwks_uri":"\#(provider.url("/keys").absoluteString)"}"#)
             try await provider.setRoute("/keys", body: tokens.jwks)
             time.advance(30)   // past the backoff

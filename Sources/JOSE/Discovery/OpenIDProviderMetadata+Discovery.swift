@@ -76,7 +76,7 @@ extension OpenIDProviderMetadata {
     public static func discover(
         issuer: String,
         location: WellKnownLocation = .openIDConfiguration,
-        using fetcher: some HTTPFetcher,
+        fetcher: some HTTPFetcher,
         timeout: Duration = HTTPFetchRequest.defaultTimeout,
         maximumBodyBytes: Int = HTTPFetchRequest.defaultMaximumBodyBytes
     ) async throws -> OpenIDProviderMetadata {

@@ -25,8 +25,9 @@ import Logging
 /// - **Then a cache.** Once discovered, lookups are the ``JWKSCache``'s (``cache``), with its
 ///   rules on freshness, rotation and outages; discovery is not repeated.
 ///
-/// ``JWKSCache/discover(issuer:fetcher:configuration:)`` discovers before it returns, and fails
-/// when the provider is down: use it where start-up may wait for the provider.
+/// Where start-up should wait for the provider, await ``discovered()`` once before serving: it
+/// fails while the provider is down. This is the one key-set source that starts from an issuer;
+/// with metadata already at hand, ``JWKSCache/init(metadata:fetcher:configuration:)``.
 public final class DiscoveringJWKSCache: JWKSetSource, Sendable {
     /// The issuer whose metadata names the key set.
     public let issuer: String
@@ -131,7 +132,7 @@ public final class DiscoveringJWKSCache: JWKSetSource, Sendable {
         let outcome: Result<JWKSCache, JOSEError>
         do {
             let metadata = try await OpenIDProviderMetadata.discover(
-                issuer: issuer, using: fetcher, timeout: configuration.timeout,
+                issuer: issuer, fetcher: fetcher, timeout: configuration.timeout,
                 maximumBodyBytes: configuration.maximumBodyBytes)
             outcome = .success(try JWKSCache(metadata: metadata, fetcher: fetcher, configuration: configuration))
         } catch let error as JOSEError {

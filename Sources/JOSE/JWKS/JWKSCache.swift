@@ -10,7 +10,7 @@ import Logging
 /// provider.
 ///
 /// ```swift
-/// let cache = try await JWKSCache.discover(issuer: "https://accounts.example.com")
+/// let cache = try JWKSCache(url: URL(string: "https://accounts.example.com/jwks.json")!, fetcher: fetcher)
 /// let verifier = JWTVerifier(keySource: cache, rules: JWTClaimRules(
 ///     issuer: "https://accounts.example.com", audiences: ["my-api"]))
 /// let jwt = try await verifier.verify(bearerToken)
@@ -136,30 +136,6 @@ public final class JWKSCache: JWKSetSource, Sendable {
         self.url = url
         self.fetcher = fetcher
         self.configuration = configuration
-    }
-
-    /// Finds an issuer's key set through OpenID Connect Discovery and creates a cache for it.
-    ///
-    /// Fetches `issuer` + `/.well-known/openid-configuration` with the configuration's fetcher,
-    /// timeout and body limit, requires the document's `issuer` to equal `issuer` exactly, and
-    /// uses its `jwks_uri` (which must be `https`, or `http` to a loopback host).
-    ///
-    /// - Parameters:
-    ///   - issuer: The issuer identifier, for example `https://accounts.example.com`.
-    ///   - fetcher: The HTTP client, for the discovery document and then the key set.
-    ///   - configuration: Used for the discovery fetch and by the cache.
-    /// - Returns: A cache for the issuer's `jwks_uri`; its keys are not fetched yet.
-    /// - Throws: `JOSEError` with code ``JOSEError/Code/invalidInput`` for an unusable issuer or
-    ///   configuration, ``JOSEError/Code/transportFailed`` or ``JOSEError/Code/discoveryFailed``
-    ///   when the document cannot be fetched or trusted (see ``OpenIDProviderMetadata/discover(issuer:location:using:timeout:maximumBodyBytes:)``).
-    public static func discover(
-        issuer: String, fetcher: any HTTPFetcher, configuration: Configuration = Configuration()
-    ) async throws -> JWKSCache {
-        try configuration.validate()
-        let metadata = try await OpenIDProviderMetadata.discover(
-            issuer: issuer, using: fetcher, timeout: configuration.timeout,
-            maximumBodyBytes: configuration.maximumBodyBytes)
-        return try JWKSCache(metadata: metadata, fetcher: fetcher, configuration: configuration)
     }
 
     /// Creates a cache for the `jwks_uri` of metadata already discovered.

@@ -79,7 +79,7 @@ struct AuthorizeURLCommand: AsyncParsableCommand {
         do {
             if let discover {
                 let metadata = try await OpenIDProviderMetadata.discover(
-                    issuer: discover, using: URLSessionHTTPFetcher(), timeout: .seconds(timeout))
+                    issuer: discover, fetcher: URLSessionHTTPFetcher(), timeout: .seconds(timeout))
                 prepared = try request.prepare(for: metadata)
             } else {
                 guard let text = authorizationEndpoint, let endpoint = URL(string: text), endpoint.scheme != nil,

@@ -122,7 +122,7 @@ struct CallbackCommand: AsyncParsableCommand {
     /// requests each have `--timeout`.
     private func makeClient(for loaded: LoginTransaction, authentication: ClientAuthentication) async throws -> OpenIDClient {
         let fetcher = URLSessionHTTPFetcher()
-        let metadata = try await OpenIDProviderMetadata.discover(issuer: loaded.issuer, using: fetcher, timeout: .seconds(timeout))
+        let metadata = try await OpenIDProviderMetadata.discover(issuer: loaded.issuer, fetcher: fetcher, timeout: .seconds(timeout))
         var configuration = JWKSCache.Configuration()
         configuration.timeout = .seconds(timeout)
         let keys = try JWKSCache(metadata: metadata, fetcher: fetcher, configuration: configuration)

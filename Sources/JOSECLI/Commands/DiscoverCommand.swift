@@ -44,7 +44,7 @@ struct DiscoverCommand: AsyncParsableCommand {
         do {
             metadata = try await OpenIDProviderMetadata.discover(
                 issuer: issuer, location: rfc8414 ? .oauthAuthorizationServer : .openIDConfiguration,
-                using: URLSessionHTTPFetcher(), timeout: .seconds(timeout))
+                fetcher: URLSessionHTTPFetcher(), timeout: .seconds(timeout))
         } catch let error as JOSEError {
             throw CLIFailure(error, context: "cannot use the metadata of \(JOSEError.quoted(issuer))")
         }

@@ -88,7 +88,7 @@ struct IntrospectCommand: AsyncParsableCommand {
     private func makeIntrospector(credentials: IntrospectionCredentials) async throws -> TokenIntrospector {
         let fetcher = URLSessionHTTPFetcher()
         if let discover {
-            let metadata = try await OpenIDProviderMetadata.discover(issuer: discover, using: fetcher, timeout: .seconds(timeout))
+            let metadata = try await OpenIDProviderMetadata.discover(issuer: discover, fetcher: fetcher, timeout: .seconds(timeout))
             return try TokenIntrospector(metadata: metadata, credentials: credentials, fetcher: fetcher,
                                          audience: audience, timeout: .seconds(timeout))
         }

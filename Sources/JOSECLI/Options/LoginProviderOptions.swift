@@ -53,7 +53,7 @@ struct LoginProviderOptions: ParsableArguments {
         let fetcher = URLSessionHTTPFetcher()
         let metadata: OpenIDProviderMetadata
         if let discover {
-            metadata = try await OpenIDProviderMetadata.discover(issuer: discover, using: fetcher, timeout: timeout)
+            metadata = try await OpenIDProviderMetadata.discover(issuer: discover, fetcher: fetcher, timeout: timeout)
         } else {
             metadata = try OpenIDProviderMetadata(document: Array(manualDocument.utf8), expectedIssuer: issuer ?? "")
         }

@@ -50,7 +50,7 @@ struct ProviderClientOptions: ParsableArguments {
         guard let issuer, let clientID else {
             throw CLIFailure.usage("--issuer and --client-id are required", hint: "or use a stored login with --profile NAME")
         }
-        let metadata = try await OpenIDProviderMetadata.discover(issuer: issuer, using: fetcher, timeout: .seconds(timeout))
+        let metadata = try await OpenIDProviderMetadata.discover(issuer: issuer, fetcher: fetcher, timeout: .seconds(timeout))
         return try ProviderConnection.client(metadata: metadata, clientID: clientID, authentication: authentication,
                                              fetcher: fetcher, timeout: .seconds(timeout))
     }

@@ -41,6 +41,6 @@ func makeRemoteSource(
     case .jwks(let url):
         return try JWKSCache(url: url, configuration: configuration)
     case .discovery(let issuer):
-        return try await JWKSCache.discover(issuer: issuer, configuration: configuration)
+        return try await DiscoveringJWKSCache(issuer: issuer, configuration: configuration).discovered()
     }
 }

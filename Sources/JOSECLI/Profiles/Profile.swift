@@ -75,7 +75,7 @@ struct Profile {
                 try OpenIDProviderMetadata(document: Array(document.utf8), expectedIssuer: session.issuer)
             }
         } else {
-            metadata = try await OpenIDProviderMetadata.discover(issuer: session.issuer, using: fetcher, timeout: timeout)
+            metadata = try await OpenIDProviderMetadata.discover(issuer: session.issuer, fetcher: fetcher, timeout: timeout)
         }
         var (client, keys) = try ProviderConnection.client(
             metadata: metadata, clientID: session.clientID, authentication: try authentication(),

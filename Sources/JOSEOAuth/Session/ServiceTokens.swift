@@ -4,9 +4,9 @@ import JOSE
 /// (RFC 6749 §4.4), cached per API and scope set.
 ///
 /// ```swift
-/// let client = try await OpenIDClient.discover(issuer: issuer, clientID: "billing-service",
-///                                              authentication: .clientSecretBasic(secret),
-///                                              fetcher: URLSessionHTTPFetcher())
+/// let metadata = try await OpenIDProviderMetadata.discover(issuer: issuer, fetcher: fetcher)
+/// let client = try OpenIDClient(metadata: metadata, clientID: "billing-service",
+///                               authentication: .clientSecretBasic(secret), fetcher: fetcher)
 /// let tokens = try ServiceTokens(client: client)
 /// let token = try await tokens.accessToken(for: .resource(ordersAPI), scopes: ["orders:read"])
 /// ```

@@ -5,7 +5,7 @@ import Testing
 
 /// Everything the library's `async` entry points are called on, over one ``InProcessProvider``,
 /// every clock a ``ThreadProbe``'s, every cache warm: with the keys at hand, none of the calls
-/// but ``JWKSCache/refresh()`` needs to suspend.
+/// but ``JWKSCache/refresh()`` and ``DiscoveringJWKSCache/discovered()`` need to suspend.
 struct EntryPointFixture: Sendable {
     static let now = 1_800_000_000.0
 
@@ -136,11 +136,10 @@ func callEveryEntryPoint(
 
     let issuer = InProcessProvider.issuer
     note("OpenIDProviderMetadata.discover",
-         try await OpenIDProviderMetadata.discover(issuer: issuer, using: fixture.provider).tokenEndpoint?.path ?? "")
-    note("OpenIDDiscovery.jwksURI", try await OpenIDDiscovery.jwksURI(forIssuer: issuer, using: fixture.provider).path)
-    note("JWKSCache.discover", try await JWKSCache.discover(issuer: issuer, fetcher: fixture.provider).url.path)
-    let discovered = try await OpenIDClient.discover(issuer: issuer, clientID: InProcessProvider.clientID, fetcher: fixture.provider)
-    note("OpenIDClient.discover", discovered.metadata.issuer)
+         try await OpenIDProviderMetadata.discover(issuer: issuer, fetcher: fixture.provider).tokenEndpoint?.path ?? "")
+    // One discovery serves every caller that waits for it: it runs on a task of its own.
+    note("DiscoveringJWKSCache.discovered",
+         try await DiscoveringJWKSCache(issuer: issuer, fetcher: fixture.provider).discovered().url.path, suspends: true)
     let loginRequest = AuthorizationRequest(clientID: InProcessProvider.clientID, redirectURI: InProcessProvider.redirectURI)
     let pushed = try await fixture.client.push(loginRequest)
     note("OpenIDClient.push", pushed.url.query?.contains("request_uri=") == true ? "request_uri" : "no request_uri")
@@ -171,8 +170,8 @@ let everyEntryPointsResult: [String: String] = [
     "IDTokenValidator.validate": "alice", "AccessTokenValidator.validate": "alice",
     "InMemoryReplayCache.recordFirstUse": "firstUse then seenBefore", "DPoPProofVerifier.verify": "the signer's key",
     "ProtectedResource.authenticate": "alice",
-    "OpenIDProviderMetadata.discover": "/token", "OpenIDDiscovery.jwksURI": "/jwks.json", "JWKSCache.discover": "/jwks.json",
-    "OpenIDClient.discover": InProcessProvider.issuer, "OpenIDClient.push": "request_uri",
+    "OpenIDProviderMetadata.discover": "/token", "DiscoveringJWKSCache.discovered": "/jwks.json",
+    "OpenIDClient.push": "request_uri",
     "OpenIDClient.finishLogin(callbackURL:transaction:)": "alice", "OpenIDClient.finishLogin(_:transaction:)": "alice",
     "OpenIDClient.refresh": "alice", "OpenIDClient.finishLogin with DPoP, retried with a nonce": "DPoP",
 ]

@@ -25,7 +25,7 @@ private func callTheURLSessionEntryPoints(
         HTTPFetchRequest(url: issuer.server.url(issuer.jwksPath), timeout: .seconds(600)))
     var configuration = JWKSCache.Configuration()
     configuration.timeout = .seconds(600)
-    let cache = try await JWKSCache.discover(issuer: issuer.issuer, configuration: configuration)
+    let cache = try await DiscoveringJWKSCache(issuer: issuer.issuer, configuration: configuration).discovered()
     let rules = JWTClaimRules(issuer: issuer.issuer, audiences: [RegistryFixture.audience], clock: .fixed(RegistryFixture.now))
     let verifier = JWTVerifier(keySource: cache, rules: rules)
     return ["\(response.statusCode)", try await cache.refresh().keys.first?.keyID ?? "",

@@ -19,7 +19,7 @@ import JOSETestSupport
         ("http://127.0.0.1:8080", "http://127.0.0.1:8080/.well-known/openid-configuration"),
     ])
     func discoveryURL(issuer: String, expected: String) throws {
-        #expect(try OpenIDDiscovery.discoveryURL(forIssuer: issuer).absoluteString == expected)
+        #expect(try OpenIDProviderMetadata.discoveryURL(forIssuer: issuer).absoluteString == expected)
     }
 
     @Test(arguments: [
@@ -27,7 +27,7 @@ import JOSETestSupport
         "ftp://example.com", "https://", "https://example.com/a tenant", "https://example.com/{tenant}",
     ])
     func unusableIssuerIsInvalidInput(_ issuer: String) async {
-        _ = await expectJOSEError(.invalidInput) { try OpenIDDiscovery.discoveryURL(forIssuer: issuer) }
+        _ = await expectJOSEError(.invalidInput) { try OpenIDProviderMetadata.discoveryURL(forIssuer: issuer) }
     }
 
     @Test func goodDocumentGivesTheJWKSURI() throws {
@@ -37,13 +37,13 @@ import JOSETestSupport
             "authorization_endpoint": "https://accounts.example.com/o/oauth2/v2/auth",
             "id_token_signing_alg_values_supported": ["RS256"],
         ])
-        let url = try OpenIDDiscovery.jwksURI(fromDiscoveryDocument: body, expectedIssuer: "https://accounts.example.com")
+        let url = try OpenIDProviderMetadata(document: body, expectedIssuer: "https://accounts.example.com").requiredEndpoint(\.jwksURI, "jwks_uri")
         #expect(url.absoluteString == "https://accounts.example.com/oauth2/v3/certs")
     }
 
     @Test func loopbackHTTPJWKSURIIsAllowed() throws {
         let body = try document(["issuer": "http://127.0.0.1:9", "jwks_uri": "http://127.0.0.1:9/jwks.json"])
-        let url = try OpenIDDiscovery.jwksURI(fromDiscoveryDocument: body, expectedIssuer: "http://127.0.0.1:9")
+        let url = try OpenIDProviderMetadata(document: body, expectedIssuer: "http://127.0.0.1:9").requiredEndpoint(\.jwksURI, "jwks_uri")
         #expect(url.absoluteString == "http://127.0.0.1:9/jwks.json")
     }
 
@@ -54,7 +54,7 @@ import JOSETestSupport
     func issuerMismatchIsRejected(_ named: String) async throws {
         let body = try document(["issuer": named, "jwks_uri": "https://accounts.example.com/certs"])
         let error = await expectJOSEError(.discoveryFailed) {
-            try OpenIDDiscovery.jwksURI(fromDiscoveryDocument: body, expectedIssuer: "https://accounts.example.com")
+            try OpenIDProviderMetadata(document: body, expectedIssuer: "https://accounts.example.com").requiredEndpoint(\.jwksURI, "jwks_uri")
         }
         #expect(error?.message.contains("expected") == true)
     }
@@ -63,7 +63,7 @@ import JOSETestSupport
         // "é" precomposed vs. "e" + combining acute: equal as Swift Strings, different bytes.
         let body = try document(["issuer": "https://caf\u{E9}.example", "jwks_uri": "https://x.example/certs"])
         _ = await expectJOSEError(.discoveryFailed) {
-            try OpenIDDiscovery.jwksURI(fromDiscoveryDocument: body, expectedIssuer: "https://cafe\u{301}.example")
+            try OpenIDProviderMetadata(document: body, expectedIssuer: "https://cafe\u{301}.example").requiredEndpoint(\.jwksURI, "jwks_uri")
         }
     }
 
@@ -73,7 +73,7 @@ import JOSETestSupport
                                        ["issuer": NSNull(), "jwks_uri": "https://a.example/certs"]] {
             let body = try document(members)
             _ = await expectJOSEError(.discoveryFailed) {
-                try OpenIDDiscovery.jwksURI(fromDiscoveryDocument: body, expectedIssuer: "https://a.example")
+                try OpenIDProviderMetadata(document: body, expectedIssuer: "https://a.example").requiredEndpoint(\.jwksURI, "jwks_uri")
             }
         }
     }
@@ -85,7 +85,7 @@ import JOSETestSupport
     func untrustedJWKSURIIsRejected(_ jwksURI: String) async throws {
         let body = try document(["issuer": "https://a.example", "jwks_uri": jwksURI])
         let error = await expectJOSEError(.discoveryFailed) {
-            try OpenIDDiscovery.jwksURI(fromDiscoveryDocument: body, expectedIssuer: "https://a.example")
+            try OpenIDProviderMetadata(document: body, expectedIssuer: "https://a.example").requiredEndpoint(\.jwksURI, "jwks_uri")
         }
         #expect(error?.message.contains("jwks_uri") == true)
     }
@@ -96,7 +96,7 @@ import JOSETestSupport
                                        ["issuer": "https://a.example", "jwks_uri": NSNull()]] {
             let body = try document(members)
             let error = await expectJOSEError(.discoveryFailed) {
-                try OpenIDDiscovery.jwksURI(fromDiscoveryDocument: body, expectedIssuer: "https://a.example")
+                try OpenIDProviderMetadata(document: body, expectedIssuer: "https://a.example").requiredEndpoint(\.jwksURI, "jwks_uri")
             }
             #expect(error?.message.contains("jwks_uri") == true)
         }
@@ -108,14 +108,14 @@ import JOSETestSupport
     ])
     func notAJSONObjectIsRejected(_ text: String) async {
         _ = await expectJOSEError(.discoveryFailed) {
-            try OpenIDDiscovery.jwksURI(fromDiscoveryDocument: Array(text.utf8), expectedIssuer: "https://a.example")
+            try OpenIDProviderMetadata(document: Array(text.utf8), expectedIssuer: "https://a.example").requiredEndpoint(\.jwksURI, "jwks_uri")
         }
     }
 
     @Test func invalidUTF8IsRejected() async {
         let bytes: [UInt8] = [0x7B, 0x22, 0xFF, 0xFE, 0x22, 0x3A, 0x31, 0x7D]
         _ = await expectJOSEError(.discoveryFailed) {
-            try OpenIDDiscovery.jwksURI(fromDiscoveryDocument: bytes, expectedIssuer: "https://a.example")
+            try OpenIDProviderMetadata(document: bytes, expectedIssuer: "https://a.example").requiredEndpoint(\.jwksURI, "jwks_uri")
         }
     }
 
@@ -124,19 +124,19 @@ import JOSETestSupport
         let issuer = server.baseURL.absoluteString
         let jwks = server.url("/jwks.json").absoluteString
         let body = String(decoding: try document(["issuer": issuer, "jwks_uri": jwks]), as: UTF8.self)
-        try await server.setRoute(OpenIDDiscovery.configurationPath, headers: ["Content-Type": "application/json"], body: body)
+        try await server.setRoute("/.well-known/openid-configuration", headers: ["Content-Type": "application/json"], body: body)
 
-        let url = try await OpenIDDiscovery.jwksURI(forIssuer: issuer, using: URLSessionHTTPFetcher())
+        let url = try await OpenIDProviderMetadata.discover(issuer: issuer, fetcher: URLSessionHTTPFetcher()).requiredEndpoint(\.jwksURI, "jwks_uri")
         #expect(url.absoluteString == jwks)
         // A trailing slash on the issuer finds the same document, but the document must then name it.
-        _ = await expectJOSEError(.discoveryFailed) { try await OpenIDDiscovery.jwksURI(forIssuer: issuer + "/", using: URLSessionHTTPFetcher()) }
-        #expect(try await server.requestCount(path: OpenIDDiscovery.configurationPath) == 2)
+        _ = await expectJOSEError(.discoveryFailed) { try await OpenIDProviderMetadata.discover(issuer: issuer + "/", fetcher: URLSessionHTTPFetcher()).requiredEndpoint(\.jwksURI, "jwks_uri") }
+        #expect(try await server.requestCount(path: "/.well-known/openid-configuration") == 2)
     }
 
     @Test func discoveryErrorStatusIsUnavailable() async throws {
         let server = try TestHTTPServer()
         let error = await expectJOSEError(.discoveryFailed) {
-            try await OpenIDDiscovery.jwksURI(forIssuer: server.baseURL.absoluteString, using: URLSessionHTTPFetcher())
+            try await OpenIDProviderMetadata.discover(issuer: server.baseURL.absoluteString, fetcher: URLSessionHTTPFetcher()).requiredEndpoint(\.jwksURI, "jwks_uri")
         }
         #expect(error?.message.contains("404") == true)
     }

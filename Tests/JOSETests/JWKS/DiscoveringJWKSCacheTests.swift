@@ -32,7 +32,7 @@ import JOSETestSupport
 
         // The provider comes up on that port; within the backoff nothing is asked of it.
         let provider = try TestHTTPServer(port: down.port)
-        try await provider.setRoute(OpenIDDiscovery.configurationPath, headers: ["Content-Type": "application/json"],
+        try await provider.setRoute("/.well-known/openid-configuration", headers: ["Content-Type": "application/json"],
                                     body: #"{"issuer":"\#(issuer)","jwks_uri":"\#(provider.url("/keys").absoluteString)"}"#)
         try await provider.setRoute("/keys", body: try CacheFixture.document([key]))
         _ = await expectJOSEError(.transportFailed) { try await verifier.verify(token) }
@@ -43,7 +43,7 @@ import JOSETestSupport
         #expect(try await verifier.verify(token).claims.subject == "alice")
         #expect(keys.cache?.url == provider.url("/keys"))
         #expect(try keys.keySetWithoutSuspending(for: CacheFixture.header(kid: "k1")) != nil)
-        #expect(try await provider.requestCount(path: OpenIDDiscovery.configurationPath) == 1)
+        #expect(try await provider.requestCount(path: "/.well-known/openid-configuration") == 1)
     }
 
     @Test func theBackoffDoublesUpToSixteenRetryIntervals() async throws {

@@ -142,12 +142,12 @@ final class ScriptedFetcher: HTTPFetcher {
     }
 }
 
-/// `JWKSCache.discover(issuer:)` and the strict discovery reader, against a real HTTP server.
+/// `DiscoveringJWKSCache(issuer:)` and the strict discovery reader, against a real HTTP server.
 @Suite(.tags(.threadSanitized)) struct JWKSCacheDiscoveryTests {
     /// Serves a discovery document naming `issuer` and `jwksURI` on `server`.
     private func serveDiscovery(_ server: TestHTTPServer, issuer: String, jwksURI: String) async throws {
         let body = #"{"issuer":"\#(issuer)","jwks_uri":"\#(jwksURI)","id_token_signing_alg_values_supported":["ES256"]}"#
-        try await server.setRoute(OpenIDDiscovery.configurationPath, headers: ["Content-Type": "application/json"],
+        try await server.setRoute("/.well-known/openid-configuration", headers: ["Content-Type": "application/json"],
                                   body: body)
     }
 
@@ -158,7 +158,7 @@ final class ScriptedFetcher: HTTPFetcher {
         try await serveDiscovery(server, issuer: issuer, jwksURI: server.url("/keys").absoluteString)
         try await server.setRoute("/keys", body: try CacheFixture.document([key]))
 
-        let cache = try await JWKSCache.discover(issuer: issuer)
+        let cache = try await DiscoveringJWKSCache(issuer: issuer).discovered()
         #expect(cache.url == server.url("/keys"))
         let now = Int(Date().timeIntervalSince1970)
         let claims = #"{"iss":"\#(issuer)","sub":"alice","aud":"app","exp":\#(now + 600),"iat":\#(now),"nonce":"n1"}"#
@@ -167,7 +167,7 @@ final class ScriptedFetcher: HTTPFetcher {
         for _ in 0..<5 {
             #expect(try await validator.validate(token, nonce: .sent("n1")).claims.subject == "alice")
         }
-        #expect(try await server.requestCount(path: OpenIDDiscovery.configurationPath) == 1)
+        #expect(try await server.requestCount(path: "/.well-known/openid-configuration") == 1)
         #expect(try await server.requestCount(path: "/keys") == 1)
     }
 
@@ -175,7 +175,7 @@ final class ScriptedFetcher: HTTPFetcher {
         let server = try TestHTTPServer()
         try await serveDiscovery(server, issuer: "https://evil.example", jwksURI: server.url("/keys").absoluteString)
         let error = await expectJOSEError(.discoveryFailed) {
-            try await JWKSCache.discover(issuer: server.baseURL.absoluteString)
+            try await DiscoveringJWKSCache(issuer: server.baseURL.absoluteString).discovered()
         }
         #expect(error?.message.contains("expected") == true)
         #expect(try await server.requestCount(path: "/keys") == 0)
@@ -186,7 +186,7 @@ final class ScriptedFetcher: HTTPFetcher {
         let server = try TestHTTPServer()
         try await serveDiscovery(server, issuer: server.baseURL.absoluteString, jwksURI: jwksURI)
         let error = await expectJOSEError(.discoveryFailed) {
-            try await JWKSCache.discover(issuer: server.baseURL.absoluteString)
+            try await DiscoveringJWKSCache(issuer: server.baseURL.absoluteString).discovered()
         }
         #expect(error?.message.contains("jwks_uri") == true)
     }
@@ -196,7 +196,7 @@ final class ScriptedFetcher: HTTPFetcher {
                      #"{"issuer":"https://evil.example","issuer":"https://a.example","jwks_uri":"https://a.example/k"}"#,
                      #"{"issuer":"https://a.example","jwks_uri":"https://a.example/k","jwks\u005furi":"https://e.example/k"}"#] {
             let error = await expectJOSEError(.discoveryFailed) {
-                try OpenIDDiscovery.jwksURI(fromDiscoveryDocument: Array(body.utf8), expectedIssuer: "https://a.example")
+                try OpenIDProviderMetadata(document: Array(body.utf8), expectedIssuer: "https://a.example").requiredEndpoint(\.jwksURI, "jwks_uri")
             }
             #expect(error?.message.contains("not valid JSON") == true)
         }
@@ -204,7 +204,7 @@ final class ScriptedFetcher: HTTPFetcher {
 
     @Test func escapedMembersAreReadAfterUnescaping() throws {
         let body = #"{"issuer":"https:\/\/a.example","jwks_uri":"https:\/\/a.example\/k"}"#
-        let url = try OpenIDDiscovery.jwksURI(fromDiscoveryDocument: Array(body.utf8), expectedIssuer: "https://a.example")
+        let url = try OpenIDProviderMetadata(document: Array(body.utf8), expectedIssuer: "https://a.example").requiredEndpoint(\.jwksURI, "jwks_uri")
         #expect(url.absoluteString == "https://a.example/k")
     }
 }

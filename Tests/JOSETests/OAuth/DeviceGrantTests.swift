@@ -75,7 +75,7 @@ import JOSETestSupport
     @Test func aProviderWithoutTheDeviceEndpointIsADiscoveryFailure() async throws {
         let fixture = try await LoginFixture.make(clientID: "tv")
         try await fixture.provider.setBehaviour(["metadata_extra": ["device_authorization_endpoint": NSNull()]])
-        let client = try await OpenIDClient.discover(issuer: fixture.provider.issuer, clientID: "tv", fetcher: URLSessionHTTPFetcher())
+        let client = try await OpenIDClient.discovered(issuer: fixture.provider.issuer, clientID: "tv")
         let thrown = await #expect(throws: JOSEError.self) { try await client.authorizeDevice() }
         #expect(thrown?.code == .discoveryFailed)
     }

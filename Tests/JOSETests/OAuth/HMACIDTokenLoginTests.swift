@@ -20,8 +20,8 @@ import JOSETestSupport
                                               idTokenAlgorithm: alg, redirectURIs: [LoginFixture.redirectURI])
         try await provider.setBehaviour(
             ["metadata_extra": ["id_token_signing_alg_values_supported": ["RS256", "HS256", "HS384"]]])
-        let client = try await OpenIDClient.discover(
-            issuer: provider.issuer, clientID: clientID, authentication: authentication, fetcher: URLSessionHTTPFetcher())
+        let client = try await OpenIDClient.discovered(
+            issuer: provider.issuer, clientID: clientID, authentication: authentication)
         return LoginFixture(provider: provider, client: client, clientID: clientID)
     }
 
@@ -67,8 +67,7 @@ import JOSETestSupport
             (.none, nil), (try .privateKeyJWT(signer), nil), (.clientSecretBasic("b"), "b"), (.clientSecretPost("p"), "p"),
         ]
         for (authentication, secret) in cases {
-            let client = try OpenIDClient(metadata: metadata, clientID: "app", authentication: authentication,
-                                          fetcher: URLSessionHTTPFetcher())
+            let client = try OpenIDClient(metadata: metadata, clientID: "app", authentication: authentication, fetcher: URLSessionHTTPFetcher())
             #expect(client.idTokenValidator.clientSecret == secret, "\(authentication.methodName)")
         }
     }

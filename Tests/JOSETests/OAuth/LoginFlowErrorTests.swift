@@ -51,7 +51,7 @@ import JOSETestSupport
         let provider = try OAuthProviderTestServer()
         try await provider.setBehaviour(["iss_supported": false, "send_iss": false])
         try await provider.registerClient("app", authentication: "none", redirectURIs: [LoginFixture.redirectURI])
-        let client = try await OpenIDClient.discover(issuer: provider.issuer, clientID: "app", fetcher: URLSessionHTTPFetcher())
+        let client = try await OpenIDClient.discovered(issuer: provider.issuer, clientID: "app")
         let prepared = try client.prepare(AuthorizationRequest(clientID: "app", redirectURI: LoginFixture.redirectURI))
         #expect(!prepared.transaction.requiresIssuerParameter)
         let callback = try await provider.callbackURL(for: prepared.url)
@@ -171,9 +171,8 @@ import JOSETestSupport
         let fixture = try await LoginFixture.make()
         let (callback, transaction) = try await fixture.authorize()
         let stored = try transaction.json()
-        let restarted = try await OpenIDClient.discover(
-            issuer: fixture.provider.issuer, location: .oauthAuthorizationServer, clientID: fixture.clientID,
-            fetcher: URLSessionHTTPFetcher())
+        let restarted = try await OpenIDClient.discovered(
+            issuer: fixture.provider.issuer, location: .oauthAuthorizationServer, clientID: fixture.clientID)
         let login = try await restarted.finishLogin(callbackURL: callback, transaction: LoginTransaction(json: stored))
         #expect(login.idToken?.claims.nonce == transaction.nonce)
     }

@@ -21,8 +21,8 @@ struct LoginFixture {
         let provider = try OAuthProviderTestServer(issuerPath: issuerPath)
         try await provider.registerClient(clientID, authentication: method, secret: secret, publicJWK: publicJWK,
                                           redirectURIs: [redirectURI])
-        let client = try await OpenIDClient.discover(
-            issuer: provider.issuer, clientID: clientID, authentication: authentication, fetcher: URLSessionHTTPFetcher())
+        let client = try await OpenIDClient.discovered(
+            issuer: provider.issuer, clientID: clientID, authentication: authentication)
         return LoginFixture(provider: provider, client: client, clientID: clientID)
     }
 
@@ -46,4 +46,15 @@ func localTransaction(
     let request = AuthorizationRequest(clientID: "app", redirectURI: redirectURI)
     return try request.prepare(authorizationEndpoint: #require(URL(string: "https://op.example/authorize")),
                                issuer: issuer, requiresIssuerParameter: requiresIssuerParameter).transaction
+}
+
+extension OpenIDClient {
+    /// A client for `issuer`'s discovered metadata, as an app makes one.
+    static func discovered(
+        issuer: String, location: OpenIDProviderMetadata.WellKnownLocation = .openIDConfiguration, clientID: String,
+        authentication: ClientAuthentication = .none, fetcher: some HTTPFetcher = URLSessionHTTPFetcher()
+    ) async throws -> OpenIDClient {
+        let metadata = try await OpenIDProviderMetadata.discover(issuer: issuer, location: location, fetcher: fetcher)
+        return try OpenIDClient(metadata: metadata, clientID: clientID, authentication: authentication, fetcher: fetcher)
+    }
 }

@@ -169,13 +169,13 @@ import JOSETestSupport
         let url = try OpenIDProviderMetadata.discoveryURL(forIssuer: provider.issuer, location: .oauthAuthorizationServer)
         #expect(url.absoluteString == provider.baseURL + "/.well-known/oauth-authorization-server/tenant")
         let metadata = try await OpenIDProviderMetadata.discover(
-            issuer: provider.issuer, location: .oauthAuthorizationServer, using: URLSessionHTTPFetcher())
+            issuer: provider.issuer, location: .oauthAuthorizationServer, fetcher: URLSessionHTTPFetcher())
         #expect(metadata.issuer == provider.issuer)
         #expect(metadata.tokenEndpoint?.absoluteString == provider.baseURL + "/token")
         #expect(metadata.authorizationResponseIssParameterSupported)
         #expect(metadata.idTokenSigningAlgorithms == [.rs256])
         #expect(try await provider.lastRequest(path: "/.well-known/oauth-authorization-server/tenant").count == 1)
-        let cache = try await JWKSCache.discover(issuer: provider.issuer, fetcher: URLSessionHTTPFetcher())
+        let cache = try await DiscoveringJWKSCache(issuer: provider.issuer, fetcher: URLSessionHTTPFetcher()).discovered()
         #expect(cache.url.absoluteString == provider.baseURL + "/jwks.json")
     }
 }

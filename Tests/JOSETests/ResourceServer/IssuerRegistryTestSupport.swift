@@ -17,7 +17,7 @@ struct LoopbackIssuer {
     /// The issuer identifier, `http://127.0.0.1:<port><path>`.
     var issuer: String { server.baseURL.absoluteString + path }
     /// The discovery document's path.
-    var discoveryPath: String { path + OpenIDDiscovery.configurationPath }
+    var discoveryPath: String { path + "/.well-known/openid-configuration" }
     /// The key set's path.
     var jwksPath: String { path + "/jwks.json" }
     /// The key set's URL.

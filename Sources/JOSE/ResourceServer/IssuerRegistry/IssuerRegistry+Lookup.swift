@@ -233,7 +233,7 @@ extension IssuerRegistry {
     private static func makeURL(_ issuer: Issuer, exactIssuer: String, tenantID: String?) throws -> URL? {
         switch issuer.keys {
         case .discovery:
-            _ = try OpenIDDiscovery.discoveryURL(forIssuer: exactIssuer)
+            _ = try OpenIDProviderMetadata.discoveryURL(forIssuer: exactIssuer)
             return nil
         case .jwksURI(let text):
             guard tenantID != nil || !text.contains(tenantPlaceholder) else {

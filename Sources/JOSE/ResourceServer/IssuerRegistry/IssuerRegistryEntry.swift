@@ -179,9 +179,9 @@ extension IssuerRegistry {
                     url = jwksURL
                 } else {
                     counters.count { $0.discoveries += 1 }
-                    url = try await OpenIDDiscovery.jwksURI(
-                        forIssuer: issuer, using: fetcher, timeout: cacheConfiguration.timeout,
-                        maximumBodyBytes: cacheConfiguration.maximumBodyBytes)
+                    url = try await OpenIDProviderMetadata.discover(
+                        issuer: issuer, fetcher: fetcher, timeout: cacheConfiguration.timeout,
+                        maximumBodyBytes: cacheConfiguration.maximumBodyBytes).requiredEndpoint(\.jwksURI, "jwks_uri")
                 }
                 let cache = try JWKSCache(url: url, fetcher: fetcher, configuration: cacheConfiguration)
                 creation.withLock { creation in
