@@ -212,7 +212,7 @@ let package = Package(
         ),
         .target(
             name: "JOSETestSupport",
-            dependencies: ["JOSE", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["JOSE", "JOSEOAuth", "JOSEURLSession", .product(name: "Logging", package: "swift-log")],
             path: "Tests/JOSETestSupport",
             exclude: ["jwks_test_server.py", "oauth_provider_test_server.py", "browser_login.py"]
         ),
@@ -223,10 +223,23 @@ let package = Package(
                 "JOSEOAuth",
                 "JOSEURLSession",
                 "JOSETestSupport",
-                .target(name: "JOSEPostgreSQL", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: cryptoBackendSettings
+        ),
+        .testTarget(
+            name: "JOSEOAuthTests",
+            dependencies: ["JOSE", "JOSEOAuth", "JOSEURLSession", "JOSETestSupport"]
+        ),
+        .testTarget(
+            name: "JOSEPostgreSQLTests",
+            dependencies: [
+                "JOSE",
+                "JOSEOAuth",
+                "JOSETestSupport",
+                .target(name: "JOSEPostgreSQL", condition: .when(traits: ["PostgreSQL"])),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // The fetcher conformance cases run against every fetcher: URLSession always, and
         // AsyncHTTPClient with its trait on.

@@ -4,24 +4,6 @@ import Testing
 import JOSEURLSession
 import JOSETestSupport
 
-/// A clock the test moves by hand, so expiry, staleness and cooldowns are tested without sleeping.
-final class ManualClock: Sendable {
-    /// The current reading, in seconds since 1970.
-    private let seconds: Lock<Double>
-
-    /// Creates a clock reading `start`.
-    init(_ start: Double = 1_700_000_000) { seconds = Lock(start) }
-
-    /// The current reading.
-    var now: Double { seconds.withLock { $0 } }
-
-    /// Moves the clock forward by `delta` seconds.
-    func advance(_ delta: Double) { seconds.withLock { $0 += delta } }
-
-    /// The clock as the library takes it.
-    var jose: JOSEClock { JOSEClock { self.now } }
-}
-
 /// A private signing key with its `kid`, and what tests need from it.
 struct TestSigningKey {
     /// The private key.

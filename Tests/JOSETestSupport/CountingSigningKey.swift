@@ -3,9 +3,9 @@ import JOSE
 /// A `JWSSigningKey` as a Secure Enclave or HSM key looks to the library: it signs by itself
 /// (here with a software key it wraps) and counts its signatures. `sign` may also be made to
 /// misbehave, as a broken conformance would.
-final class CountingSigningKey: JWSSigningKey {
+package final class CountingSigningKey: JWSSigningKey {
     /// What `sign` returns.
-    enum Behaviour {
+    package enum Behaviour {
         /// The wrapped key's signature.
         case signs
         /// A signature by another key.
@@ -15,8 +15,8 @@ final class CountingSigningKey: JWSSigningKey {
     }
 
     /// The error of `Behaviour.fails`.
-    struct Refusal: Error, CustomStringConvertible {
-        var description: String { "the device refused to sign" }
+    package struct Refusal: Error, CustomStringConvertible {
+        package var description: String { "the device refused to sign" }
     }
 
     private let key: SoftwareSigningKey
@@ -24,18 +24,18 @@ final class CountingSigningKey: JWSSigningKey {
     private let counted = Lock(0)
 
     /// Wraps `key`, which it signs with as `behaviour` says.
-    init(_ key: SoftwareSigningKey, behaviour: Behaviour = .signs) {
+    package init(_ key: SoftwareSigningKey, behaviour: Behaviour = .signs) {
         self.key = key
         self.behaviour = behaviour
     }
 
     /// How often `sign` was called.
-    var signatures: Int { counted.withLock { $0 } }
+    package var signatures: Int { counted.withLock { $0 } }
 
-    var publicKey: JWK { key.publicKey }
-    var algorithm: JWSAlgorithm { key.algorithm }
+    package var publicKey: JWK { key.publicKey }
+    package var algorithm: JWSAlgorithm { key.algorithm }
 
-    func sign(_ signingInput: [UInt8]) throws -> [UInt8] {
+    package func sign(_ signingInput: [UInt8]) throws -> [UInt8] {
         counted.withLock { $0 += 1 }
         switch behaviour {
         case .signs: return try key.sign(signingInput)

@@ -1,20 +1,26 @@
 import Foundation
-import Testing
-@testable import JOSE
-@testable import JOSEOAuth
+import JOSE
+import JOSEOAuth
 import JOSEURLSession
-import JOSETestSupport
+import Testing
 
 /// A provider test server with one registered client, and our client for it.
-struct LoginFixture {
-    static let redirectURI = "https://app.example/callback"
+package struct LoginFixture {
+    package static let redirectURI = "https://app.example/callback"
 
-    let provider: OAuthProviderTestServer
-    var client: OpenIDClient
-    let clientID: String
+    package let provider: OAuthProviderTestServer
+    package var client: OpenIDClient
+    package let clientID: String
+
+    /// A fixture of a provider and a client already made.
+    package init(provider: OAuthProviderTestServer, client: OpenIDClient, clientID: String) {
+        self.provider = provider
+        self.client = client
+        self.clientID = clientID
+    }
 
     /// Starts a provider, registers `clientID` with `registeredAs`, and discovers it.
-    static func make(
+    package static func make(
         clientID: String = "public-app", registeredAs method: String = "none", secret: String? = nil,
         publicJWK: String? = nil, authentication: ClientAuthentication = .none, issuerPath: String = ""
     ) async throws -> LoginFixture {
@@ -27,19 +33,19 @@ struct LoginFixture {
     }
 
     /// A request for this fixture's client.
-    func request() -> AuthorizationRequest {
+    package func request() -> AuthorizationRequest {
         AuthorizationRequest(clientID: clientID, redirectURI: Self.redirectURI, scopes: ["openid", "profile"])
     }
 
     /// Prepares a request and lets the provider answer it: the callback URL and the transaction.
-    func authorize(_ request: AuthorizationRequest? = nil) async throws -> (callback: String, transaction: LoginTransaction) {
+    package func authorize(_ request: AuthorizationRequest? = nil) async throws -> (callback: String, transaction: LoginTransaction) {
         let prepared = try client.prepare(request ?? self.request())
         return (try await provider.callbackURL(for: prepared.url), prepared.transaction)
     }
 }
 
 /// A transaction made locally, for callback parsing tests that need no provider.
-func localTransaction(
+package func localTransaction(
     issuer: String = "https://op.example", redirectURI: String = "https://app.example/callback",
     requiresIssuerParameter: Bool = true
 ) throws -> LoginTransaction {
@@ -50,7 +56,7 @@ func localTransaction(
 
 extension OpenIDClient {
     /// A client for `issuer`'s discovered metadata, as an app makes one.
-    static func discovered(
+    package static func discovered(
         issuer: String, location: OpenIDProviderMetadata.WellKnownLocation = .openIDConfiguration, clientID: String,
         authentication: ClientAuthentication = .none, fetcher: some HTTPFetcher = URLSessionHTTPFetcher()
     ) async throws -> OpenIDClient {
