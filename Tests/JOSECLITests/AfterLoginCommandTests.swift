@@ -17,7 +17,7 @@ struct AfterLoginCommandTests {
                                           redirectURIs: [Self.redirect])
         let scratch = try JoseProcess.makeScratch()
         let file = scratch.appendingPathComponent("transaction.json").path
-        let authorize = try await JoseProcess.run(["authorize-url", "--discover", provider.issuer, "--client-id", "app",
+        let authorize = try await JoseProcess.run(["authorize-url", "--issuer", provider.issuer, "--client-id", "app",
                                                    "--redirect-uri", Self.redirect, "--transaction-out", file])
         #expect(authorize.status == 0, "\(authorize)")
         let url = try #require(URL(string: authorize.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
@@ -154,7 +154,7 @@ struct AfterLoginCommandTests {
         // Judged at the instant the provider minted it (its logout tokens live 120 s), however
         // long the process takes to start on a loaded machine.
         func verify(_ token: String) throws -> [String] {
-            ["verify", "--discover", provider.issuer, "--logout-token", "--aud", "app", "--json", "--now", try Self.issuedAt(token), "-"]
+            ["verify", "--issuer", provider.issuer, "--logout-token", "--aud", "app", "--json", "--now", try Self.issuedAt(token), "-"]
         }
 
         let token = try await provider.logoutToken(for: "app")
@@ -171,7 +171,7 @@ struct AfterLoginCommandTests {
         let strict = try await JoseProcess.run(try verify(untyped) + ["--require-logout-typ"], stdin: untyped)
         #expect(strict.status == 1, "\(strict)")
 
-        let noClient = try await JoseProcess.run(["verify", "--discover", provider.issuer, "--logout-token", "-"], stdin: untyped)
+        let noClient = try await JoseProcess.run(["verify", "--issuer", provider.issuer, "--logout-token", "-"], stdin: untyped)
         #expect(noClient.status == 2, "\(noClient)")
         #expect(noClient.stderr.contains("--aud"), "\(noClient)")
     }

@@ -22,7 +22,7 @@ struct BrowserLoginCommandTests {
         let scratch = try JoseProcess.makeScratch()
         defer { JoseProcess.removeScratch(scratch) }
         let tokens = scratch.appendingPathComponent("tokens.json").path
-        let login = try LoginRun(["login", "--discover", provider.issuer, "--client-id", "cli", "--no-browser",
+        let login = try LoginRun(["login", "--issuer", provider.issuer, "--client-id", "cli", "--no-browser",
                                   "--scope", "profile email", "--out", tokens], in: scratch)
 
         let url = try await login.line(startingWith: provider.baseURL + "/authorize?")
@@ -52,7 +52,7 @@ struct BrowserLoginCommandTests {
         let provider = try await provider()
         let scratch = try JoseProcess.makeScratch()
         defer { JoseProcess.removeScratch(scratch) }
-        let login = try LoginRun(["login", "--discover", provider.issuer, "--client-id", "cli", "--no-browser"], in: scratch)
+        let login = try LoginRun(["login", "--issuer", provider.issuer, "--client-id", "cli", "--no-browser"], in: scratch)
 
         let pages = try await Browser.run(try await login.line(startingWith: provider.baseURL + "/authorize?"), "deny")
         let result = try await login.finish()
@@ -68,7 +68,7 @@ struct BrowserLoginCommandTests {
         let provider = try await provider(["state_override": "forged"])
         let scratch = try JoseProcess.makeScratch()
         defer { JoseProcess.removeScratch(scratch) }
-        let login = try LoginRun(["login", "--discover", provider.issuer, "--client-id", "cli", "--no-browser", "--json"],
+        let login = try LoginRun(["login", "--issuer", provider.issuer, "--client-id", "cli", "--no-browser", "--json"],
                                  in: scratch)
         let url = try await login.line(startingWith: provider.baseURL + "/authorize?")
         let listening = try await login.line(startingWith: "Open this URL")

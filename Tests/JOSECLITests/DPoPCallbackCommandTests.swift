@@ -21,7 +21,7 @@ struct DPoPCallbackCommandTests {
         let thumbprint = try await JoseProcess.run(["thumbprint", key])
         #expect(thumbprint.status == 0, "\(thumbprint)")
         let file = scratch.appendingPathComponent("transaction.json").path
-        let authorize = try await JoseProcess.run(["authorize-url", "--discover", provider.issuer, "--client-id", "app",
+        let authorize = try await JoseProcess.run(["authorize-url", "--issuer", provider.issuer, "--client-id", "app",
                                                    "--redirect-uri", Self.redirect, "--transaction-out", file])
         #expect(authorize.status == 0, "\(authorize)")
         let url = try #require(URL(string: authorize.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))

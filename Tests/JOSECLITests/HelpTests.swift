@@ -6,7 +6,7 @@ import Testing
 struct HelpTests {
     @Test("--help exits 0 and documents every option", arguments: [
         ([], ["verify", "decode", "sign", "keygen", "pkce", "thumbprint", "bench", "Exit codes"]),
-        (["verify"], ["--jwks", "--key", "--secret", "--secret-file", "--discover", "--alg", "--iss", "--aud", "--nonce",
+        (["verify"], ["--jwks", "--key", "--secret", "--secret-file", "--issuer", "--alg", "--iss", "--aud", "--nonce",
                       "--azp", "--typ", "--max-age", "--id-token", "--require", "--leeway", "--now", "--timeout",
                       "--cooldown", "--jws", "--json", "--batch", "--threads", "default: 60", "default: 10", "default: 30"]),
         (["decode"], ["TOKEN|-", "WITHOUT"]),
@@ -16,9 +16,12 @@ struct HelpTests {
         (["thumbprint"], ["JWK_FILE|-", "--hash", "sha256|sha384|sha512"]),
         (["bench"], ["--alg", "--seconds", "--threads"]),
         (["callback"], ["--exchange", "--dpop-key", "DPoP"]),
-        (["login"], ["--discover", "--client-id", "--client-secret-file", "--scope", "--acr-values", "--prompt",
+        (["login"], ["--issuer", "--client-id", "--client-secret-file", "--scope", "--acr-values", "--prompt",
                      "--login-hint", "--max-age", "--param", "--port", "--no-browser", "--timeout", "--json", "--out",
-                     "--device", "127.0.0.1", "default: 300"]),
+                     "--device", "127.0.0.1", "default: 300", "--iss", "--token-endpoint", "--jwks-uri",
+                     "--authorization-endpoint", "--device-authorization-endpoint", "Required unless --issuer."]),
+        (["authorize-url"], ["--issuer", "--iss", "--authorization-endpoint", "--require-iss", "Required unless --issuer."]),
+        (["introspect"], ["--issuer", "--iss", "--introspection-endpoint", "Required unless --issuer."]),
     ])
     func help(command: [String], mentions: [String]) async throws {
         let result = try await JoseProcess.run(command + ["--help"])

@@ -24,7 +24,7 @@ struct IntrospectCommandTests {
     func active() async throws {
         let provider = try await provider()
         let result = try await JoseProcess.run(
-            ["introspect", "--discover", provider.issuer, "--client-id", "orders-api", "--audience", "https://api.example.com", "-"],
+            ["introspect", "--issuer", provider.issuer, "--client-id", "orders-api", "--audience", "https://api.example.com", "-"],
             stdin: "opaque-cli\n", environment: ["JOSE_CLIENT_SECRET": Self.secret])
         #expect(result.status == 0, "\(result)")
         let object = try result.jsonObject()

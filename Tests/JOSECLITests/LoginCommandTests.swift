@@ -17,11 +17,11 @@ struct LoginCommandTests {
         return provider
     }
 
-    /// Runs `jose authorize-url --discover`, and returns the URL and the transaction file.
+    /// Runs `jose authorize-url --issuer`, and returns the URL and the transaction file.
     private func authorizeURL(_ provider: OAuthProviderTestServer, in scratch: URL, extra: [String] = []) async throws
         -> (url: URL, file: String) {
         let file = scratch.appendingPathComponent("transaction.json").path
-        let result = try await JoseProcess.run(["authorize-url", "--discover", provider.issuer, "--client-id", "app",
+        let result = try await JoseProcess.run(["authorize-url", "--issuer", provider.issuer, "--client-id", "app",
                                                 "--redirect-uri", Self.redirect, "--transaction-out", file] + extra)
         #expect(result.status == 0, "\(result)")
         let url = try #require(URL(string: result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
@@ -168,7 +168,7 @@ struct LoginCommandTests {
         let (url, file) = try await authorizeURL(provider, in: scratch)
         let callback = try await provider.callbackURL(for: url)
 
-        let override = try await JoseProcess.run(["authorize-url", "--discover", provider.issuer, "--client-id", "app",
+        let override = try await JoseProcess.run(["authorize-url", "--issuer", provider.issuer, "--client-id", "app",
                                                   "--redirect-uri", Self.redirect, "--param", "state=mine",
                                                   "--transaction-out", scratch.appendingPathComponent("t2").path])
         #expect(override.status == 2, "\(override)")
@@ -196,7 +196,7 @@ struct LoginCommandTests {
         defer { JoseProcess.removeScratch(scratch) }
         let file = scratch.appendingPathComponent("transaction.json").path
         let made = try await JoseProcess.run([
-            "authorize-url", "--authorization-endpoint", provider.baseURL + "/authorize", "--issuer", provider.issuer,
+            "authorize-url", "--authorization-endpoint", provider.baseURL + "/authorize", "--iss", provider.issuer,
             "--client-id", "app", "--redirect-uri", Self.redirect, "--transaction-out", file,
         ])
         #expect(made.status == 0, "\(made)")
@@ -215,7 +215,7 @@ struct LoginCommandTests {
         defer { JoseProcess.removeScratch(scratch) }
         let file = scratch.appendingPathComponent("transaction.json").path
         let made = try await JoseProcess.run([
-            "authorize-url", "--authorization-endpoint", "https://op.example/authorize", "--issuer", "https://op.example",
+            "authorize-url", "--authorization-endpoint", "https://op.example/authorize", "--iss", "https://op.example",
             "--client-id", "app", "--redirect-uri", Self.redirect, "--require-iss", "--transaction-out", file,
         ])
         #expect(made.status == 0, "\(made)")
@@ -232,7 +232,7 @@ struct LoginCommandTests {
         #expect(withIss.stdout.contains("c1"), "\(withIss)")
 
         let both = try await JoseProcess.run([
-            "authorize-url", "--discover", "https://op.example", "--require-iss",
+            "authorize-url", "--issuer", "https://op.example", "--require-iss",
             "--client-id", "app", "--redirect-uri", Self.redirect, "--transaction-out", file,
         ])
         #expect(both.status == 2, "\(both)")
@@ -247,7 +247,7 @@ struct LoginCommandTests {
         let link = scratch.appendingPathComponent("transaction.json").path
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
         let result = try await JoseProcess.run([
-            "authorize-url", "--authorization-endpoint", "https://op.example/authorize", "--issuer", "https://op.example",
+            "authorize-url", "--authorization-endpoint", "https://op.example/authorize", "--iss", "https://op.example",
             "--client-id", "app", "--redirect-uri", Self.redirect, "--transaction-out", link,
         ])
         #expect(result.status == 0, "\(result)")
@@ -263,7 +263,7 @@ struct LoginCommandTests {
         defer { JoseProcess.removeScratch(scratch) }
         let file = scratch.appendingPathComponent("transaction.json").path
         let made = try await JoseProcess.run([
-            "authorize-url", "--authorization-endpoint", "https://op.example/authorize", "--issuer", "https://op.example",
+            "authorize-url", "--authorization-endpoint", "https://op.example/authorize", "--iss", "https://op.example",
             "--client-id", "app", "--redirect-uri", Self.redirect, "--transaction-out", file,
         ])
         #expect(made.status == 0, "\(made)")

@@ -20,7 +20,7 @@ struct LoginHabitsTests {
         try await provider.registerClient("app", authentication: method, secret: method == "none" ? nil : Self.secret,
                                           redirectURIs: [Self.redirect])
         let file = scratch.appendingPathComponent("transaction-\(UUID().uuidString).json").path
-        let made = try await JoseProcess.run(["authorize-url", "--discover", provider.issuer, "--client-id", "app",
+        let made = try await JoseProcess.run(["authorize-url", "--issuer", provider.issuer, "--client-id", "app",
                                               "--redirect-uri", Self.redirect, "--transaction-out", file] + scope)
         #expect(made.status == 0, "\(made)")
         let url = try #require(URL(string: made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))

@@ -14,7 +14,7 @@ import Testing
 
     @Test func noAnswerWithinTheTimeoutIsLoginTimedOut() async throws {
         let provider = try await provider()
-        let result = try await JoseProcess.run(["login", "--discover", provider.issuer, "--client-id", "cli",
+        let result = try await JoseProcess.run(["login", "--issuer", provider.issuer, "--client-id", "cli",
                                                 "--no-browser", "--timeout", "0.5", "--json"])
         #expect(result.status == 1, "\(result)")
         #expect((try result.jsonObject()["error"] as? [String: Any])?["code"] as? String == "login_timed_out")
@@ -31,7 +31,7 @@ import Testing
             .write(to: opener, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: opener.path)
         let path = scratch.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-        let login = try LoginRun(["login", "--discover", provider.issuer, "--client-id", "cli", "--timeout", "60"],
+        let login = try LoginRun(["login", "--issuer", provider.issuer, "--client-id", "cli", "--timeout", "60"],
                                  in: scratch, environment: ["PATH": path])
         let printed = try await login.line(startingWith: provider.baseURL + "/authorize?")
 
@@ -57,7 +57,7 @@ import Testing
             """.write(to: opener, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: opener.path)
         let path = scratch.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-        let login = try LoginRun(["login", "--discover", provider.issuer, "--client-id", "cli", "--timeout", "60"],
+        let login = try LoginRun(["login", "--issuer", provider.issuer, "--client-id", "cli", "--timeout", "60"],
                                  in: scratch, environment: ["PATH": path])
         _ = try await login.line(startingWith: provider.baseURL + "/authorize?")
 
@@ -76,7 +76,7 @@ import Testing
         defer { JoseProcess.removeScratch(scratch) }
         let tokens = scratch.appendingPathComponent("tokens.json").path
 
-        let result = try await JoseProcess.run(["login", "--device", "--discover", provider.issuer, "--client-id", "cli",
+        let result = try await JoseProcess.run(["login", "--device", "--issuer", provider.issuer, "--client-id", "cli",
                                                 "--scope", "profile", "--json", "--out", tokens])
 
         #expect(result.status == 0, "\(result)")
@@ -95,14 +95,14 @@ import Testing
 
     @Test func aDeniedDeviceCodeEndsWithAccessDenied() async throws {
         let provider = try await provider(["device_auto_answer": false])
-        let result = try await JoseProcess.run(["login", "--device", "--discover", provider.issuer, "--client-id", "cli"])
+        let result = try await JoseProcess.run(["login", "--device", "--issuer", provider.issuer, "--client-id", "cli"])
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("invalid: token_error"))
         #expect(result.stderr.contains("access_denied"))
     }
 
     @Test func browserFlagsWithDeviceAreAUsageError() async throws {
-        let result = try await JoseProcess.run(["login", "--device", "--no-browser", "--discover", "https://op.example",
+        let result = try await JoseProcess.run(["login", "--device", "--no-browser", "--issuer", "https://op.example",
                                                 "--client-id", "cli"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("--device opens no browser"))

@@ -32,7 +32,7 @@ import Testing
         try await provider.registerClient("cli", authentication: "none", redirectURIs: ["http://127.0.0.1/callback"])
         try await provider.setBehaviour(behaviour.merging(["device_auto_answer": true]) { old, _ in old })
         let login = LoggedIn(provider: provider, config: try JoseProcess.makeScratch())
-        let result = try await login.jose(["login", "--device", "--discover", provider.issuer, "--client-id", "cli",
+        let result = try await login.jose(["login", "--device", "--issuer", provider.issuer, "--client-id", "cli",
                                            "--scope", "profile"] + (profile.map { ["--profile", $0] } ?? []))
         #expect(result.status == 0, "\(result)")
         return login
@@ -62,7 +62,7 @@ import Testing
         let config = try JoseProcess.makeScratch()
         defer { JoseProcess.removeScratch(config) }
 
-        let result = try await JoseProcess.run(["login", "--device", "--discover", provider.issuer, "--client-id", "cli",
+        let result = try await JoseProcess.run(["login", "--device", "--issuer", provider.issuer, "--client-id", "cli",
                                                 "--profile", "work"], environment: ["JOSE_CONFIG_DIR": config.path])
 
         #expect(result.status == 0, "\(result)")
@@ -127,7 +127,7 @@ import Testing
         let key = config.appendingPathComponent("dpop.jwk.json").path
         let environment = ["JOSE_CONFIG_DIR": config.path]
         #expect(try await JoseProcess.run(["keygen", "--alg", "ES256", "--out", key]).status == 0)
-        let login = try await JoseProcess.run(["login", "--device", "--discover", provider.issuer, "--client-id", "cli",
+        let login = try await JoseProcess.run(["login", "--device", "--issuer", provider.issuer, "--client-id", "cli",
                                                "--dpop-key", key], environment: environment)
         #expect(login.status == 0, "\(login)")
         try await provider.setBehaviour(["access_expires_in": 3600])

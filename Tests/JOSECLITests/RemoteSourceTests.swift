@@ -2,7 +2,7 @@ import Foundation
 import JOSETestSupport
 import Testing
 
-/// `jose verify` with remote key sources (`--jwks URL`, `--discover`), against a real HTTP
+/// `jose verify` with remote key sources (`--jwks URL`, `--issuer`), against a real HTTP
 /// server on 127.0.0.1 (`TestHTTPServer`).
 @Suite("jose verify with remote key sets")
 struct RemoteSourceTests {
@@ -19,7 +19,7 @@ struct RemoteSourceTests {
         let json = try await JoseProcess.run(["verify", "--jwks", Self.unreachable, "--timeout", "2", "--json", token])
         #expect(json.status == 3, "\(json)")
         #expect((try json.jsonObject()["error"] as? [String: Any])?["code"] as? String == "transport_failed")
-        let discovery = try await JoseProcess.run(["verify", "--discover", "http://127.0.0.1:9", "--timeout", "2",
+        let discovery = try await JoseProcess.run(["verify", "--issuer", "http://127.0.0.1:9", "--timeout", "2",
                                              "--id-token", "--aud", "example-client", token])
         #expect(discovery.status == 3, "\(discovery)")
         for threads in ["1", "4"] {
@@ -53,7 +53,7 @@ struct RemoteSourceTests {
         }
     }
 
-    @Test("--discover fetches the configuration, checks its issuer and uses jwks_uri")
+    @Test("--issuer fetches the configuration, checks its issuer and uses jwks_uri")
     func discovery() async throws {
         let server = try TestHTTPServer()
         defer { server.stop() }
@@ -66,13 +66,13 @@ struct RemoteSourceTests {
         let signed = try await JoseProcess.run(["sign", "--key", JoseProcess.example("issuer-rs256.private.jwk.json"),
                                           "--alg", "RS256", "-"], stdin: claims)
         let token = signed.stdout.trimmingCharacters(in: .newlines)
-        let result = try await JoseProcess.run(["verify", "--discover", issuer, "--id-token", "--aud", "example-client", token])
+        let result = try await JoseProcess.run(["verify", "--issuer", issuer, "--id-token", "--aud", "example-client", token])
         #expect(result.status == 0, "\(result)")
 
         // A document naming another issuer is not trusted: exit 3.
         try await server.setRoute("/.well-known/openid-configuration",
                                   body: #"{"issuer":"https://evil.example","jwks_uri":"\#(issuer)/jwks.json"}"#)
-        let mismatch = try await JoseProcess.run(["verify", "--discover", issuer, "--json", token])
+        let mismatch = try await JoseProcess.run(["verify", "--issuer", issuer, "--json", token])
         #expect(mismatch.status == 3, "\(mismatch)")
         #expect((try mismatch.jsonObject()["error"] as? [String: Any])?["code"] as? String == "discovery_failed")
     }

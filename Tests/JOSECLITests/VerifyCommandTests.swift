@@ -242,7 +242,7 @@ struct VerifyCommandTests {
         ["verify", "--jwks", "a.json", "--id-token", "--iss", "https://i.example", "t"],
         ["verify", "--jwks", "a.json", "--leeway", "-1", "t"],
         ["verify", "--jwks", "a.json", "--leeway", "soon", "t"],
-        ["verify", "--discover", "https://a.example", "--iss", "https://b.example", "t"],
+        ["verify", "--issuer", "https://a.example", "--iss", "https://b.example", "t"],
         ["frobnicate"],
     ])
     func usageErrors(arguments: [String]) async throws {

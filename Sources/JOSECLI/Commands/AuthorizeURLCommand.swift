@@ -15,30 +15,25 @@ struct AuthorizeURLCommand: AsyncParsableCommand {
             verifier, redirect URI, issuer) as JSON to --transaction-out with mode 0600; give \
             that file to 'jose callback'. Exit 2 for unusable flags, 3 when discovery fails.
 
+            The provider is --issuer URL, discovered, or given by hand: --iss ISSUER and \
+            --authorization-endpoint URL.
+
             Examples:
-              jose authorize-url --discover https://issuer.example --client-id app \\
+              jose authorize-url --issuer https://issuer.example --client-id app \\
                 --redirect-uri http://127.0.0.1:8080/callback \\
                 --scope "profile email" --transaction-out login.json
               jose authorize-url --authorization-endpoint https://op.example/authorize \\
-                --issuer https://op.example --client-id app \\
+                --iss https://op.example --client-id app \\
                 --redirect-uri https://app.example/cb --transaction-out login.json
             """)
 
-    /// `--discover`.
-    @Option(help: ArgumentHelp("Discover the provider from its issuer identifier.", valueName: "ISSUER"))
-    var discover: String?
-
-    /// `--authorization-endpoint`.
-    @Option(help: ArgumentHelp("The authorization endpoint, without discovery (needs --issuer).", valueName: "URL"))
-    var authorizationEndpoint: String?
-
-    /// `--issuer`.
-    @Option(help: ArgumentHelp("The issuer, with --authorization-endpoint.", valueName: "ISSUER"))
-    var issuer: String?
+    /// The provider: discovered, or its issuer and authorization endpoint given by hand.
+    @OptionGroup(title: "Provider")
+    var provider: ProviderOptions<AuthorizeURLCommand>
 
     /// `--require-iss`.
     @Flag(help: ArgumentHelp(
-        "With --authorization-endpoint: the provider sends iss in its responses (RFC 9207), so a callback without it is refused. Discovery reads this from the metadata."))
+        "Without --issuer: the provider sends iss in its responses (RFC 9207), so a callback without it is refused. Discovery reads this from the metadata."))
     var requireIss = false
 
     /// `--client-id`.
@@ -60,15 +55,12 @@ struct AuthorizeURLCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Discovery timeout in seconds.", valueName: "SECONDS"))
     var timeout: Double = 10
 
-    /// One provider source; parameters as k=v.
+    /// A usable timeout; the issuer and authorization endpoint of a provider given by hand.
     func validate() throws {
         try SecondsFlagLimits.check(timeout, "--timeout", positive: true)
-        switch (discover, authorizationEndpoint, issuer) {
-        case (.some, nil, nil), (nil, .some, .some): break
-        default: throw ValidationError("give --discover ISSUER, or --authorization-endpoint URL with --issuer ISSUER")
-        }
-        if requireIss, discover != nil {
-            throw ValidationError("--require-iss is for --authorization-endpoint; with --discover the metadata says whether iss is sent")
+        try provider.requireByHand([.iss, .authorizationEndpoint])
+        if requireIss, provider.issuer != nil {
+            throw ValidationError("--require-iss is for a provider given by hand; with --issuer the metadata says whether iss is sent")
         }
     }
 
@@ -77,13 +69,11 @@ struct AuthorizeURLCommand: AsyncParsableCommand {
         let request = try parameters.request(clientID: clientID, redirectURI: redirectURI)
         let prepared: PreparedAuthorization
         do {
-            if let discover {
-                let metadata = try await OpenIDProviderMetadata.discover(
-                    issuer: discover, fetcher: URLSessionHTTPFetcher(), timeout: .seconds(timeout))
+            if let metadata = try await provider.discovered(fetcher: URLSessionHTTPFetcher(), timeout: .seconds(timeout)) {
                 prepared = try request.prepare(for: metadata)
             } else {
-                guard let text = authorizationEndpoint, let endpoint = URL(string: text), endpoint.scheme != nil,
-                      TransportPolicy.isAllowed(endpoint), let issuer else {
+                guard let text = provider.authorizationEndpoint, let endpoint = URL(string: text), endpoint.scheme != nil,
+                      TransportPolicy.isAllowed(endpoint), let issuer = provider.iss else {
                     throw CLIFailure.usage("--authorization-endpoint must be an https URL (http only to a loopback host)")
                 }
                 prepared = try request.prepare(authorizationEndpoint: endpoint, issuer: issuer, requiresIssuerParameter: requireIss)
@@ -93,5 +83,19 @@ struct AuthorizeURLCommand: AsyncParsableCommand {
         }
         try TransactionFile.write(prepared.transaction, to: transactionOut)
         Console.out(prepared.url.absoluteString)
+    }
+}
+
+extension AuthorizeURLCommand: ProviderFlagUse {
+    /// `authorize-url`.
+    static var commandName: String { "authorize-url" }
+
+    /// `--issuer`, or `--iss` with `--authorization-endpoint`; no other endpoint.
+    static func requirement(of flag: ProviderFlag) -> String? {
+        switch flag {
+        case .issuer: "Required unless --iss and --authorization-endpoint."
+        case .iss, .authorizationEndpoint: "Required unless --issuer."
+        case .tokenEndpoint, .jwksURI, .deviceAuthorizationEndpoint, .introspectionEndpoint: nil
+        }
     }
 }

@@ -11,16 +11,17 @@ struct IntrospectCommand: AsyncParsableCommand {
         abstract: "Ask the authorization server's introspection endpoint whether an access token is active (RFC 7662).",
         discussion: """
             Posts the token (token_type_hint=access_token) to --introspection-endpoint, or to \
-            the introspection_endpoint the metadata of --discover names, authenticated as the \
+            the introspection_endpoint the metadata of --issuer names, authenticated as the \
             resource server's client (--client-id, and a secret from --client-secret-file or \
             JOSE_CLIENT_SECRET; HTTP Basic unless --client-secret-post). Prints the answer as \
             one JSON object: the server's members for an active token, {"active":false} \
-            otherwise. Exit 0 when active, 1 when not active or refused by this resource's \
+            otherwise. An iss in the answer must be the issuer (--issuer, or --iss when \
+            given). Exit 0 when active, 1 when not active or refused by this resource's \
             rules (--audience), 2 for unusable flags or files, 3 when the endpoint cannot be \
             reached or refuses the client.
 
             Examples:
-              printf '%s' "$AT" | jose introspect --discover https://op.example \\
+              printf '%s' "$AT" | jose introspect --issuer https://op.example \\
                 --client-id orders-api --client-secret-file secret.txt -
               jose introspect --introspection-endpoint https://op.example/introspect \\
                 --client-id orders-api --audience https://api.example - < token.txt
@@ -30,13 +31,9 @@ struct IntrospectCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The access token, or '-' (or nothing) to read it from stdin.", valueName: "TOKEN|-"))
     var token: String?
 
-    /// `--discover`.
-    @Option(help: ArgumentHelp("The issuer whose metadata names the introspection endpoint.", valueName: "ISSUER"))
-    var discover: String?
-
-    /// `--introspection-endpoint`.
-    @Option(help: ArgumentHelp("The introspection endpoint, instead of --discover.", valueName: "URL"))
-    var introspectionEndpoint: String?
+    /// The provider: discovered, or its introspection endpoint given by hand.
+    @OptionGroup(title: "Provider")
+    var provider: ProviderOptions<IntrospectCommand>
 
     /// `--client-id`.
     @Option(help: ArgumentHelp("The resource server's client id at the authorization server.", valueName: "ID"))
@@ -53,11 +50,9 @@ struct IntrospectCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Timeout in seconds for each request.", valueName: "SECONDS"))
     var timeout: Double = 10
 
-    /// One endpoint source, and a usable timeout.
+    /// The endpoint of a provider given by hand, and a usable timeout.
     func validate() throws {
-        if (discover == nil) == (introspectionEndpoint == nil) {
-            throw ValidationError("give --discover ISSUER or --introspection-endpoint URL (one of them)")
-        }
+        try provider.requireByHand([.introspectionEndpoint])
         try SecondsFlagLimits.check(timeout, "--timeout", positive: true)
     }
 
@@ -87,15 +82,29 @@ struct IntrospectCommand: AsyncParsableCommand {
     /// The introspector for the configured or discovered endpoint.
     private func makeIntrospector(credentials: IntrospectionCredentials) async throws -> TokenIntrospector {
         let fetcher = URLSessionHTTPFetcher()
-        if let discover {
-            let metadata = try await OpenIDProviderMetadata.discover(issuer: discover, fetcher: fetcher, timeout: .seconds(timeout))
+        if let metadata = try await provider.discovered(fetcher: fetcher, timeout: .seconds(timeout)) {
             return try TokenIntrospector(metadata: metadata, credentials: credentials, fetcher: fetcher,
                                          audience: audience, timeout: .seconds(timeout))
         }
-        guard let endpoint = introspectionEndpoint.flatMap(URL.init(string:)), endpoint.scheme != nil else {
-            throw CLIFailure.usage("--introspection-endpoint '\(introspectionEndpoint ?? "")' is not an absolute URL")
+        guard let endpoint = provider.introspectionEndpoint.flatMap(URL.init(string:)), endpoint.scheme != nil else {
+            throw CLIFailure.usage("--introspection-endpoint '\(provider.introspectionEndpoint ?? "")' is not an absolute URL")
         }
         return TokenIntrospector(endpoint: endpoint, credentials: credentials, fetcher: fetcher,
-                                 audience: audience, timeout: .seconds(timeout))
+                                 audience: audience, issuer: provider.iss, timeout: .seconds(timeout))
+    }
+}
+
+extension IntrospectCommand: ProviderFlagUse {
+    /// `introspect`.
+    static var commandName: String { "introspect" }
+
+    /// `--issuer`, or `--introspection-endpoint` with an optional `--iss`; no other endpoint.
+    static func requirement(of flag: ProviderFlag) -> String? {
+        switch flag {
+        case .issuer: "Required unless --introspection-endpoint."
+        case .introspectionEndpoint: "Required unless --issuer."
+        case .iss: "Optional without --issuer."
+        case .authorizationEndpoint, .tokenEndpoint, .jwksURI, .deviceAuthorizationEndpoint: nil
+        }
     }
 }

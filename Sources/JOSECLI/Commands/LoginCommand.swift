@@ -12,6 +12,10 @@ struct LoginCommand: AsyncParsableCommand {
         commandName: "login",
         abstract: "Log in with the browser (loopback redirect, PKCE) or a device code, and validate the ID token.",
         discussion: """
+            The provider is --issuer URL, discovered, or given by hand: --iss ISSUER, \
+            --token-endpoint, --jwks-uri and --authorization-endpoint (with --device: \
+            --device-authorization-endpoint instead).
+
             Listens on 127.0.0.1 only (a free port, or --port), prints the authorization URL on \
             stderr and opens the browser (xdg-open or open; with --no-browser, open the URL \
             yourself). The redirect URI is http://127.0.0.1:PORT/callback: register \
@@ -39,17 +43,21 @@ struct LoginCommand: AsyncParsableCommand {
             flags or files, 3 when the provider cannot be reached.
 
             Examples:
-              jose login --discover https://issuer.example --client-id cli \\
+              jose login --issuer https://issuer.example --client-id cli \\
                 --scope "profile email" --profile work
               curl -H "Authorization: Bearer $(jose token --profile work)" "$API"
-              jose login --discover https://issuer.example --client-id cli \\
+              jose login --issuer https://issuer.example --client-id cli \\
                 --no-browser --out tokens.json
-              jose login --device --discover https://issuer.example --client-id tv --json
+              jose login --device --issuer https://issuer.example --client-id tv --json
+              jose login --iss https://op.example --client-id cli \\
+                --authorization-endpoint https://op.example/authorize \\
+                --token-endpoint https://op.example/token \\
+                --jwks-uri https://op.example/jwks.json
             """)
 
     /// The provider: discovered or given by hand.
     @OptionGroup(title: "Provider")
-    var provider: LoginProviderOptions
+    var provider: ProviderOptions<LoginCommand>
 
     /// `--client-id`.
     @Option(help: ArgumentHelp("The client id.", valueName: "ID"))
@@ -97,21 +105,16 @@ struct LoginCommand: AsyncParsableCommand {
         valueName: "FILE"))
     var dpopKey: String?
 
-    /// The limit on each request to the provider, in seconds.
-    private static let requestTimeout = Duration.seconds(10)
+    /// The limit on each request to the provider.
+    static let requestTimeout = Duration.seconds(10)
 
-    /// Loopback flags only without --device; a usable timeout.
+    /// Loopback flags only without --device; a usable timeout; the endpoints the flow needs.
     func validate() throws {
         try SecondsFlagLimits.check(timeout, "--timeout", positive: true)
         if device, port != 0 || noBrowser {
             throw ValidationError("--port and --no-browser are for the browser login; --device opens no browser and listens on no port")
         }
-        if device, provider.discover == nil, provider.deviceAuthorizationEndpoint == nil {
-            throw ValidationError("--device needs --discover, or --device-authorization-endpoint")
-        }
-        if !device, provider.discover == nil, provider.authorizationEndpoint == nil {
-            throw ValidationError("give --authorization-endpoint with --issuer, or --discover")
-        }
+        try provider.requireByHand([.iss, .tokenEndpoint, .jwksURI, device ? .deviceAuthorizationEndpoint : .authorizationEndpoint])
     }
 
     /// Logs in and prints or stores the outcome.
@@ -119,8 +122,7 @@ struct LoginCommand: AsyncParsableCommand {
         do {
             let store = try ProfileLocation.store(named: profile.name)
             let key = try dpopKey.map { try KeyFile.load($0) }
-            var client = try await provider.makeClient(
-                clientID: clientID, authentication: try authentication.makeAuthentication(), timeout: Self.requestTimeout)
+            var client = try await makeClient(authentication: try authentication.makeAuthentication())
             client.dpop = try key.map { key in
                 try withContext("cannot sign DPoP proofs with '\(dpopKey ?? "")'") { try DPoPProofSigner(key: key) }
             }
@@ -128,7 +130,7 @@ struct LoginCommand: AsyncParsableCommand {
             try TokenResponseOutput(tokens: login.tokens, out: out).writeFile()
             var session = login.session
             session.attributes = try Profile.attributes(
-                metadata: provider.discover == nil ? provider.manualDocument : nil, authentication: authentication, dpopKey: key)
+                metadata: provider.manualDocument, authentication: authentication, dpopKey: key)
             if login.idToken == nil, let subject = try? await client.userInfo(for: login.session).subject {
                 session.attributes[Profile.Attribute.userInfoSubject] = subject
             }

@@ -30,11 +30,11 @@ struct TokenVerifier: Sendable {
     ///
     /// - Parameters:
     ///   - source: the keys.
-    ///   - keys: the key-source options (`--alg`, `--discover`).
+    ///   - keys: the key-source options (`--alg`, `--issuer`).
     ///   - rules: the claim options.
     ///   - signatureOnly: `--jws`.
     init(source: some JWKSetSource, keys: KeySourceOptions, rules: ClaimRuleOptions, signatureOnly: Bool) {
-        let issuer = rules.iss ?? keys.discover
+        let issuer = rules.iss ?? keys.issuer
         jwtVerifier = JWTVerifier(keySource: source, algorithms: keys.allowList, rules: rules.jwtRules(issuer: issuer))
         self.signatureOnly = signatureOnly
         keysAreLocal = source is JWKSet

@@ -13,7 +13,7 @@ extension VerifyCommand {
             text = try TokenInput.read(token)
             let token = text
             let jwt: VerifiedJWT
-            if access.accessToken, let audience = rules.aud.first, let issuer = rules.iss ?? keys.discover {
+            if access.accessToken, let audience = rules.aud.first, let issuer = rules.iss ?? keys.issuer {
                 let validator = AccessTokenValidator(
                     issuer: issuer, audience: audience, keySource: source, algorithms: keys.allowList,
                     leeway: .seconds(rules.leeway), clock: rules.clock)
@@ -24,7 +24,7 @@ extension VerifyCommand {
                 guard let verified = validated.jwt else { throw JOSEError(.malformed, "the access token is not a JWT") }
                 jwt = verified
             } else {
-                let verifier = JWTVerifier(keySource: source, algorithms: keys.allowList, rules: rules.jwtRules(issuer: rules.iss ?? keys.discover))
+                let verifier = JWTVerifier(keySource: source, algorithms: keys.allowList, rules: rules.jwtRules(issuer: rules.iss ?? keys.issuer))
                 jwt = try await verifier.verify(token)
             }
             if let dpop = access.dpop {

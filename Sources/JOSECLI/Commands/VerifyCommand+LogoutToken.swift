@@ -12,7 +12,7 @@ extension VerifyCommand {
         do {
             text = try TokenInput.read(token)
             let idTokens = IDTokenValidator(
-                issuer: rules.iss ?? keys.discover ?? "", clientID: rules.aud.first ?? "", keySource: source,
+                issuer: rules.iss ?? keys.issuer ?? "", clientID: rules.aud.first ?? "", keySource: source,
                 algorithms: keys.allowList, leeway: .seconds(rules.leeway), clock: rules.clock)
             var validator = LogoutTokenValidator(
                 idTokenValidator: idTokens, replayCache: try InMemoryReplayCache(maximumEntries: 1, clock: rules.clock))

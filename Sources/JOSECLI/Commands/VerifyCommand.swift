@@ -28,13 +28,13 @@ struct VerifyCommand: AsyncParsableCommand {
             Examples:
               jose verify --jwks https://issuer.example/jwks.json \\
                 --iss https://issuer.example --aud api "$TOKEN"
-              jose verify --discover https://accounts.google.com --id-token \\
+              jose verify --issuer https://accounts.google.com --id-token \\
                 --aud CLIENT_ID "$ID_TOKEN"
               jose verify --jwks '{"keys":[...]}' --json - < token.txt
               jose verify --secret-file hs.secret --now 1767225600 \\
                 "Authorization: Bearer eyJ..."
               jose verify --jwks jwks.json --batch --threads 4 < tokens.txt
-              jose verify --discover https://op.example --logout-token \\
+              jose verify --issuer https://op.example --logout-token \\
                 --aud CLIENT_ID - < logout.jwt
             """)
 
@@ -53,7 +53,7 @@ struct VerifyCommand: AsyncParsableCommand {
     var rules: ClaimRuleOptions
 
     /// Remote fetching.
-    @OptionGroup(title: "Remote key sets (--jwks URL, --discover)")
+    @OptionGroup(title: "Remote key sets (--jwks URL, --issuer)")
     var remote: RemoteOptions
 
     /// The output mode.
@@ -158,11 +158,11 @@ struct VerifyCommand: AsyncParsableCommand {
     var readableTimes: ReadableTime { ReadableTime(zone: times.date, now: rules.now ?? Date().timeIntervalSince1970) }
 
     /// The note after a plain `valid:` when `iss` or `aud` went unchecked (no `--iss` or
-    /// `--discover`, no `--aud`); `nil` when both were checked, or for `--jws` (no claims checked).
+    /// `--issuer`, no `--aud`); `nil` when both were checked, or for `--jws` (no claims checked).
     var uncheckedClaimsNote: String? {
         guard !output.jws else { return nil }
         var unchecked: [String] = []
-        if rules.iss == nil, keys.discover == nil { unchecked.append("iss (no --iss)") }
+        if rules.iss == nil, keys.issuer == nil { unchecked.append("iss (no --iss)") }
         if rules.aud.isEmpty { unchecked.append("aud (no --aud)") }
         guard !unchecked.isEmpty else { return nil }
         return "note: not checked: " + unchecked.joined(separator: ", ")

@@ -5,7 +5,7 @@ import JOSE
 struct AccessTokenOptions: ParsableArguments {
     /// `--access-token`.
     @Flag(name: .customLong("access-token"), help: ArgumentHelp(
-        "Apply RFC 9068 access-token rules: typ at+jwt, iss, exp, aud, sub, client_id, iat, jti required. " + "Needs --iss (or --discover) and exactly one --aud: this resource's identifier."))
+        "Apply RFC 9068 access-token rules: typ at+jwt, iss, exp, aud, sub, client_id, iat, jti required. " + "Needs --iss (or --issuer) and exactly one --aud: this resource's identifier."))
     var accessToken = false
 
     /// `--scope`, repeatable, each a scope or a space-separated list (see ``ScopeList``).
@@ -60,8 +60,8 @@ struct AccessTokenOptions: ParsableArguments {
             throw ValidationError("--access-token and --dpop check one token: they do not combine with --batch or --jws")
         }
         if accessToken {
-            guard rules.iss != nil || keys.discover != nil else {
-                throw ValidationError("--access-token needs the issuer: give --iss ISSUER (or --discover ISSUER)")
+            guard rules.iss != nil || keys.issuer != nil else {
+                throw ValidationError("--access-token needs the issuer: give --iss ISSUER (or --issuer URL)")
             }
             guard rules.aud.count == 1 else {
                 throw ValidationError("--access-token needs exactly one --aud: this resource's identifier")

@@ -4,7 +4,7 @@ import JOSE
 /// The claim options of `verify`, turned into the library's ``JWTClaimRules`` rules.
 struct ClaimRuleOptions: ParsableArguments {
     /// `--iss`.
-    @Option(help: ArgumentHelp("Require this exact issuer (iss).", valueName: "ISS"))
+    @Option(help: ProviderFlag.iss.help("Required by --id-token, --access-token and --logout-token, unless --issuer."))
     var iss: String?
 
     /// `--aud`, repeatable.
@@ -36,7 +36,7 @@ struct ClaimRuleOptions: ParsableArguments {
 
     /// `--id-token`.
     @Flag(name: .customLong("id-token"), help: ArgumentHelp(
-        "Apply OpenID Connect ID-token rules: iss, sub, aud, exp, iat required; azp must be the client id, " + "and is required with several audiences. Needs --iss (or --discover) and --aud CLIENT_ID."))
+        "Apply OpenID Connect ID-token rules: iss, sub, aud, exp, iat required; azp must be the client id, " + "and is required with several audiences. Needs --iss (or --issuer) and --aud CLIENT_ID."))
     var idToken = false
 
     /// `--require`, repeatable.
@@ -67,12 +67,12 @@ struct ClaimRuleOptions: ParsableArguments {
         if let now, !(now.isFinite && abs(now) <= SecondsFlagLimits.maximumInstant) {
             throw ValidationError("--now must be a number of seconds since 1970 between -\(Int(SecondsFlagLimits.maximumInstant)) and \(Int(SecondsFlagLimits.maximumInstant))")
         }
-        if let discover = keys.discover, let iss, iss != discover {
-            throw ValidationError("--discover \(discover) implies --iss \(discover); got --iss \(iss)")
+        if let issuer = keys.issuer, let iss, iss != issuer {
+            throw ValidationError("--issuer \(issuer) implies --iss \(issuer); got --iss \(iss)")
         }
         if idToken {
-            guard iss != nil || keys.discover != nil else {
-                throw ValidationError("--id-token needs the issuer: give --iss ISSUER (or --discover ISSUER)")
+            guard iss != nil || keys.issuer != nil else {
+                throw ValidationError("--id-token needs the issuer: give --iss ISSUER (or --issuer URL)")
             }
             guard aud.count == 1 else {
                 throw ValidationError("--id-token needs exactly one --aud: the client id")

@@ -28,11 +28,9 @@ struct KeySourceOptions: ParsableArguments {
         valueName: "PATH"))
     var secretFile: String?
 
-    /// `--discover ISSUER_URL`.
-    @Option(help: ArgumentHelp(
-        "Fetch ISSUER_URL/.well-known/openid-configuration, require its \"issuer\" to equal ISSUER_URL, " + "and use its jwks_uri. Implies --iss ISSUER_URL.",
-        valueName: "ISSUER_URL"))
-    var discover: String?
+    /// `--issuer URL`.
+    @Option(help: ProviderFlag.issuer.help("Its jwks_uri is the key source."))
+    var issuer: String?
 
     /// `--alg`, repeatable.
     @Option(name: .customLong("alg"), help: ArgumentHelp(
@@ -63,7 +61,7 @@ struct KeySourceOptions: ParsableArguments {
 
     /// The remote source named, if any.
     var remoteSource: Remote? {
-        if let discover { return .discovery(issuer: discover) }
+        if let issuer { return .discovery(issuer: issuer) }
         if let jwks, KeySourceOptions.isURL(jwks), let url = URL(string: jwks) { return .jwks(url) }
         return nil
     }
@@ -82,9 +80,9 @@ struct KeySourceOptions: ParsableArguments {
     /// Requires exactly one key source.
     func validate() throws {
         let given = [("--jwks", jwks), ("--key", key), ("--secret", secret), ("--secret-file", secretFile),
-                     ("--discover", discover)].filter { $0.1 != nil }.map(\.0)
+                     ("--issuer", issuer)].filter { $0.1 != nil }.map(\.0)
         guard !given.isEmpty else {
-            throw ValidationError("no key source: give one of --jwks, --key, --secret, --secret-file or --discover")
+            throw ValidationError("no key source: give one of --jwks, --key, --secret, --secret-file or --issuer")
         }
         guard given.count == 1 else {
             throw ValidationError("give exactly one key source; got \(given.joined(separator: ", "))")

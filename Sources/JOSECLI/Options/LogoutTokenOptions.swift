@@ -4,7 +4,7 @@ import ArgumentParser
 struct LogoutTokenOptions: ParsableArguments {
     /// `--logout-token`.
     @Flag(name: .customLong("logout-token"), help: ArgumentHelp(
-        "Apply back-channel logout token rules: typ logout+jwt when present, the logout event, sub and/or sid, " + "no nonce, iss, aud, iat, exp and jti required. Needs --iss (or --discover) and exactly one --aud: the client id."))
+        "Apply back-channel logout token rules: typ logout+jwt when present, the logout event, sub and/or sid, " + "no nonce, iss, aud, iat, exp and jti required. Needs --iss (or --issuer) and exactly one --aud: the client id."))
     var logoutToken = false
 
     /// `--require-typ`.
@@ -18,8 +18,8 @@ struct LogoutTokenOptions: ParsableArguments {
         if output.batch || output.jws || access.isActive {
             throw ValidationError("--logout-token checks one logout token: it does not combine with --batch, --jws, --access-token or --dpop")
         }
-        guard rules.iss != nil || keys.discover != nil else {
-            throw ValidationError("--logout-token needs the issuer: give --iss ISSUER (or --discover ISSUER)")
+        guard rules.iss != nil || keys.issuer != nil else {
+            throw ValidationError("--logout-token needs the issuer: give --iss ISSUER (or --issuer URL)")
         }
         guard rules.aud.count == 1 else {
             throw ValidationError("--logout-token needs exactly one --aud: this client's id")

@@ -8,8 +8,7 @@ import JOSEURLSession
 /// the client id and the timeout.
 struct ProviderClientOptions: ParsableArguments {
     /// `--issuer`.
-    @Option(help: ArgumentHelp("The provider's issuer identifier (discovered). Required, unless a command's --profile gives it.",
-                               valueName: "URL"))
+    @Option(help: ProviderFlag.issuer.help("Required, unless a command's --profile gives it."))
     var issuer: String?
 
     /// `--client-id`.

@@ -4,7 +4,8 @@ import JOSEOAuth
 import JOSEURLSession
 
 /// A stored login (`jose login --profile NAME`): the session, and in its attributes what
-/// refreshing it needs: the metadata given by hand (without it the issuer is discovered), the
+/// refreshing it needs: the metadata of a login given by hand (`--iss` and the endpoints; after
+/// `jose login --issuer` there is none and the issuer is discovered again), the
 /// client-authentication flags (a secret *file* path or a private-key path, never a secret), and
 /// the DPoP key of a bound session.
 struct Profile {
@@ -40,7 +41,7 @@ struct Profile {
         }
         guard let stored else {
             throw CLIFailure.usage("there is no profile '\(name)' (\(store.path))",
-                                   hint: "log in first: jose login --discover ISSUER --client-id ID --profile \(name)")
+                                   hint: "log in first: jose login --issuer URL --client-id ID --profile \(name)")
         }
         return Profile(name: name, store: store, session: stored)
     }
