@@ -51,7 +51,7 @@ fi
 common=(-module-cache-path "$MC" -target "$T" -I "$SDK" -I "$HERE/stubs/Darwin" -I "$MODS")
 swiftc -frontend -emit-module -parse-as-library -swift-version 5 -enable-library-evolution "${common[@]}" \
   -module-name Darwin -import-underlying-module -o "$MODS/Darwin.swiftmodule" "$HERE/stubs/DarwinOverlay.swift"
-for m in Foundation Crypto CryptoExtras Logging Security AuthenticationServices; do
+for m in Foundation Crypto CryptoExtras Logging Security AuthenticationServices FlyingSocks FlyingFox; do
   swiftc -frontend -emit-module -parse-as-library -swift-version 5 -enable-library-evolution "${common[@]}" \
     -module-name "$m" -o "$MODS/$m.swiftmodule" "$HERE/stubs/$m.swift"
 done
@@ -74,6 +74,7 @@ check JOSE -emit-module "${callers_executor[@]}" -D JOSE_SWIFT_CRYPTO
 check JOSEOAuth -emit-module "${callers_executor[@]}"
 check JOSEURLSession -emit-module "${callers_executor[@]}"
 check JOSEAppleLogin -emit-module
+check JOSELoopbackLogin -emit-module "${callers_executor[@]}"
 # The catalog's snippets, where the login sheet has a presentation context (not tvOS or watchOS).
 case $PLATFORM in tvos*|watchos*) exit 0;; esac
 # The CLI's Darwin branches that stand apart from ArgumentParser and FlyingFox (which have no
