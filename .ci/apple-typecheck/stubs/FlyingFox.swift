@@ -16,8 +16,6 @@ public struct HTTPRequest: Sendable {
     public var method: HTTPMethod
     public var version: HTTPVersion
     public var target: Target
-    public var path: String
-    public var headers: HTTPHeaders
 }
 
 public extension HTTPRequest {
@@ -43,7 +41,6 @@ public extension HTTPMethod {
 
 public extension HTTPMethod {
     static let GET = HTTPMethod("GET")
-    static let POST = HTTPMethod("POST")
 }
 
 public struct HTTPVersion: Sendable, RawRepresentable, Hashable {
@@ -78,9 +75,7 @@ public extension HTTPHeader {
 
 public struct HTTPHeaders: Hashable, Sendable, Sequence, ExpressibleByDictionaryLiteral {
     public init() {}
-    public init(_ headers: [HTTPHeader: String]) {}
     public init(dictionaryLiteral elements: (HTTPHeader, String)...) {}
-    public subscript(header: HTTPHeader) -> String? { get { nil } set {} }
     public func makeIterator() -> some IteratorProtocol<(key: HTTPHeader, value: String)> {
         EmptyCollection<(key: HTTPHeader, value: String)>().makeIterator()
     }
@@ -110,7 +105,6 @@ public final actor HTTPServer {
     public var listeningAddress: Socket.Address? { nil }
     public func run() async throws {}
     public func stop(timeout: TimeInterval = 0) async {}
-    public var isListening: Bool { false }
     public func waitUntilListening(timeout: TimeInterval = 5) async throws {}
     public static func defaultPool(logger: some Logging = .disabled) -> some AsyncSocketPool { DefaultPool() }
     public static func defaultLogger(category: String = "FlyingFox") -> any Logging { .disabled }

@@ -38,7 +38,6 @@ public protocol SocketAddress: Sendable {
 }
 
 public extension SocketAddress where Self == sockaddr_in {
-    static func inet(port: UInt16) -> Self { fatalError() }
     static func inet(ip4: String, port: UInt16) throws -> Self { fatalError() }
 }
 
