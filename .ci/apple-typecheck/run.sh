@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The CI step: type-checks JOSE, JOSEOAuth, JOSEURLSession and JOSEAppleLogin for iOS 16, macOS 13, tvOS 16 and
-# watchOS 9 (typecheck.sh), each of which must pass, and for iOS 15, a control that must fail on
-# the package's availability (Duration is iOS 16): a control that passes means the check no
-# longer sees availability, and fails the step. Prints each platform's time.
+# The CI step: type-checks JOSE, JOSEOAuth, JOSEURLSession, JOSEAppleLogin and JOSELoopbackLogin for
+# iOS 16, macOS 13, tvOS 16 and watchOS 9, and the whole `jose` command line (with the real
+# swift-argument-parser) for macOS 13 (typecheck.sh), each of which must pass, and for iOS 15, a
+# control that must fail on the package's availability (Duration is iOS 16): a control that
+# passes means the check no longer sees availability, and fails the step. Prints each platform's
+# time (macOS's includes `swift package resolve` when the checkout has no dependency checkouts).
 #
 # Each compiler invocation is single-threaded, so the platforms run two at a time, paired so that
 # no two of them build the same standard-library folder at once (iOS 16 and the iOS 15 control
@@ -49,4 +51,4 @@ if [ ${#failed[@]} -gt 0 ]; then
   echo "apple-typecheck: FAILED: ${failed[*]}"
   exit 1
 fi
-echo "apple-typecheck: JOSE, JOSEOAuth, JOSEURLSession and JOSEAppleLogin type-check for ios16 macos13 tvos16 watchos9, and the CLI's browser spawn for macos13; the ios15 control fails"
+echo "apple-typecheck: JOSE, JOSEOAuth, JOSEURLSession, JOSEAppleLogin and JOSELoopbackLogin type-check for ios16 macos13 tvos16 watchos9, and the whole CLI (JOSECLI, with ArgumentParser and JOSEPrimitiveSignatureCheck) for macos13; the ios15 control fails"

@@ -10,11 +10,17 @@
 #    real; x86_64 because the interface uses Float80. Built for the family's oldest target and
 #    cached in the work folder ($APPLE_TYPECHECK_WORK, else $TMPDIR/apple-typecheck), one per
 #    family: ios16 and the ios15 control share theirs.
-# 2. Builds stub modules (stubs/: the Darwin overlay over a few Darwin C declarations, Foundation, Crypto = CryptoKit's API, CryptoExtras, Logging,
-#    Security, AuthenticationServices) with the availability Apple documents.
-# 3. Emits JOSE, JOSEOAuth and JOSEAppleLogin as modules against all of that, each with the
-#    settings Package.swift gives it on Apple platforms (the swift-crypto backend), and, for iOS
-#    and macOS, type-checks the Swift snippets of JOSEAppleLogin's DocC catalog (snippets.py).
+# 2. Builds stub modules (stubs/: the Darwin overlay over a few Darwin C declarations, the `os`
+#    unfair lock, Dispatch, Foundation, Crypto = CryptoKit's API, CryptoExtras, Logging, Security,
+#    AuthenticationServices, and FlyingSocks and FlyingFox as JOSELoopbackLogin uses them) with the
+#    availability Apple (or the package) declares.
+# 3. Emits JOSE, JOSEOAuth, JOSEURLSession, JOSEAppleLogin and JOSELoopbackLogin as modules against
+#    all of that, each with the settings Package.swift gives it on Apple platforms (the
+#    swift-crypto backend, the caller's-executor feature), and, for iOS and macOS, type-checks the
+#    Swift snippets of JOSEAppleLogin's DocC catalog (snippets.py).
+# 4. For macOS only, the command line: compiles the real swift-argument-parser sources (from the
+#    package's resolved checkouts, `swift package resolve` when there are none) for the target,
+#    then JOSEPrimitiveSignatureCheck and the whole of JOSECLI (the PostgreSQL trait off).
 # Exits 0 when all are clean; prints the first errors otherwise.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -48,10 +54,10 @@ if [ ! -f "$SDK/.done" ]; then
   done
   touch "$SDK/.done"
 fi
-common=(-module-cache-path "$MC" -target "$T" -I "$SDK" -I "$HERE/stubs/Darwin" -I "$MODS")
+common=(-module-cache-path "$MC" -target "$T" -I "$SDK" -I "$HERE/stubs/Darwin" -I "$HERE/stubs/os" -I "$MODS")
 swiftc -frontend -emit-module -parse-as-library -swift-version 5 -enable-library-evolution "${common[@]}" \
   -module-name Darwin -import-underlying-module -o "$MODS/Darwin.swiftmodule" "$HERE/stubs/DarwinOverlay.swift"
-for m in Foundation Crypto CryptoExtras Logging Security AuthenticationServices; do
+for m in Dispatch Foundation Crypto CryptoExtras Logging Security AuthenticationServices FlyingSocks FlyingFox; do
   swiftc -frontend -emit-module -parse-as-library -swift-version 5 -enable-library-evolution "${common[@]}" \
     -module-name "$m" -o "$MODS/$m.swiftmodule" "$HERE/stubs/$m.swift"
 done
@@ -74,18 +80,38 @@ check JOSE -emit-module "${callers_executor[@]}" -D JOSE_SWIFT_CRYPTO
 check JOSEOAuth -emit-module "${callers_executor[@]}"
 check JOSEURLSession -emit-module "${callers_executor[@]}"
 check JOSEAppleLogin -emit-module
+check JOSELoopbackLogin -emit-module "${callers_executor[@]}"
+# The command line (`jose`), for macOS only (iOS, tvOS and watchOS get no CLI): the real
+# swift-argument-parser sources, compiled for the target against the stubs (its Darwin branches:
+# os_unfair_lock, ioctl, the C library), then JOSEPrimitiveSignatureCheck and the whole of
+# JOSECLI, each with the settings Package.swift gives it (none; the PostgreSQL trait is off).
+if [ "$PLATFORM" = macos13 ]; then
+  # The dependency checkouts of the package (`swift package resolve`, which the CI's later
+  # `swift build` reuses), unless APPLE_TYPECHECK_CHECKOUTS names a folder of them.
+  DEPS=${APPLE_TYPECHECK_CHECKOUTS:-$CHECKOUT/.build/checkouts}
+  if [ ! -d "$DEPS/swift-argument-parser/Sources/ArgumentParser" ]; then
+    echo "no swift-argument-parser in $DEPS: swift package resolve"
+    swift package --package-path "$CHECKOUT" resolve > "$WORK/resolve.log" 2>&1 || { cat "$WORK/resolve.log"; exit 1; }
+  fi
+  # dependency MODULE FOLDER: emits the module from FOLDER's sources as SwiftPM builds it (Swift 6,
+  # as its package is, with the package's name and SWIFT_PACKAGE; it declares no other settings).
+  dependency() {
+    local module=$1 folder=$2 files=() rc=0
+    mapfile -d '' files < <(find "$folder" -name '*.swift' -print0 | sort -z)
+    swiftc -frontend -emit-module -module-name "$module" -parse-as-library -swift-version 6 \
+      -package-name swift_argument_parser -D SWIFT_PACKAGE "${common[@]}" -o "$MODS/$module.swiftmodule" "${files[@]}" \
+      > "$WORK/$module.log" 2>&1 || rc=$?
+    grep -E "^[^ ]+:[0-9]+:[0-9]+: error:" "$WORK/$module.log" | sort -u | head -20 || true
+    echo "$module ($PLATFORM): $([ $rc -eq 0 ] && echo ok || echo "errors ($(grep -c 'error:' "$WORK/$module.log"))")"
+    return $rc
+  }
+  dependency ArgumentParserToolInfo "$DEPS/swift-argument-parser/Sources/ArgumentParserToolInfo"
+  dependency ArgumentParser "$DEPS/swift-argument-parser/Sources/ArgumentParser"
+  check JOSEPrimitiveSignatureCheck -emit-module
+  check JOSECLI -typecheck
+fi
 # The catalog's snippets, where the login sheet has a presentation context (not tvOS or watchOS).
 case $PLATFORM in tvos*|watchos*) exit 0;; esac
-# The CLI's Darwin branches that stand apart from ArgumentParser and FlyingFox (which have no
-# stubs here): how it spawns the browser (posix_spawn's types are optional pointers on Darwin).
-if [ "$PLATFORM" = macos13 ]; then
-  rc=0
-  swiftc -frontend -typecheck -module-name JOSECLI "${swift6[@]}" Sources/JOSECLI/Output/SystemBrowser.swift \
-    > "$WORK/cli.log" 2>&1 || rc=$?
-  grep -E "^[^ ]+:[0-9]+:[0-9]+: error:" "$WORK/cli.log" | sort -u | head -20 || true
-  echo "JOSECLI SystemBrowser ($PLATFORM): $([ $rc -eq 0 ] && echo ok || echo "errors ($(grep -c 'error:' "$WORK/cli.log"))")"
-  [ $rc -eq 0 ] || exit $rc
-fi
 rm -rf "$WORK/snippets"
 python3 "$HERE/snippets.py" Sources/JOSEAppleLogin/JOSEAppleLogin.docc "$WORK/snippets"
 rc=0

@@ -15,7 +15,7 @@ enum SecretInput {
         let source: String
         if let file {
             let bytes = try InputFile.bytes(at: file, what: what)
-            guard let decoded = String(validating: bytes, as: UTF8.self) else {
+            guard let decoded = String(validatingUTF8Bytes: bytes) else {
                 throw CLIFailure.input("cannot use \(what) '\(file)': it is not UTF-8 text")
             }
             text = decoded

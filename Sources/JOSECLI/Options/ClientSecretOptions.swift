@@ -49,7 +49,7 @@ struct ClientSecretOptions: ParsableArguments {
                 bytes.removeLast()
                 if bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
             }
-            guard !bytes.isEmpty, let text = String(validating: bytes, as: UTF8.self) else {
+            guard !bytes.isEmpty, let text = String(validatingUTF8Bytes: bytes) else {
                 throw CLIFailure.input("cannot use client secret file '\(clientSecretFile)': it must hold the secret as UTF-8 text")
             }
             return text
