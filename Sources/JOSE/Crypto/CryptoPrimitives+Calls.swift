@@ -14,12 +14,12 @@ enum Digest {
 }
 
 /// Cryptographically secure random bytes from the compiled backend.
-enum SecureRandom {
+package enum SecureRandom {
     /// Returns `count` random bytes.
     ///
     /// - Throws: ``JOSEError/Code/invalidInput`` for a count outside `0 ... Int32.max`, or when
     ///   the generator fails.
-    static func bytes(count: Int) throws -> [UInt8] {
+    package static func bytes(count: Int) throws -> [UInt8] {
         guard count >= 0, count <= Int(Int32.max) else {
             throw JOSEError(.invalidInput, "random byte count \(count) is out of range")
         }

@@ -43,12 +43,12 @@ public struct IDTokenValidator: Sendable {
     /// as a public client or one authenticating with a private key must.
     public var clientSecret: String?
     /// Verifies the signature with the key source (never an HMAC one) and checks the claims.
-    let verifier: JWTVerifier
+    package let verifier: JWTVerifier
     /// How a nonce that was sent must come back; set by a provider preset.
     var nonceRule = NonceRule.always
     /// A provider's own check of the verified claims, run after the standard rules; set by a
     /// provider preset (Microsoft Entra's many tenants, whose `iss` holds the token's `tid`).
-    var providerRule: (@Sendable (JWTClaims) throws -> Void)?
+    package var providerRule: (@Sendable (JWTClaims) throws -> Void)?
 
     /// Creates a validator.
     ///

@@ -4,7 +4,7 @@ public struct JWSHeader: Sendable {
     /// The signature algorithm (`alg`).
     public let algorithm: JWSAlgorithm
     /// The parsed header object.
-    let json: JSONValue
+    package let json: JSONValue
     /// The token index of the `kid` value, −1 when absent (found while validating).
     let keyIDPosition: Int
 

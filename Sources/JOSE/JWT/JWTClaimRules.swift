@@ -165,7 +165,7 @@ public struct JWTClaimRules: Sendable {
     }
 
     /// RFC 7515 §4.1.9 comparison of a header `typ` with the expected media type.
-    static func checkType(_ value: JSONValue?, expected: String) throws {
+    package static func checkType(_ value: JSONValue?, expected: String) throws {
         guard let actual = value?.string else {
             throw JOSEError(.invalidType, "the header has no typ; \"\(expected)\" is required")
         }

@@ -11,7 +11,7 @@ import Foundation
 /// ``decode(_:decoder:)``.
 public struct JWTClaims: Sendable {
     /// The parsed payload object.
-    let json: JSONValue
+    package let json: JSONValue
 
     /// Parses the first `count` bytes of `storage`'s text (a decoded payload) as a claims object,
     /// in place (see ``JSONDocument/init(parsingInPlace:range:limits:)``).

@@ -117,7 +117,7 @@ public struct JWTVerifier: Sendable {
     // MARK: - With other claim rules (ID tokens)
 
     /// ``verify(_:)-(StringProtocol)`` with other claim rules for this token.
-    func verify(_ token: some StringProtocol, rules: JWTClaimRules) async throws -> VerifiedJWT {
+    package func verify(_ token: some StringProtocol, rules: JWTClaimRules) async throws -> VerifiedJWT {
         try await ContiguousToken.withUTF8(of: token) { token in
             try VerificationStep(token) { try verifyWithKeysAtHand($0, rules: rules) }
         }.finish { try await verifyAwaitingKeys($0, rules: rules) }

@@ -1,4 +1,5 @@
 import JOSE
+import JOSEOAuth
 
 extension VerifyCommand {
     /// Verifies one back-channel logout token with `--logout-token`, and prints the outcome

@@ -1,5 +1,6 @@
 import ArgumentParser
 import JOSE
+import JOSEOAuth
 
 /// The claim flags of `sign`: registered claims, any claim as text or JSON, and the clock.
 struct SignClaimOptions: ParsableArguments {

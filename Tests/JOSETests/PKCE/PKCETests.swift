@@ -2,7 +2,7 @@ import JOSETestSupport
 import Testing
 @testable import JOSE
 
-@Suite("PKCE, state and nonce", .tags(.addressSanitized))
+@Suite("PKCE", .tags(.addressSanitized))
 struct PKCETests {
     @Test func rfc7636AppendixB() throws {
         let verifier = try CodeVerifier("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")
@@ -41,14 +41,5 @@ struct PKCETests {
         _ = try CodeVerifier(String(repeating: "a", count: 43))
         _ = try CodeVerifier(String(repeating: "~", count: 128))
         _ = try CodeVerifier("ABCXYZabcxyz0189-._~" + String(repeating: "q", count: 23))
-    }
-
-    @Test func stateAndNonceCarry256Bits() throws {
-        let values = try (0..<100).map { _ in try RandomValue.state() } + (0..<100).map { _ in try RandomValue.nonce() }
-        #expect(Set(values).count == 200)
-        for value in values {
-            #expect(value.count == 43)
-            #expect(try Base64URL.decode(value).count == 32)
-        }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import JOSETestSupport
 import Testing
 @testable import JOSE
+import JOSEOAuth
 
 /// The `IDTokenValidator` presets, with ID tokens shaped like each provider's, made locally.
 @Suite struct IDTokenValidatorPresetTests {

@@ -1,3 +1,5 @@
+import JOSE
+
 /// Unguessable values for the OAuth `state` and OpenID Connect `nonce` parameters.
 public enum RandomValue {
     /// A fresh `state` value: 256 bits from the crypto backend's CSPRNG, base64url (43 characters).
