@@ -7,10 +7,10 @@ import JOSE
 
 /// Validates OpenID Connect back-channel logout tokens (Back-Channel Logout 1.0 §2.4, §2.6) with
 /// the keys, algorithm allow-list, issuer, client id, leeway and clock of an
-/// ``IDTokenValidator``.
+/// `IDTokenValidator`.
 ///
 /// Refused, each with its own code: a signature that does not verify, or an algorithm the ID
-/// tokens may not use (as ``IDTokenValidator``); a header `typ` other than `logout+jwt`
+/// tokens may not use (as `IDTokenValidator`); a header `typ` other than `logout+jwt`
 /// (`invalid_type`); `iss`, `aud` (and `azp`) as for ID tokens; a missing `iss`, `aud`, `iat`,
 /// `exp`, `jti` or `events`, or neither `sub` nor `sid` (`missing_claim`); `exp`, `iat` outside
 /// the leeway, or an `iat` older than ``maximumTokenAge`` (`expired`, `issued_in_future`,
@@ -68,7 +68,7 @@ public struct LogoutTokenValidator: Sendable {
     }
 
     /// The issuer (`iss`) required, exactly, as the ID-token validator's
-    /// ``IDTokenValidator/issuer``.
+    /// `IDTokenValidator.issuer`.
     public let issuer: String
 
     /// Validates a logout token and records its `jti`.

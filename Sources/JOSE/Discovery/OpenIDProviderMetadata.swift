@@ -20,7 +20,7 @@ import Foundation
 /// that is not a string holding an absolute URL allowed by ``TransportPolicy`` (https, or http
 /// to a loopback host) or that has a fragment, a list member that is not an array of strings,
 /// and a flag that is not a boolean. Members the library does not model stay readable through
-/// ``json``. Endpoints are optional here; a flow that needs one asks for it with
+/// ``jsonString``. Endpoints are optional here; a flow that needs one asks for it with
 /// ``requiredEndpoint(_:_:)``.
 public struct OpenIDProviderMetadata: Sendable {
     /// The issuer identifier, equal to the one the document was fetched for.
