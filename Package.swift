@@ -241,13 +241,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The fetcher conformance cases run against every fetcher: URLSession always, and
-        // AsyncHTTPClient with its trait on.
+        // Each fetcher's target runs the one conformance suite of JOSETestSupport against it.
         .testTarget(
-            name: "JOSEHTTPFetcherTests",
+            name: "JOSEURLSessionTests",
+            dependencies: ["JOSE", "JOSEURLSession", "JOSETestSupport"]
+        ),
+        .testTarget(
+            name: "JOSEAsyncHTTPClientTests",
             dependencies: [
                 "JOSE",
-                "JOSEURLSession",
                 "JOSEAsyncHTTPClient",
                 "JOSETestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
