@@ -3,7 +3,7 @@
 import AuthenticationServices
 import JOSEOAuth
 
-/// The app's client, discovered at launch (`OpenIDClient.discover`).
+/// The app's client, made at launch from the discovered metadata (`OpenIDProviderMetadata.discover`).
 var client: OpenIDClient { fatalError() }
 /// The app's view controller, which presents the login sheet.
 @MainActor var viewController: any ASWebAuthenticationPresentationContextProviding { fatalError() }

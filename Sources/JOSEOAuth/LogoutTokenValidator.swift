@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import JOSE
 
 /// Validates OpenID Connect back-channel logout tokens (Back-Channel Logout 1.0 §2.4, §2.6) with

@@ -32,9 +32,12 @@ package final class CountingSigningKey: JWSSigningKey {
     /// How often `sign` was called.
     package var signatures: Int { counted.withLock { $0 } }
 
+    /// The wrapped key's public key.
     package var publicKey: JWK { key.publicKey }
+    /// The wrapped key's algorithm.
     package var algorithm: JWSAlgorithm { key.algorithm }
 
+    /// Counts the call, then signs as `behaviour` says.
     package func sign(_ signingInput: [UInt8]) throws -> [UInt8] {
         counted.withLock { $0 += 1 }
         switch behaviour {

@@ -6,10 +6,14 @@ import Testing
 
 /// A provider test server with one registered client, and our client for it.
 package struct LoginFixture {
+    /// The redirect URI the client is registered with.
     package static let redirectURI = "https://app.example/callback"
 
+    /// The provider.
     package let provider: OAuthProviderTestServer
+    /// Our client for it.
     package var client: OpenIDClient
+    /// The client id registered with the provider.
     package let clientID: String
 
     /// A fixture of a provider and a client already made.

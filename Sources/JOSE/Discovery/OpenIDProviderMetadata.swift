@@ -10,7 +10,7 @@ import Foundation
 ///
 /// ```swift
 /// let metadata = try await OpenIDProviderMetadata.discover(
-///     issuer: "https://accounts.example.com", using: URLSessionHTTPFetcher())
+///     issuer: "https://accounts.example.com", fetcher: URLSessionHTTPFetcher())
 /// let tokenEndpoint = try metadata.requiredEndpoint(\.tokenEndpoint, "token_endpoint")
 /// ```
 ///

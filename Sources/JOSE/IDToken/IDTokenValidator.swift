@@ -48,7 +48,7 @@ public struct IDTokenValidator: Sendable {
     var nonceRule = NonceRule.always
     /// A provider's own check of the verified claims, run after the standard rules; set by a
     /// provider preset (Microsoft Entra's many tenants, whose `iss` holds the token's `tid`).
-    package var providerRule: (@Sendable (JWTClaims) throws -> Void)?
+    package internal(set) var providerRule: (@Sendable (JWTClaims) throws -> Void)?
 
     /// Creates a validator.
     ///

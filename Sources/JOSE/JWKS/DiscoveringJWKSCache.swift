@@ -26,8 +26,9 @@ import Logging
 ///   rules on freshness, rotation and outages; discovery is not repeated.
 ///
 /// Where start-up should wait for the provider, await ``discovered()`` once before serving: it
-/// fails while the provider is down. This is the one key-set source that starts from an issuer;
-/// with metadata already at hand, ``JWKSCache/init(metadata:fetcher:configuration:)``.
+/// fails while the provider is down. This is the key-set source for one issuer found through
+/// discovery (an `IssuerRegistry` discovers many issuers' key sets); with metadata already at
+/// hand, ``JWKSCache/init(metadata:fetcher:configuration:)``.
 public final class DiscoveringJWKSCache: JWKSetSource, Sendable {
     /// The issuer whose metadata names the key set.
     public let issuer: String

@@ -4,7 +4,8 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The claims of a verified JWT, read straight from the parsed payload.
+/// A claims set, read straight from the parsed JSON object: a verified JWT's payload, or the
+/// claims a provider answered with (an introspection or UserInfo response).
 ///
 /// Registered claims have typed accessors; anything else is reachable with ``string(_:)``,
 /// ``number(_:)``, ``contains(_:)``, or by decoding the payload into your own type with
@@ -79,10 +80,10 @@ public struct JWTClaims: Sendable {
     /// Whether the claim is present (with any value, `null` included).
     public func contains(_ name: String) -> Bool { json[name] != nil }
 
-    /// The claims' JSON text, exactly as decoded from the token.
+    /// The claims' JSON text, exactly as received (a token's, as decoded from its payload).
     public var jsonString: String { String(decoding: json.rawBytes, as: UTF8.self) }
 
-    /// Calls `body` with the claims' JSON text (UTF-8, exactly as decoded from the token) in
+    /// Calls `body` with the claims' JSON text (UTF-8, exactly as received) in
     /// place, without copying it: for writing it out at verification speed.
     public func withJSONBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try json.withRawBytes(body)

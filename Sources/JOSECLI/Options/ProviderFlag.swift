@@ -1,8 +1,9 @@
 import ArgumentParser
 
 /// One flag that describes the OpenID provider, named and explained once for every command
-/// that takes it (`login`, `authorize-url`, `introspect` through ``ProviderOptions``; `verify`,
-/// `refresh`, `userinfo`, `revoke` and `logout-url` for `--issuer` and `--iss` alone).
+/// that takes it (`login`, `authorize-url`, `introspect` through ``ProviderOptions``; `verify`
+/// for `--issuer` and `--iss`, and `refresh`, `userinfo`, `revoke` and `logout-url` for
+/// `--issuer` alone).
 enum ProviderFlag: String, CaseIterable, Sendable {
     /// `--issuer URL`: the provider, discovered.
     case issuer

@@ -83,7 +83,8 @@ struct ProviderOptions<Use: ProviderFlagUse>: ParsableArguments {
     /// - Parameters:
     ///   - fetcher: The HTTP client.
     ///   - timeout: The limit on the request.
-    /// - Throws: `JOSEError` `discovery_failed` or `transport_failed`.
+    /// - Throws: `JOSEError` `invalid_input` for an unusable issuer URL, `discovery_failed` or
+    ///   `transport_failed`.
     func discovered(fetcher: some HTTPFetcher, timeout: Duration) async throws -> OpenIDProviderMetadata? {
         guard let issuer else { return nil }
         return try await OpenIDProviderMetadata.discover(issuer: issuer, fetcher: fetcher, timeout: timeout)
