@@ -42,8 +42,8 @@ import Testing
         let clock = JOSEClock.fixed(PyJWTTokens.madeAt + 1)
         let validator = AccessTokenValidator(
             issuer: "https://auth.example.com", audience: "https://api.example.com", keySource: keys, clock: clock)
-        return try application(try ProtectedResource(validator: validator, dpop: try DPoPProofVerifier(clock: clock),
-                                                     resourceMetadata: metadataURL), log: log)
+        return try application(ProtectedResource(validator: validator, dpop: .accepted(try DPoPProofVerifier(clock: clock)),
+                                                 resourceMetadata: metadataURL), log: log)
     }
 
     /// A live test client, as the conformance suite sends requests.
@@ -133,7 +133,7 @@ import Testing
     @Test(arguments: ["https://api.example.com/", "https://api.example.com/v1", "api.example.com", "ftp://api.example.com",
                       "https://api.example.com?x=1"])
     func anOriginWithMoreThanSchemeAndHostIsRefused(_ origin: String) throws {
-        let resource = try ProtectedResource(validator: AccessTokenValidator(
+        let resource = ProtectedResource(validator: AccessTokenValidator(
             issuer: "https://auth.example.com", audience: "https://api.example.com", keySource: try JWKSet(json: #"{"keys":[]}"#)))
         #expect(throws: JOSEError.self) {
             try ProtectedResourceMiddleware<BasicAccessTokenRequestContext>(resource, origin: origin)

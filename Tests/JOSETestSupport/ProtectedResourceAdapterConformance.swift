@@ -65,8 +65,8 @@ package enum ProtectedResourceAdapterConformance: String, CaseIterable, Sendable
         let validator = AccessTokenValidator(
             issuer: "https://auth.example.com", audience: "https://api.example.com",
             keySource: try JWKSet(json: tokens.jwks), clock: clock)
-        return try ProtectedResource(
-            validator: validator, dpop: try DPoPProofVerifier(clock: clock),
+        return ProtectedResource(
+            validator: validator, dpop: .accepted(try DPoPProofVerifier(clock: clock)),
             resourceMetadata: "https://api.example.com/.well-known/oauth-protected-resource")
     }
 

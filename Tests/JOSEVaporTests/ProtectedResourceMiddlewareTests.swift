@@ -72,7 +72,7 @@ import Vapor
         let validator = AccessTokenValidator(
             issuer: "https://auth.example.com", audience: "https://api.example.com",
             keySource: try JWKSet(json: tokens.jwks), clock: clock)
-        let resource = try ProtectedResource(validator: validator, dpop: try DPoPProofVerifier(clock: clock))
+        let resource = ProtectedResource(validator: validator, dpop: .accepted(try DPoPProofVerifier(clock: clock)))
         try await withServer(resource, log: RecordingLog(), dpopNonce: nil) { server in
             try await body(try #require(server as? Server))
         }
@@ -109,7 +109,7 @@ import Vapor
     @Test(arguments: ["https://api.example.com/", "https://api.example.com/v1", "api.example.com", "ftp://api.example.com",
                       "https://api.example.com?x=1"])
     func anOriginWithMoreThanSchemeAndHostIsRefused(_ origin: String) throws {
-        let resource = try ProtectedResource(validator: AccessTokenValidator(
+        let resource = ProtectedResource(validator: AccessTokenValidator(
             issuer: "https://auth.example.com", audience: "https://api.example.com", keySource: try JWKSet(json: #"{"keys":[]}"#)))
         #expect(throws: JOSEError.self) {
             try ProtectedResourceMiddleware(resource, origin: origin)

@@ -4,19 +4,19 @@
 /// and makes the challenge for any failure.
 ///
 /// A token bound to a key (`cnf.jkt`) is accepted only with the `DPoP` scheme and a valid proof
-/// for that key (RFC 9449 §7.2: a bound token sent as `Bearer` is refused), and with
-/// ``requiresDPoP`` bearer tokens are refused altogether. A token bound any other way (an mTLS
+/// for that key (RFC 9449 §7.2: a bound token sent as `Bearer` is refused), and when DPoP is
+/// ``DPoPMode/required(_:)`` bearer tokens are refused altogether. A token bound any other way (an mTLS
 /// client certificate, `cnf.x5t#S256`) is refused: that binding cannot be checked here.
 ///
-/// With a ``TokenIntrospector``, opaque access tokens are checked at the authorization server's
+/// With ``Introspection/opaqueTokens(_:)``, opaque access tokens are checked at the authorization server's
 /// introspection endpoint (RFC 7662), then go through the same audience (the ``validator``'s:
 /// the answer's `aud` must be present and contain it), binding, scope and authentication
 /// checks. A JWT-shaped token (three dot-separated parts) is validated by its
-/// signature and never sent to introspection, unless ``introspectsJWTs`` is set.
+/// signature and never sent to introspection; ``Introspection/allTokens(_:)`` sends it too.
 ///
 /// ```swift
-/// let api = try ProtectedResource(validator: validator, dpop: try DPoPProofVerifier(),
-///                                 resourceMetadata: "https://api.example.com/.well-known/oauth-protected-resource")
+/// let api = ProtectedResource(validator: validator, dpop: .accepted(try DPoPProofVerifier()),
+///                             resourceMetadata: "https://api.example.com/.well-known/oauth-protected-resource")
 /// do {
 ///     let access = try await api.authenticate(ProtectedResourceRequest(
 ///         method: "GET", url: url, authorization: authorizationHeaders, dpop: dpopHeaders),
@@ -28,57 +28,80 @@
 /// }
 /// ```
 public struct ProtectedResource: Sendable {
+    /// Which proof of possession a resource accepts (RFC 9449).
+    public enum DPoPMode: Sendable {
+        /// Bearer tokens only: a DPoP request counts as one without credentials.
+        case off
+        /// Bearer tokens, and DPoP requests whose proofs the verifier checks.
+        case accepted(DPoPProofVerifier)
+        /// DPoP requests only: bearer tokens are refused.
+        case required(DPoPProofVerifier)
+    }
+
+    /// Which access tokens go to the authorization server's introspection endpoint (RFC 7662).
+    public enum Introspection: Sendable {
+        /// None: every token must be a JWT the ``ProtectedResource/validator`` accepts.
+        case off
+        /// Opaque tokens; JWT-shaped tokens are validated by their signature.
+        case opaqueTokens(TokenIntrospector)
+        /// Every token, JWT-shaped ones too.
+        case allTokens(TokenIntrospector)
+    }
+
     /// Validates the access tokens.
     public let validator: AccessTokenValidator
-    /// Verifies DPoP proofs; `nil` when the resource accepts bearer tokens only.
-    public let dpop: DPoPProofVerifier?
-    /// Whether every token must come with DPoP (bearer tokens refused).
-    public let requiresDPoP: Bool
+    /// Which proof of possession the resource accepts.
+    public let dpop: DPoPMode
+    /// Which tokens are checked by introspection.
+    public let introspection: Introspection
     /// The URL of the resource's RFC 9728 metadata, named in every challenge.
     public let resourceMetadata: String?
     /// The protection space named in challenges, if any.
     public let realm: String?
-    /// Checks opaque access tokens at the introspection endpoint; `nil` accepts JWTs only.
-    public let introspector: TokenIntrospector?
-    /// Whether JWT-shaped tokens go to introspection too, instead of the ``validator``.
-    public let introspectsJWTs: Bool
 
     /// Creates a resource guard.
     ///
     /// - Parameters:
     ///   - validator: the access-token validator (issuer, audience, keys).
-    ///   - dpop: the DPoP proof verifier; `nil` accepts bearer tokens only.
-    ///   - requiresDPoP: refuse bearer tokens (needs `dpop`).
+    ///   - dpop: whether DPoP proofs are off, accepted or required, and their verifier.
     ///   - resourceMetadata: the RFC 9728 metadata URL for challenges.
     ///   - realm: the `realm` for challenges.
-    ///   - introspector: checks opaque tokens by introspection; `nil` accepts JWTs only.
-    ///   - introspectsJWTs: send JWT-shaped tokens to introspection too (needs `introspector`).
-    /// - Throws: ``JOSEError`` `invalid_input` when `requiresDPoP` is set without `dpop`
-    ///   (such a resource could accept no token at all, and bearer tokens must not slip in), or
-    ///   `introspectsJWTs` without `introspector`.
+    ///   - introspection: which tokens are checked by introspection, and the introspector.
     public init(
-        validator: AccessTokenValidator, dpop: DPoPProofVerifier? = nil, requiresDPoP: Bool = false,
-        resourceMetadata: String? = nil, realm: String? = nil,
-        introspector: TokenIntrospector? = nil, introspectsJWTs: Bool = false
-    ) throws {
-        if requiresDPoP, dpop == nil {
-            throw JOSEError.invalidInput("requiresDPoP needs a DPoP proof verifier: pass dpop")
-        }
-        if introspectsJWTs, introspector == nil {
-            throw JOSEError.invalidInput("introspectsJWTs needs a token introspector: pass introspector")
-        }
-        self.introspector = introspector
-        self.introspectsJWTs = introspectsJWTs
+        validator: AccessTokenValidator, dpop: DPoPMode = .off, resourceMetadata: String? = nil, realm: String? = nil,
+        introspection: Introspection = .off
+    ) {
         self.validator = validator
         self.dpop = dpop
-        self.requiresDPoP = requiresDPoP
+        self.introspection = introspection
         self.resourceMetadata = resourceMetadata
         self.realm = realm
     }
 
     /// The schemes this resource accepts.
     public var schemes: [AuthorizationCredentials.Scheme] {
-        dpop == nil ? [.bearer] : requiresDPoP ? [.dpop] : [.bearer, .dpop]
+        switch dpop {
+        case .off: [.bearer]
+        case .accepted: [.bearer, .dpop]
+        case .required: [.dpop]
+        }
+    }
+
+    /// The DPoP proof verifier, when DPoP is accepted.
+    private var dpopVerifier: DPoPProofVerifier? {
+        switch dpop {
+        case .off: nil
+        case .accepted(let verifier), .required(let verifier): verifier
+        }
+    }
+
+    /// The introspector that checks `token`, or `nil` when its signature decides.
+    private func introspector(for token: String) -> TokenIntrospector? {
+        switch introspection {
+        case .off: nil
+        case .opaqueTokens(let introspector): Self.isJWTShaped(token) ? nil : introspector
+        case .allTokens(let introspector): introspector
+        }
     }
 
     /// Authenticates one request.
@@ -110,7 +133,7 @@ public struct ProtectedResource: Sendable {
             throw JOSEError(.missingCredentials, "the request has no Bearer credentials (this resource does not accept DPoP)")
         }
         let token: VerifiedAccessToken
-        if let introspector, introspectsJWTs || !Self.isJWTShaped(credentials.token) {
+        if let introspector = introspector(for: credentials.token) {
             token = try await introspector.introspect(credentials.token)
             try TokenIntrospector.checkAudience(of: token.claims, is: validator.audience)
         } else {
@@ -124,14 +147,14 @@ public struct ProtectedResource: Sendable {
                 throw JOSEError(.invalidTokenBinding, "the access token is DPoP-bound but came as a bearer token")
             }
         case .dpop:
-            guard let dpop else { throw JOSEError(.missingCredentials, "this resource does not accept DPoP") }
+            guard let dpopVerifier else { throw JOSEError(.missingCredentials, "this resource does not accept DPoP") }
             guard request.dpop.count == 1, let header = request.dpop.first else {
                 throw JOSEError(.invalidDPoPProof, "a DPoP request needs exactly one DPoP header; it has \(request.dpop.count)")
             }
             guard let boundKey else {
                 throw JOSEError(.invalidTokenBinding, "the access token is not DPoP-bound (it has no cnf.jkt)")
             }
-            proof = try await dpop.verify(header, for: DPoPRequest(
+            proof = try await dpopVerifier.verify(header, for: DPoPRequest(
                 method: request.method, url: request.url, accessToken: credentials.token, expectedNonce: dpopNonce,
                 boundKeyThumbprint: boundKey))
         }
@@ -161,6 +184,6 @@ public struct ProtectedResource: Sendable {
         return ResourceChallenge(
             error, scheme: scheme.flatMap { schemes.contains($0) ? $0 : nil }, schemes: schemes, scope: scope,
             authentication: authentication, dpopNonce: dpopNonce,
-            dpopAlgorithms: dpop.map { $0.algorithms.sorted() } ?? [], resourceMetadata: resourceMetadata, realm: realm)
+            dpopAlgorithms: dpopVerifier.map { $0.algorithms.sorted() } ?? [], resourceMetadata: resourceMetadata, realm: realm)
     }
 }

@@ -56,7 +56,7 @@ struct EntryPointFixture: Sendable {
                                             keySource: cache, clock: clock)
         replayCache = try InMemoryReplayCache(clock: clock)
         dpop = try DPoPProofVerifier(replayCache: replayCache, clock: clock)
-        resource = try ProtectedResource(validator: accessTokens, dpop: dpop)
+        resource = ProtectedResource(validator: accessTokens, dpop: .accepted(dpop))
         client = try OpenIDClient(
             metadata: OpenIDProviderMetadata(document: Array(provider.metadata.utf8), expectedIssuer: InProcessProvider.issuer),
             clientID: InProcessProvider.clientID, fetcher: provider, keySource: provider.keySet, clock: clock)

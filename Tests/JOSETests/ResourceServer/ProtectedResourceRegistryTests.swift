@@ -21,7 +21,7 @@ import JOSETestSupport
         let b = try await LoopbackIssuer.start()
         let registry = try RegistryFixture.registry([.init(a.issuer, rules: rules), .init(b.issuer, rules: rules)])
         let validator = AccessTokenValidator(audience: RegistryFixture.audience, verifier: registry, clock: Self.clock)
-        let api = try ProtectedResource(validator: validator, dpop: try DPoPProofVerifier(clock: Self.clock))
+        let api = ProtectedResource(validator: validator, dpop: .accepted(try DPoPProofVerifier(clock: Self.clock)))
         return (a, b, api)
     }
 

@@ -15,15 +15,16 @@ import Testing
     }
 
     func resource(requiresDPoP: Bool = false, dpop: Bool = true) throws -> ProtectedResource {
+        let verifier = try DPoPProofVerifier(clock: .fixed(Self.now))
         let validator = AccessTokenValidator(issuer: "https://auth.example.com", audience: "https://api.example.com",
                                              keySource: JWKSet(keys: [issuerKey.publicKey!]), clock: .fixed(Self.now))
-        return try ProtectedResource(validator: validator, dpop: dpop ? try DPoPProofVerifier(clock: .fixed(Self.now)) : nil,
-                                 requiresDPoP: requiresDPoP, resourceMetadata: "https://api.example.com/.well-known/oauth-protected-resource")
+        return ProtectedResource(validator: validator, dpop: !dpop ? .off : requiresDPoP ? .required(verifier) : .accepted(verifier),
+                                 resourceMetadata: "https://api.example.com/.well-known/oauth-protected-resource")
     }
 
-    @Test func requiringDPoPWithoutAVerifierIsRefused() async throws {
-        // Forgetting `dpop:` must not turn "DPoP required" into "bearer accepted".
-        _ = await expectJOSEError(.invalidInput) { try resource(requiresDPoP: true, dpop: false) }
+    @Test func eachDPoPModeAcceptsItsSchemes() throws {
+        #expect(try resource(dpop: false).schemes == [.bearer])
+        #expect(try resource().schemes == [.bearer, .dpop])
         #expect(try resource(requiresDPoP: true).schemes == [.dpop])
     }
 

@@ -24,7 +24,7 @@ import Testing
         let cache = try InMemoryReplayCache(maximumEntries: 120, maximumEntriesPerOwner: 40, clock: .fixed(Self.now))
         let validator = AccessTokenValidator(issuer: "https://auth.example.com", audience: "https://api.example.com",
                                              keySource: JWKSet(keys: [issuerKey.publicKey!]), clock: .fixed(Self.now))
-        let api = try ProtectedResource(validator: validator, dpop: try DPoPProofVerifier(replayCache: cache, clock: .fixed(Self.now)))
+        let api = ProtectedResource(validator: validator, dpop: .accepted(try DPoPProofVerifier(replayCache: cache, clock: .fixed(Self.now))))
         let attacker = try DPoPProofSigner(key: try JWK.generate(for: .es256), clock: .fixed(Self.now))
         let attackerToken = try accessToken(boundTo: attacker.keyThumbprint, subject: "mallory")
         // More fresh proofs than the whole cache holds, each one valid.

@@ -24,8 +24,8 @@ import Foundation
 /// step-up and DPoP then apply as for one issuer.
 ///
 /// ```swift
-/// let api = try ProtectedResource(
-///     validator: AccessTokenValidator(audience: "api://orders", verifier: registry), dpop: try DPoPProofVerifier())
+/// let api = ProtectedResource(
+///     validator: AccessTokenValidator(audience: "api://orders", verifier: registry), dpop: .accepted(try DPoPProofVerifier()))
 /// ```
 ///
 /// For each token the registry reads the `iss` claim before anything is verified, and only to
