@@ -21,8 +21,8 @@ import JOSE
 /// and an S256 `code_challenge` of a fresh verifier. ``extraParameters`` can add provider
 /// extras but never replace those or the typed options: naming one is an error.
 public struct AuthorizationRequest: Sendable {
-    /// The largest `max_age` accepted: ten years, in seconds.
-    public static let maximumMaxAge = 315_360_000
+    /// The largest `max_age` accepted: ten years.
+    public static let maximumMaxAge = Duration.seconds(315_360_000)
 
     /// Parameters the request sets itself and ``extraParameters`` may not name.
     public static let reservedParameters: Set<String> = [
@@ -54,9 +54,9 @@ public struct AuthorizationRequest: Sendable {
     public var prompt: [String] = []
     /// `login_hint`: the user's identifier, when known.
     public var loginHint: String?
-    /// `max_age` in seconds: the longest since the user last authenticated actively; the ID
-    /// token must then carry an `auth_time` within it.
-    public var maxAge: Int?
+    /// `max_age`, in whole seconds: the longest since the user last authenticated actively; the
+    /// ID token must then carry an `auth_time` within it.
+    public var maxAge: Duration?
     /// `ui_locales`: preferred languages, as BCP 47 tags.
     public var uiLocales: [String] = []
     /// `resource` (RFC 8707): the protected resources the tokens are for, each an absolute URI.
@@ -169,7 +169,7 @@ public struct AuthorizationRequest: Sendable {
         if !acrValues.isEmpty { parameters.append(("acr_values", acrValues.joined(separator: " "))) }
         if !prompt.isEmpty { parameters.append(("prompt", prompt.joined(separator: " "))) }
         if let loginHint { parameters.append(("login_hint", loginHint)) }
-        if let maxAge { parameters.append(("max_age", String(maxAge))) }
+        if let seconds = maxAge?.wholeSeconds { parameters.append(("max_age", String(seconds))) }
         if !uiLocales.isEmpty { parameters.append(("ui_locales", uiLocales.joined(separator: " "))) }
         parameters += resources.map { ("resource", $0) }
         parameters += extraParameters
@@ -189,9 +189,7 @@ public struct AuthorizationRequest: Sendable {
             throw JOSEError.invalidInput("requiresAuthenticationContext needs acrValues: name the acr values the login must reach")
         }
         if let loginHint, loginHint.isEmpty { throw JOSEError.invalidInput("login_hint is empty") }
-        if let maxAge, !(0...Self.maximumMaxAge).contains(maxAge) {
-            throw JOSEError.invalidInput("max_age must be 0...\(Self.maximumMaxAge) seconds, got \(maxAge)")
-        }
+        try Self.checkMaxAge(maxAge)
         for resource in resources {
             guard URIText.absoluteURLWithoutFragment(resource) != nil else {
                 throw JOSEError.invalidInput("resource \(JOSEError.quoted(resource)) is not an absolute URI without fragment")
@@ -231,4 +229,17 @@ public struct PreparedAuthorization: Sendable {
     public let url: URL
     /// What the callback is checked against; persist it if the app may restart meanwhile.
     public let transaction: LoginTransaction
+}
+
+extension AuthorizationRequest {
+    /// Checks a `max_age`: whole seconds in 0...``maximumMaxAge``.
+    ///
+    /// - Throws: `JOSEError` `invalid_input` naming the value.
+    static func checkMaxAge(_ maxAge: Duration?) throws {
+        guard let maxAge else { return }
+        guard let seconds = maxAge.wholeSeconds, (0...maximumMaxAge.components.seconds).contains(seconds) else {
+            throw JOSEError.invalidInput(
+                "max_age must be whole seconds in 0...\(maximumMaxAge.components.seconds), got \(maxAge)")
+        }
+    }
 }

@@ -18,10 +18,10 @@ import JOSE
 public struct DeviceAuthorization: Sendable {
     /// The longest `user_code` accepted, in bytes.
     public static let maximumUserCodeLength = 64
-    /// The longest `expires_in` accepted: one day, in seconds.
-    public static let maximumExpiresIn: Int64 = 86_400
-    /// The polling interval when the response gives none (RFC 8628 §3.2), in seconds.
-    public static let defaultInterval: Int64 = 5
+    /// The longest `expires_in` accepted: one day.
+    public static let maximumExpiresIn = Duration.seconds(86_400)
+    /// The polling interval when the response gives none (RFC 8628 §3.2).
+    public static let defaultInterval = Duration.seconds(5)
 
     /// `device_code`: what the client polls with; never shown.
     public let deviceCode: String
@@ -31,10 +31,11 @@ public struct DeviceAuthorization: Sendable {
     public let verificationURI: URL
     /// `verification_uri_complete`: ``verificationURI`` with the user code in it, when sent.
     public let verificationURIComplete: URL?
-    /// `expires_in`: how long the codes stay valid, in seconds.
-    public let expiresIn: Int64
-    /// `interval`: the least time between two polls, in seconds; ``defaultInterval`` unless sent.
-    public let interval: Int64
+    /// `expires_in`: how long the codes stay valid, in whole seconds.
+    public let expiresIn: Duration
+    /// `interval`: the least time between two polls, in whole seconds; ``defaultInterval``
+    /// unless sent.
+    public let interval: Duration
 
     /// Reads a `200` device authorization response body.
     ///
@@ -58,15 +59,16 @@ public struct DeviceAuthorization: Sendable {
         guard let verificationURI = try Self.url(root, "verification_uri") else {
             throw Self.refusal("has no \"verification_uri\"")
         }
-        guard let expiresIn = Self.integer(root["expires_in"]), (1...Self.maximumExpiresIn).contains(expiresIn) else {
-            throw Self.refusal("has no \"expires_in\" integer in 1...\(Self.maximumExpiresIn)")
+        let maximum = Self.maximumExpiresIn.components.seconds
+        guard let expiresIn = Self.integer(root["expires_in"]), (1...maximum).contains(expiresIn) else {
+            throw Self.refusal("has no \"expires_in\" integer in 1...\(maximum)")
         }
-        let interval: Int64
+        let interval: Duration
         if let value = root["interval"] {
             guard let seconds = Self.integer(value), (0...expiresIn).contains(seconds) else {
                 throw Self.refusal("has an \"interval\" that is not an integer in 0...expires_in")
             }
-            interval = seconds
+            interval = .seconds(seconds)
         } else {
             interval = Self.defaultInterval
         }
@@ -74,7 +76,7 @@ public struct DeviceAuthorization: Sendable {
         self.userCode = userCode
         self.verificationURI = verificationURI
         verificationURIComplete = try Self.url(root, "verification_uri_complete")
-        self.expiresIn = expiresIn
+        self.expiresIn = .seconds(expiresIn)
         self.interval = interval
     }
 

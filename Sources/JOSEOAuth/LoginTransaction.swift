@@ -30,7 +30,7 @@ public struct LoginTransaction: Sendable, Hashable, Codable {
     /// The PKCE verifier whose S256 challenge was sent.
     public let codeVerifier: CodeVerifier
     /// The `max_age` sent, in seconds, when one was.
-    public let maxAge: Int?
+    public let maxAge: Duration?
     /// When the transaction was made, in seconds since 1970.
     public let createdAt: Double
     /// Whether the provider's metadata says authorization responses carry `iss` (RFC 9207);
@@ -56,18 +56,18 @@ public struct LoginTransaction: Sendable, Hashable, Codable {
     ///   - state: The state sent.
     ///   - nonce: The nonce sent.
     ///   - codeVerifier: The PKCE verifier.
-    ///   - maxAge: The `max_age` sent, in seconds.
+    ///   - maxAge: The `max_age` sent, in whole seconds.
     ///   - createdAt: Seconds since 1970.
     ///   - requiresIssuerParameter: Whether the response must carry `iss`.
     ///   - acrValues: The `acr_values` sent; none unless given.
     ///   - requiresAuthenticationContext: Whether the ID token must carry an `acr` among
     ///     `acrValues`; `false` unless given.
     /// - Throws: `JOSEError` `invalid_input` when a value is empty or too long, `maxAge` is
-    ///   negative, `createdAt` is not finite, an `acr_values` entry is empty, holds a space
+    ///   not whole seconds in 0...`AuthorizationRequest.maximumMaxAge`, `createdAt` is not finite, an `acr_values` entry is empty, holds a space
     ///   or there are more than 32 of them, or an `acr` is required without `acrValues`.
     public init(
         issuer: String, clientID: String, redirectURI: String, state: String, nonce: String,
-        codeVerifier: CodeVerifier, maxAge: Int?, createdAt: Double, requiresIssuerParameter: Bool,
+        codeVerifier: CodeVerifier, maxAge: Duration?, createdAt: Double, requiresIssuerParameter: Bool,
         acrValues: [String] = [], requiresAuthenticationContext: Bool = false
     ) throws {
         for (name, value) in [("issuer", issuer), ("client id", clientID), ("redirect URI", redirectURI),
@@ -79,9 +79,7 @@ public struct LoginTransaction: Sendable, Hashable, Codable {
         guard state.utf8.count <= Self.maximumValueLength, nonce.utf8.count <= Self.maximumValueLength else {
             throw JOSEError.invalidInput("a login transaction's state and nonce have at most \(Self.maximumValueLength) bytes")
         }
-        if let maxAge, !(0...AuthorizationRequest.maximumMaxAge).contains(maxAge) {
-            throw JOSEError.invalidInput("max_age must be 0...\(AuthorizationRequest.maximumMaxAge) seconds, got \(maxAge)")
-        }
+        try AuthorizationRequest.checkMaxAge(maxAge)
         guard createdAt.isFinite, createdAt >= 0 else {
             throw JOSEError.invalidInput("a login transaction's creation time must be a finite, non-negative number")
         }
@@ -129,7 +127,7 @@ public struct LoginTransaction: Sendable, Hashable, Codable {
             state: container.decode(String.self, forKey: .state),
             nonce: container.decode(String.self, forKey: .nonce),
             codeVerifier: CodeVerifier(container.decode(String.self, forKey: .codeVerifier)),
-            maxAge: container.decodeIfPresent(Int.self, forKey: .maxAge),
+            maxAge: container.decodeIfPresent(Int64.self, forKey: .maxAge).map { .seconds($0) },
             createdAt: container.decode(Double.self, forKey: .createdAt),
             requiresIssuerParameter: container.decode(Bool.self, forKey: .requiresIssuerParameter),
             acrValues: container.decodeIfPresent([String].self, forKey: .acrValues) ?? [],
@@ -148,7 +146,7 @@ public struct LoginTransaction: Sendable, Hashable, Codable {
         try container.encode(state, forKey: .state)
         try container.encode(nonce, forKey: .nonce)
         try container.encode(codeVerifier.value, forKey: .codeVerifier)
-        try container.encodeIfPresent(maxAge, forKey: .maxAge)
+        try container.encodeIfPresent(maxAge?.wholeSeconds, forKey: .maxAge)
         try container.encode(createdAt, forKey: .createdAt)
         try container.encode(requiresIssuerParameter, forKey: .requiresIssuerParameter)
         if !acrValues.isEmpty { try container.encode(acrValues, forKey: .acrValues) }

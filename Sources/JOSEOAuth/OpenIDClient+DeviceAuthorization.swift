@@ -58,13 +58,13 @@ extension OpenIDClient {
         _ authorization: DeviceAuthorization, clock: C = ContinuousClock()
     ) async throws -> LoginResult where C.Duration == Duration {
         try checkValidator()
-        let deadline = clock.now.advanced(by: .seconds(authorization.expiresIn))
-        var interval = Duration.seconds(max(authorization.interval, 1))
+        let deadline = clock.now.advanced(by: authorization.expiresIn)
+        var interval = max(authorization.interval, .seconds(1))
         let request = TokenRequest.deviceCode(authorization)
         while true {
             guard clock.now.advanced(by: interval) < deadline else {
                 throw JOSEError(.loginTimedOut,
-                                "the device code expired after \(authorization.expiresIn) s without the user's approval")
+                                "the device code expired after \(authorization.expiresIn.components.seconds) s without the user's approval")
             }
             try await clock.sleep(for: interval)
             let tokens: TokenResponse

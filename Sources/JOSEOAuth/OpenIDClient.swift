@@ -181,7 +181,7 @@ public struct OpenIDClient: Sendable {
             }
         }
         let verified = try await validator.validate(
-            idToken, nonce: .sent(transaction.nonce), maxAge: transaction.maxAge.map { .seconds($0) },
+            idToken, nonce: .sent(transaction.nonce), maxAge: transaction.maxAge,
             accessToken: tokens.accessToken)
         return makeLoginResult(tokens: tokens, idToken: verified, receivedAt: receivedAt)
     }

@@ -10,25 +10,25 @@ import JOSE
 /// but not a non-empty string. ``OpenIDClient`` also refuses a `token_type` that does not match
 /// whether it sent a DPoP proof: `DPoP` for a proved request, `Bearer` otherwise.
 public struct TokenResponse: Sendable {
-    /// The largest `expires_in` accepted: ten years, in seconds.
-    public static let maximumExpiresIn: Int64 = 315_360_000
+    /// The largest `expires_in` accepted: ten years.
+    public static let maximumExpiresIn = Duration.seconds(315_360_000)
 
     /// `access_token`.
     public let accessToken: String
     /// `token_type` as sent, for example `Bearer`.
     public let tokenType: String
-    /// `expires_in` in seconds, when sent.
-    public let expiresIn: Int64?
+    /// `expires_in`, when sent: how long the access token lasts from the response.
+    public let expiresIn: Duration?
     /// `refresh_token`, when sent.
     public let refreshToken: String?
     /// `id_token`, when sent (not yet validated).
     public let idToken: String?
     /// `scope`, when sent (the granted scopes, when they differ from those asked for).
     public let scope: String?
-    /// How long the refresh token lasts, in seconds, when the provider says so: the
+    /// How long the refresh token lasts from the response, when the provider says so: the
     /// non-standard `refresh_token_expires_in` (or Keycloak's `refresh_expires_in`), read only
     /// when it is an integer in 1...``maximumExpiresIn`` and ignored otherwise.
-    public let refreshTokenExpiresIn: Int64?
+    public let refreshTokenExpiresIn: Duration?
     /// The whole response, parsed.
     package let json: JSONValue
 
@@ -69,11 +69,11 @@ public struct TokenResponse: Sendable {
         }
         if let value = root["expires_in"] {
             guard value.kind == .number, value.isIntegerLiteral, let seconds = value.integer,
-                  (0...Self.maximumExpiresIn).contains(seconds) else {
+                  (0...Self.maximumExpiresIn.components.seconds).contains(seconds) else {
                 throw JOSEError(.invalidTokenResponse,
-                                "the \"expires_in\" is not an integer number of seconds in 0...\(Self.maximumExpiresIn)")
+                                "the \"expires_in\" is not an integer number of seconds in 0...\(Self.maximumExpiresIn.components.seconds)")
             }
-            expiresIn = seconds
+            expiresIn = .seconds(seconds)
         } else {
             expiresIn = nil
         }
@@ -84,7 +84,7 @@ public struct TokenResponse: Sendable {
         scope = try Self.string(root, "scope")
         refreshTokenExpiresIn = ["refresh_token_expires_in", "refresh_expires_in"].lazy.compactMap { name in
             root[name].flatMap { $0.isIntegerLiteral ? $0.integer : nil }
-        }.first { (1...Self.maximumExpiresIn).contains($0) }
+        }.first { (1...Self.maximumExpiresIn.components.seconds).contains($0) }.map { .seconds($0) }
         json = root
     }
 

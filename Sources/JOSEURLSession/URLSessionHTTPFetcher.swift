@@ -53,7 +53,7 @@ public struct URLSessionHTTPFetcher: HTTPFetcher {
         let url = request.url
         try request.validateForSending()
 
-        let seconds = request.timeout.timeInterval
+        let seconds = request.timeout.inSeconds
         var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData,
                                     timeoutInterval: seconds + 1)
         urlRequest.httpMethod = request.method.rawValue
@@ -74,14 +74,6 @@ public struct URLSessionHTTPFetcher: HTTPFetcher {
         } onCancel: {
             exchange.finish(.failure(JOSEError(.transportFailed, "fetching \(TransportPolicy.describe(url)) was cancelled")))
         }
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as Foundation's `TimeInterval`.
-    var timeInterval: TimeInterval {
-        let parts = components
-        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }
 }
 
@@ -220,7 +212,7 @@ private final class FetchExchange: Sendable {
             guard let self else { return }
             fail("timed out after \(timeout)")
         }
-        timer.source.schedule(deadline: .now() + timeout.timeInterval)
+        timer.source.schedule(deadline: .now() + timeout.inSeconds)
         timer.source.resume()
         let finished: Bool = state.withLock {
             guard $0.result == nil else { return true }

@@ -17,7 +17,7 @@ import Testing
         request.acrValues = ["urn:idp:bank", "urn:idp:card"]
         request.prompt = ["login", "consent"]
         request.loginHint = "alice@example.com"
-        request.maxAge = 0
+        request.maxAge = .zero
         request.uiLocales = ["nb-NO", "en"]
         request.resources = ["https://api.example/"]
         request.extraParameters = [("response_mode", "form_post"), ("provider_extra", "x y&z")]
@@ -42,7 +42,7 @@ import Testing
         #expect(values["provider_extra"] == "x y&z")
         #expect(pairs.count == Set(pairs.map(\.name)).count)
         #expect(prepared.transaction.createdAt == 1000)
-        #expect(prepared.transaction.maxAge == 0)
+        #expect(prepared.transaction.maxAge == .zero)
     }
 
     @Test func freshSecretsEachTime() throws {
@@ -103,7 +103,9 @@ import Testing
 
     @Test func badOptionsAreRefused() async throws {
         var request = AuthorizationRequest(clientID: "app", redirectURI: "https://app.example/cb")
-        request.maxAge = -1
+        request.maxAge = .seconds(-1)
+        _ = await expectJOSEError(.invalidInput) { try request.prepare(authorizationEndpoint: endpoint, issuer: "i") }
+        request.maxAge = .milliseconds(1500)   // max_age is an integer: no fraction is rounded away
         _ = await expectJOSEError(.invalidInput) { try request.prepare(authorizationEndpoint: endpoint, issuer: "i") }
         request.maxAge = nil
         request.scopes = ["openid", "two words"]
@@ -127,7 +129,7 @@ import Testing
     @Test func transactionRoundTripsThroughJSONAndValidatesOnDecode() throws {
         let request = AuthorizationRequest(clientID: "app", redirectURI: "https://app.example/cb")
         var withMaxAge = request
-        withMaxAge.maxAge = 60
+        withMaxAge.maxAge = .seconds(60)
         let transaction = try withMaxAge.prepare(authorizationEndpoint: endpoint, issuer: "https://op.example",
                                                  requiresIssuerParameter: true).transaction
         let data = try JSONEncoder().encode(transaction)

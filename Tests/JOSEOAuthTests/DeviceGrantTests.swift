@@ -24,8 +24,8 @@ import JOSETestSupport
         #expect(request.parameters["scope"] == "openid profile")
         #expect(authorization.verificationURI.absoluteString == fixture.provider.baseURL + "/device")
         #expect(authorization.verificationURIComplete?.absoluteString.hasSuffix("user_code=" + authorization.userCode) == true)
-        #expect(authorization.interval == 1)
-        #expect(authorization.expiresIn == 600)
+        #expect(authorization.interval == .seconds(1))
+        #expect(authorization.expiresIn == .seconds(600))
     }
 
     @Test func pendingAndSlowDownPollAgainAndSlowDownAddsFiveSecondsForGood() async throws {
@@ -95,6 +95,6 @@ import JOSETestSupport
 
     @Test func theIntervalIsFiveSecondsUnlessGiven() throws {
         let body = #"{"device_code":"d","user_code":"ABCD","verification_uri":"https://op.example/device","expires_in":600}"#
-        #expect(try DeviceAuthorization(json: Array(body.utf8)).interval == 5)
+        #expect(try DeviceAuthorization(json: Array(body.utf8)).interval == .seconds(5))
     }
 }

@@ -246,9 +246,9 @@ import JOSETestSupport
     @Test func maxAgeRequiresAuthTime() async throws {
         let fixture = try await LoginFixture.make()
         var request = fixture.request()
-        request.maxAge = 300
+        request.maxAge = .seconds(300)
         let (callback, transaction) = try await fixture.authorize(request)
-        #expect(transaction.maxAge == 300)
+        #expect(transaction.maxAge == .seconds(300))
         #expect(try await fixture.provider.lastRequest(path: "/authorize").parameters["max_age"] == "300")
         _ = try await fixture.client.finishLogin(callbackURL: callback, transaction: transaction)
     }

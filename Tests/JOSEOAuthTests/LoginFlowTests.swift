@@ -16,7 +16,7 @@ import JOSETestSupport
         #expect(login.idToken?.claims.nonce == transaction.nonce)
         #expect(login.idToken?.claims.string("at_hash") != nil)
         #expect(login.tokens.tokenType == "Bearer")
-        #expect(login.tokens.expiresIn == 3600)
+        #expect(login.tokens.expiresIn == .seconds(3600))
         #expect(login.tokens.refreshToken != nil)
         let token = try await fixture.provider.lastRequest(path: "/token")
         #expect(token.parameters["grant_type"] == "authorization_code")

@@ -12,7 +12,7 @@ import Testing
             """.utf8))
         #expect(response.accessToken == "at")
         #expect(response.tokenType == "bearer")
-        #expect(response.expiresIn == 3600)
+        #expect(response.expiresIn == .seconds(3600))
         #expect(response.refreshToken == "rt")
         #expect(response.idToken == "a.b.c")
         #expect(response.scope == "openid profile")

@@ -24,12 +24,12 @@ public struct AuthenticationRequirement: Sendable, Hashable {
     }
 
     /// The `max_age` challenge parameter: ``maximumAge`` in whole seconds, when set.
-    public var challengeMaximumAge: Int64? {
+    package var challengeMaximumAge: Int64? {
         maximumAge.map { Int64(exactly: $0.inSeconds.rounded(.down)) ?? 0 }
     }
 
     /// The `acr_values` challenge parameter: the accepted classes separated by spaces, when any.
-    public var challengeContextClasses: String? {
+    package var challengeContextClasses: String? {
         acceptedContextClasses.isEmpty ? nil : acceptedContextClasses.joined(separator: " ")
     }
 }

@@ -5,4 +5,11 @@ extension Duration {
     package var inSeconds: Double {
         self / .seconds(1)
     }
+
+    /// The duration in whole seconds, or `nil` when it has a fraction of a second: protocol
+    /// fields such as `max_age` and `expires_in` are integers.
+    package var wholeSeconds: Int64? {
+        let (seconds, attoseconds) = components
+        return attoseconds == 0 ? seconds : nil
+    }
 }

@@ -173,7 +173,7 @@ struct LoginCommand: AsyncParsableCommand {
         if let complete = authorization.verificationURIComplete {
             Console.err("or open \(complete.absoluteString)")
         }
-        Console.err("Waiting for approval (the code expires in \(authorization.expiresIn) s)...")
+        Console.err("Waiting for approval (the code expires in \(authorization.expiresIn.components.seconds) s)...")
         let limit = Duration.seconds(timeout)
         return try await withThrowingTaskGroup(of: LoginResult.self) { group in
             group.addTask { try await client.finishDeviceLogin(authorization) }

@@ -61,7 +61,7 @@ struct AuthorizationRequestOptions: ParsableArguments {
         request.acrValues = acrValues.map { $0.split(separator: " ").map(String.init) } ?? []
         request.prompt = prompt.map { $0.split(separator: " ").map(String.init) } ?? []
         request.loginHint = loginHint
-        request.maxAge = maxAge
+        request.maxAge = maxAge.map { .seconds($0) }
         request.extraParameters = extraParameters
         return request
     }

@@ -25,7 +25,7 @@ struct TokenResponseOutput {
     var json: JSONOutput {
         guard let out else { return Self.fullJSON(tokens) }
         var members: [(String, JSONOutput)] = [("token_type", .string(tokens.tokenType))]
-        if let expiresIn = tokens.expiresIn { members.append(("expires_in", .integer(expiresIn))) }
+        if let expiresIn = tokens.expiresIn { members.append(("expires_in", .integer(expiresIn.components.seconds))) }
         if let scope = tokens.scope { members.append(("scope", .string(scope))) }
         return .object(members + [("file", .string(out))])
     }
@@ -39,7 +39,7 @@ struct TokenResponseOutput {
         var lines = ["token_type: " + JOSEError.quoted(tokens.tokenType)]
         if let signer = tokens.proofSigner { lines.append("bound to DPoP key: " + signer.keyThumbprint + " (cnf.jkt)") }
         if let expiresIn = tokens.expiresIn {
-            lines.append("expires: in \(expiresIn) s, " + times.describe("exp", seconds: now + Double(expiresIn)))
+            lines.append("expires: in \(expiresIn.components.seconds) s, " + times.describe("exp", seconds: now + expiresIn.inSeconds))
         } else {
             lines.append("expires: not said (no expires_in)")
         }
@@ -56,7 +56,7 @@ struct TokenResponseOutput {
         var members: [(String, JSONOutput)] = [
             ("access_token", .string(tokens.accessToken)), ("token_type", .string(tokens.tokenType)),
         ]
-        if let expiresIn = tokens.expiresIn { members.append(("expires_in", .integer(expiresIn))) }
+        if let expiresIn = tokens.expiresIn { members.append(("expires_in", .integer(expiresIn.components.seconds))) }
         if let refreshToken = tokens.refreshToken { members.append(("refresh_token", .string(refreshToken))) }
         if let idToken = tokens.idToken { members.append(("id_token", .string(idToken))) }
         if let scope = tokens.scope { members.append(("scope", .string(scope))) }

@@ -23,7 +23,7 @@ public struct AccessToken: Sendable {
     init(_ tokens: TokenResponse, receivedAt: Double) {
         value = tokens.accessToken
         tokenType = tokens.tokenType
-        expiresAt = tokens.expiresIn.map { receivedAt + Double($0) }
+        expiresAt = tokens.expiresIn.map { receivedAt + $0.inSeconds }
         scope = tokens.scope
         proofSigner = tokens.proofSigner
     }

@@ -62,9 +62,9 @@ public struct StoredSession: Sendable, Hashable, Codable {
         self.clientID = clientID
         accessToken = tokens.accessToken
         tokenType = tokens.tokenType
-        accessTokenExpiresAt = tokens.expiresIn.map { receivedAt + Double($0) }
+        accessTokenExpiresAt = tokens.expiresIn.map { receivedAt + $0.inSeconds }
         refreshToken = tokens.refreshToken
-        refreshTokenExpiresAt = tokens.refreshTokenExpiresIn.map { receivedAt + Double($0) }
+        refreshTokenExpiresAt = tokens.refreshTokenExpiresIn.map { receivedAt + $0.inSeconds }
         scope = tokens.scope
         self.idToken = idToken == nil ? nil : tokens.idToken
         idTokenClaims = idToken?.claims
