@@ -133,7 +133,7 @@ public struct ClientAuthentication: Sendable {
             form.append(("client_id", clientID))
             form.append(("client_secret", secret))
         case .privateKeyJWT(let signer, let audience, let lifetime):
-            let now = clock.now
+            let now = clock.secondsSince1970
             guard now.isFinite, now >= 0, now < 1e15 else {
                 throw JOSEError.invalidInput("the clock reads \(now), which is not a usable time")
             }

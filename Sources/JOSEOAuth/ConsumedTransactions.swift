@@ -43,7 +43,7 @@ extension OpenIDClient {
     ///   finished it meanwhile); `replay_store_unavailable` when the record cannot be asked or
     ///   is full.
     func consume(_ transaction: LoginTransaction) async throws {
-        let expiresAt = transaction.createdAt + transactionLifetime.inSeconds
+        let expiresAt = transaction.createdAt.timeIntervalSince1970 + transactionLifetime.inSeconds
         switch try await consumedTransactions.answer(transaction.state, owner: consumedTransactionsOwner, expiresAt: expiresAt) {
         case .firstUse:
             return

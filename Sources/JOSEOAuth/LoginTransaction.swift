@@ -31,8 +31,8 @@ public struct LoginTransaction: Sendable, Hashable, Codable {
     public let codeVerifier: CodeVerifier
     /// The `max_age` sent, in seconds, when one was.
     public let maxAge: Duration?
-    /// When the transaction was made, in seconds since 1970.
-    public let createdAt: Double
+    /// When the transaction was made.
+    public let createdAt: Date
     /// Whether the provider's metadata says authorization responses carry `iss` (RFC 9207);
     /// then a response without it is refused.
     public let requiresIssuerParameter: Bool
@@ -57,17 +57,17 @@ public struct LoginTransaction: Sendable, Hashable, Codable {
     ///   - nonce: The nonce sent.
     ///   - codeVerifier: The PKCE verifier.
     ///   - maxAge: The `max_age` sent, in whole seconds.
-    ///   - createdAt: Seconds since 1970.
+    ///   - createdAt: When the login started.
     ///   - requiresIssuerParameter: Whether the response must carry `iss`.
     ///   - acrValues: The `acr_values` sent; none unless given.
     ///   - requiresAuthenticationContext: Whether the ID token must carry an `acr` among
     ///     `acrValues`; `false` unless given.
     /// - Throws: `JOSEError` `invalid_input` when a value is empty or too long, `maxAge` is
-    ///   not whole seconds in 0...`AuthorizationRequest.maximumMaxAge`, `createdAt` is not finite, an `acr_values` entry is empty, holds a space
+    ///   not whole seconds in 0...`AuthorizationRequest.maximumMaxAge`, `createdAt` is before 1970 or not finite, an `acr_values` entry is empty, holds a space
     ///   or there are more than 32 of them, or an `acr` is required without `acrValues`.
     public init(
         issuer: String, clientID: String, redirectURI: String, state: String, nonce: String,
-        codeVerifier: CodeVerifier, maxAge: Duration?, createdAt: Double, requiresIssuerParameter: Bool,
+        codeVerifier: CodeVerifier, maxAge: Duration?, createdAt: Date, requiresIssuerParameter: Bool,
         acrValues: [String] = [], requiresAuthenticationContext: Bool = false
     ) throws {
         for (name, value) in [("issuer", issuer), ("client id", clientID), ("redirect URI", redirectURI),
@@ -80,7 +80,7 @@ public struct LoginTransaction: Sendable, Hashable, Codable {
             throw JOSEError.invalidInput("a login transaction's state and nonce have at most \(Self.maximumValueLength) bytes")
         }
         try AuthorizationRequest.checkMaxAge(maxAge)
-        guard createdAt.isFinite, createdAt >= 0 else {
+        guard createdAt.timeIntervalSince1970.isFinite, createdAt.timeIntervalSince1970 >= 0 else {
             throw JOSEError.invalidInput("a login transaction's creation time must be a finite, non-negative number")
         }
         guard acrValues.count <= 32, acrValues.allSatisfy({
@@ -128,7 +128,7 @@ public struct LoginTransaction: Sendable, Hashable, Codable {
             nonce: container.decode(String.self, forKey: .nonce),
             codeVerifier: CodeVerifier(container.decode(String.self, forKey: .codeVerifier)),
             maxAge: container.decodeIfPresent(Int64.self, forKey: .maxAge).map { .seconds($0) },
-            createdAt: container.decode(Double.self, forKey: .createdAt),
+            createdAt: Date(timeIntervalSince1970: container.decode(Double.self, forKey: .createdAt)),
             requiresIssuerParameter: container.decode(Bool.self, forKey: .requiresIssuerParameter),
             acrValues: container.decodeIfPresent([String].self, forKey: .acrValues) ?? [],
             requiresAuthenticationContext: container.decodeIfPresent(Bool.self, forKey: .requiresAuthenticationContext) ?? false)
@@ -147,7 +147,7 @@ public struct LoginTransaction: Sendable, Hashable, Codable {
         try container.encode(nonce, forKey: .nonce)
         try container.encode(codeVerifier.value, forKey: .codeVerifier)
         try container.encodeIfPresent(maxAge?.wholeSeconds, forKey: .maxAge)
-        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(createdAt.timeIntervalSince1970, forKey: .createdAt)
         try container.encode(requiresIssuerParameter, forKey: .requiresIssuerParameter)
         if !acrValues.isEmpty { try container.encode(acrValues, forKey: .acrValues) }
         if requiresAuthenticationContext { try container.encode(true, forKey: .requiresAuthenticationContext) }

@@ -76,7 +76,7 @@ public struct LogoutTokenValidator: Sendable {
         try providerRule?(token.claims)
         try check(token)
         let claims = token.claims
-        guard let tokenID = claims.tokenID, let issuedAt = claims.issuedAt, let expiresAt = claims.expiration else {
+        guard let tokenID = claims.tokenID, let issuedAt = claims.number("iat"), let expiresAt = claims.number("exp") else {
             throw JOSEError(.missingClaim, "the logout token has no string \"jti\", or no \"iat\" or \"exp\"")
         }
         let leeway = verifier.rules.leeway.inSeconds

@@ -79,7 +79,7 @@ extension OpenIDClient {
                 default: throw error
                 }
             }
-            let receivedAt = self.clock.now
+            let receivedAt = self.clock.secondsSince1970
             var verified: VerifiedJWT?
             if let idToken = tokens.idToken {
                 verified = try await idTokenValidator.validate(idToken, nonce: .notSent, accessToken: tokens.accessToken)

@@ -168,7 +168,7 @@ public struct OpenIDClient: Sendable {
         let claim = try await startFinishing(transaction)
         defer { claim.end() }
         let tokens = try await requestTokens(.authorizationCode(response.code, transaction: transaction))
-        let receivedAt = clock.now
+        let receivedAt = clock.secondsSince1970
         try await consume(transaction)
         guard let idToken = tokens.idToken else {
             throw JOSEError(.invalidTokenResponse, "the token response has no \"id_token\"")
@@ -322,10 +322,10 @@ public struct OpenIDClient: Sendable {
         guard transaction.clientID == clientID else {
             throw JOSEError.invalidInput("the transaction was made for another client id")
         }
-        guard clock.now - transaction.createdAt <= transactionLifetime.inSeconds else {
+        guard clock.secondsSince1970 - transaction.createdAt.timeIntervalSince1970 <= transactionLifetime.inSeconds else {
             throw JOSEError(.expired, "the login transaction is older than \(transactionLifetime)")
         }
-        guard transaction.createdAt <= clock.now + Self.creationLeeway else {
+        guard transaction.createdAt.timeIntervalSince1970 <= clock.secondsSince1970 + Self.creationLeeway else {
             throw JOSEError(.expired, "the login transaction was made in the future")
         }
     }

@@ -1,6 +1,11 @@
 #if PostgreSQL
 import JOSE
 import PostgresNIO
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// A `ReplayCache` on PostgreSQL, shared by every instance of a fleet: a DPoP proof, a
 /// logout token or a login transaction accepted by one instance is refused by every other
@@ -88,8 +93,9 @@ public final class PostgresReplayCache: ReplayCache {
     ///
     /// - Throws: `JOSEError` `replay_store_unavailable` when the database cannot be
     ///   reached, fails the statement, or takes longer than ``timeout``.
-    public func recordFirstUse(of identifier: String, owner: String, expiresAt: Double) async throws -> ReplayCheck {
-        let now = clock.now
+    public func recordFirstUse(of identifier: String, owner: String, expiresAt: Date) async throws -> ReplayCheck {
+        let now = clock.secondsSince1970
+        let expiresAt = expiresAt.timeIntervalSince1970
         guard now.isFinite, expiresAt.isFinite else { return .seenBefore }
         let answer = try await withinTimeout("record a first use") {
             if self.createsSchema, !self.progress.schemaReady { try await self.createSchema() }
@@ -114,7 +120,7 @@ public final class PostgresReplayCache: ReplayCache {
     /// - Throws: `JOSEError` `replay_store_unavailable` when the database cannot be
     ///   reached, fails the statement, or takes longer than ``timeout``.
     public func isRecorded(_ identifier: String, owner: String) async throws -> Bool {
-        let now = clock.now
+        let now = clock.secondsSince1970
         guard now.isFinite else { return true }
         return try await withinTimeout("look up an entry") {
             if self.createsSchema, !self.progress.schemaReady { try await self.createSchema() }
@@ -135,7 +141,7 @@ public final class PostgresReplayCache: ReplayCache {
     /// - Throws: `JOSEError` `replay_store_unavailable` when the database fails it.
     @discardableResult
     public func removeExpired(limit: Int = 10_000) async throws -> Int {
-        let now = clock.now
+        let now = clock.secondsSince1970
         return try await withinTimeout("remove expired entries") {
             let rows = try await self.client.query("""
                 WITH expired AS (

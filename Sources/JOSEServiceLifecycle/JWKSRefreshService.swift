@@ -1,4 +1,9 @@
 #if ServiceLifecycle
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 public import JOSE
 public import ServiceLifecycle
 
@@ -86,14 +91,14 @@ public struct JWKSRefreshService: Service {
     private func keepFresh(_ cache: JWKSCache) async {
         // The random lead is drawn once per renewal, so that recomputing the due time after a
         // wait does not move it.
-        var lead = (renewedAt: Double?.none, fraction: Double.random(in: 0..<1))
+        var lead = (renewedAt: Date?.none, fraction: Double.random(in: 0..<1))
         var justFetched = false
         while !Task.isCancelled {
             let schedule = cache.refreshSchedule
             if schedule.renewedAt != lead.renewedAt {
                 lead = (schedule.renewedAt, Double.random(in: 0..<1))
             }
-            var wait = Self.due(schedule, jitter: jitter.inSeconds, fraction: lead.fraction) - cache.configuration.clock.now
+            var wait = Self.due(schedule, jitter: jitter.inSeconds, fraction: lead.fraction) - cache.configuration.clock.secondsSince1970
             if justFetched {
                 wait = max(wait, Self.minimumInterval.inSeconds)
                 justFetched = false
@@ -119,11 +124,12 @@ public struct JWKSRefreshService: Service {
     /// never before the failure backoff ends.
     static func due(_ schedule: JWKSCache.RefreshSchedule, jitter: Double, fraction: Double) -> Double {
         var due = -Double.infinity
-        if let renewedAt = schedule.renewedAt, schedule.refreshFrom.isFinite {
-            let lead = min(jitter, max(0, schedule.refreshFrom - renewedAt) / 2) * fraction
-            due = schedule.refreshFrom - lead
+        if let renewedAt = schedule.renewedAt?.timeIntervalSince1970,
+           let refreshFrom = schedule.refreshFrom?.timeIntervalSince1970 {
+            let lead = min(jitter, max(0, refreshFrom - renewedAt) / 2) * fraction
+            due = refreshFrom - lead
         }
-        if let retry = schedule.retryNotBefore { due = max(due, retry) }
+        if let retry = schedule.retryNotBefore?.timeIntervalSince1970 { due = max(due, retry) }
         return due
     }
 

@@ -39,7 +39,7 @@ import Testing
 
     /// The application under test over `keys`, every clock one second after the tokens were made.
     static func application(_ tokens: PyJWTTokens, log: RecordingLog, keys: some JWKSetSource) throws -> some ApplicationProtocol {
-        let clock = JOSEClock.fixed(PyJWTTokens.madeAt + 1)
+        let clock = JOSEClock.fixed(secondsSince1970: PyJWTTokens.madeAt + 1)
         let validator = AccessTokenValidator(
             issuer: "https://auth.example.com", audience: "https://api.example.com", keySource: keys, clock: clock)
         return try application(ProtectedResource(validator: validator, dpop: .accepted(try DPoPProofVerifier(clock: clock)),
@@ -94,7 +94,7 @@ import Testing
         let time = ManualTime(PyJWTTokens.madeAt + 1)
         let log = RecordingLog()
         var configuration = JWKSCache.Configuration()
-        configuration.clock = JOSEClock { time.now }
+        configuration.clock = JOSEClock(secondsSince1970: { time.now })
         configuration.logger = log.logger()
         let keys = try DiscoveringJWKSCache(issuer: issuer, fetcher: URLSessionHTTPFetcher(), configuration: configuration)
 

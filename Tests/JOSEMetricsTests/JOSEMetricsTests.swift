@@ -20,7 +20,7 @@ import Testing
                                   etag: #""v1""#)
         let now = LockedValue(1_700_000_000.0)
         var configuration = JWKSCache.Configuration()
-        configuration.clock = JOSEClock { now.withLock { $0 } }
+        configuration.clock = JOSEClock(secondsSince1970: { now.withLock { $0 } })
         configuration.observer = JWKSCacheMetrics(keySet: "idp", factory: metrics)
         let cache = try JWKSCache(url: server.url(path), configuration: configuration)
         let verifier = JWTVerifier(keySource: cache, rules: JWTClaimRules())
@@ -59,7 +59,7 @@ import Testing
         let verification = VerificationMetrics(verifier: "api", factory: metrics)
         let key = try JWK.generate(for: .es256, keyID: "k1")
         let verifier = JWTVerifier(keySource: JWKSet(keys: [try #require(key.publicKey)]),
-                                   rules: JWTClaimRules(clock: .fixed(2_000_000_000)))
+                                   rules: JWTClaimRules(clock: .fixed(secondsSince1970: 2_000_000_000)))
         let signer = try JWSSigner(key: key, algorithm: .es256)
         let valid = try signer.sign(Array(#"{"sub":"a","exp":2000000100}"#.utf8))
         let expired = try signer.sign(Array(#"{"sub":"a","exp":1000000000}"#.utf8))

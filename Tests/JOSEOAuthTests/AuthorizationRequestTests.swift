@@ -21,7 +21,7 @@ import Testing
         request.uiLocales = ["nb-NO", "en"]
         request.resources = ["https://api.example/"]
         request.extraParameters = [("response_mode", "form_post"), ("provider_extra", "x y&z")]
-        let prepared = try request.prepare(authorizationEndpoint: endpoint, issuer: "https://op.example", clock: .fixed(1000))
+        let prepared = try request.prepare(authorizationEndpoint: endpoint, issuer: "https://op.example", clock: .fixed(secondsSince1970: 1000))
         let pairs = try query(prepared.url)
         let values = Dictionary(pairs.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
         #expect(pairs.first?.name == "tenant")
@@ -41,7 +41,7 @@ import Testing
         #expect(values["resource"] == "https://api.example/")
         #expect(values["provider_extra"] == "x y&z")
         #expect(pairs.count == Set(pairs.map(\.name)).count)
-        #expect(prepared.transaction.createdAt == 1000)
+        #expect(prepared.transaction.createdAt == Date(timeIntervalSince1970: 1000))
         #expect(prepared.transaction.maxAge == .zero)
     }
 

@@ -496,7 +496,7 @@ import JOSETestSupport
 
     @Test func transactionMadeInTheFutureIsRefused() async throws {
         let fixture = try await LoginFixture.make()
-        let future = try fixture.request().prepare(for: fixture.client.metadata, clock: .fixed(Date().timeIntervalSince1970 + 3600))
+        let future = try fixture.request().prepare(for: fixture.client.metadata, clock: .fixed(secondsSince1970: Date().timeIntervalSince1970 + 3600))
         let callback = try await fixture.provider.callbackURL(for: future.url)
         _ = await expectJOSEError(.expired) {
             try await fixture.client.finishLogin(callbackURL: callback, transaction: future.transaction)

@@ -12,7 +12,7 @@ import JOSETestSupport
     /// A time the test moves by hand.
     private final class Time: Sendable {
         private let seconds = Lock(Date().timeIntervalSince1970)
-        var clock: JOSEClock { JOSEClock { self.seconds.withLock { $0 } } }
+        var clock: JOSEClock { JOSEClock(secondsSince1970: { self.seconds.withLock { $0 } }) }
         func advance(by interval: Double) { seconds.withLock { $0 += interval } }
     }
 

@@ -67,7 +67,7 @@ import Testing
         var form: [(name: String, value: String)] = []
         var headers: [String: String] = [:]
         try authentication.apply(to: &form, headers: &headers, clientID: "app", endpoint: URL(string: "https://op.example/token")!,
-                                 issuer: "https://op.example", clock: .fixed(1_700_000_000))
+                                 issuer: "https://op.example", clock: .fixed(secondsSince1970: 1_700_000_000))
         let assertion = try #require(form.first { $0.name == "client_assertion" }?.value)
         let claims = try JSONDocument(bytes: Base64URL.decode(String(assertion.split(separator: ".")[1]))).root
         #expect(claims["aud"]?.string == "https://op.example")

@@ -96,10 +96,10 @@ import JOSETestSupport
             {"version":1,"issuer":"https://op.example","client_id":"app","access_token":"at","token_type":"Bearer",
              "access_token_expires_at":1030,"received_at":1000}
             """.utf8))
-        #expect(session.accessTokenIsValid(for: .seconds(60), at: 1015))
-        #expect(!session.accessTokenIsValid(for: .seconds(60), at: 1015.5))
-        #expect(session.accessTokenIsValid(for: .seconds(10), at: 1020))
-        #expect(!session.accessTokenIsValid(for: .zero, at: 1030))
+        #expect(session.accessTokenIsValid(for: .seconds(60), at: Date(timeIntervalSince1970: 1015)))
+        #expect(!session.accessTokenIsValid(for: .seconds(60), at: Date(timeIntervalSince1970: 1015.5)))
+        #expect(session.accessTokenIsValid(for: .seconds(10), at: Date(timeIntervalSince1970: 1020)))
+        #expect(!session.accessTokenIsValid(for: .zero, at: Date(timeIntervalSince1970: 1030)))
     }
 
     @Test func aRefusedRefreshEndsTheSessionAsLoginRequired() async throws {

@@ -17,7 +17,7 @@ struct PostgresReplayCacheTests {
 
     /// One moment for the proofs, the verifiers and the stores: a proof is never too old by the
     /// time a loaded machine has connected to the database and checked it.
-    static let now = JOSEClock.fixed(1_800_000_000)
+    static let now = JOSEClock.fixed(secondsSince1970: 1_800_000_000)
 
     /// Verifiers over `clients`, one each, all on one table.
     static func instances(_ clients: [PostgresClient], table: String) throws -> [DPoPProofVerifier] {
@@ -77,11 +77,11 @@ struct PostgresReplayCacheTests {
         let table = PostgresTestDatabase.freshTable()
         try await PostgresTestDatabase.withClients(1) { clients in
             let cache = try PostgresTestDatabase.cache(clients[0], table: table, maximumEntriesPerOwner: 5)
-            for index in 0..<5 { #expect(try await cache.recordFirstUse(of: "f\(index)", owner: "flooder", expiresAt: 4e9) == .firstUse) }
-            #expect(try await cache.recordFirstUse(of: "f5", owner: "flooder", expiresAt: 4e9) == .ownerOverQuota)
-            #expect(try await cache.recordFirstUse(of: "f0", owner: "flooder", expiresAt: 4e9) == .seenBefore)
-            #expect(try await cache.recordFirstUse(of: "f0", owner: "honest", expiresAt: 4e9) == .firstUse)
-            #expect(try await cache.recordFirstUse(of: "f0", owner: "honest", expiresAt: 4e9) == .seenBefore)
+            for index in 0..<5 { #expect(try await cache.recordFirstUse(of: "f\(index)", owner: "flooder", expiresAt: Date(timeIntervalSince1970: 4e9)) == .firstUse) }
+            #expect(try await cache.recordFirstUse(of: "f5", owner: "flooder", expiresAt: Date(timeIntervalSince1970: 4e9)) == .ownerOverQuota)
+            #expect(try await cache.recordFirstUse(of: "f0", owner: "flooder", expiresAt: Date(timeIntervalSince1970: 4e9)) == .seenBefore)
+            #expect(try await cache.recordFirstUse(of: "f0", owner: "honest", expiresAt: Date(timeIntervalSince1970: 4e9)) == .firstUse)
+            #expect(try await cache.recordFirstUse(of: "f0", owner: "honest", expiresAt: Date(timeIntervalSince1970: 4e9)) == .seenBefore)
         }
     }
 
@@ -92,16 +92,16 @@ struct PostgresReplayCacheTests {
             let cache = try PostgresTestDatabase.cache(clients[0], table: table, maximumEntriesPerOwner: 3,
                                                 cleanupInterval: .seconds(3600), clock: clock.jose)
             // Arrival order is not expiry order: the first entry outlives the others.
-            #expect(try await cache.recordFirstUse(of: "late", owner: "k", expiresAt: 5000) == .firstUse)
-            #expect(try await cache.recordFirstUse(of: "a", owner: "k", expiresAt: 1010) == .firstUse)
-            #expect(try await cache.recordFirstUse(of: "b", owner: "k", expiresAt: 1010) == .firstUse)
-            #expect(try await cache.recordFirstUse(of: "c", owner: "k", expiresAt: 5000) == .ownerOverQuota)
+            #expect(try await cache.recordFirstUse(of: "late", owner: "k", expiresAt: Date(timeIntervalSince1970: 5000)) == .firstUse)
+            #expect(try await cache.recordFirstUse(of: "a", owner: "k", expiresAt: Date(timeIntervalSince1970: 1010)) == .firstUse)
+            #expect(try await cache.recordFirstUse(of: "b", owner: "k", expiresAt: Date(timeIntervalSince1970: 1010)) == .firstUse)
+            #expect(try await cache.recordFirstUse(of: "c", owner: "k", expiresAt: Date(timeIntervalSince1970: 5000)) == .ownerOverQuota)
             clock.advance(11)
-            #expect(try await cache.recordFirstUse(of: "c", owner: "k", expiresAt: 5000) == .firstUse)
+            #expect(try await cache.recordFirstUse(of: "c", owner: "k", expiresAt: Date(timeIntervalSince1970: 5000)) == .firstUse)
             // An expired identifier may be taken again; a live one may not.
-            #expect(try await cache.recordFirstUse(of: "a", owner: "k", expiresAt: 5000) == .firstUse)
-            #expect(try await cache.recordFirstUse(of: "late", owner: "k", expiresAt: 5000) == .seenBefore)
-            try await cache.recordFirstUse(of: "x", owner: "other", expiresAt: 1020).ignored()
+            #expect(try await cache.recordFirstUse(of: "a", owner: "k", expiresAt: Date(timeIntervalSince1970: 5000)) == .firstUse)
+            #expect(try await cache.recordFirstUse(of: "late", owner: "k", expiresAt: Date(timeIntervalSince1970: 5000)) == .seenBefore)
+            try await cache.recordFirstUse(of: "x", owner: "other", expiresAt: Date(timeIntervalSince1970: 1020)).ignored()
             clock.advance(19)
             #expect(try await cache.removeExpired() == 2)   // "b" and "x"
             #expect(try await cache.removeExpired() == 0)
@@ -115,8 +115,8 @@ struct PostgresReplayCacheTests {
                 try await clients[0].query(PostgresQuery(unsafeSQL: String(statement)))
             }
             let cache = try PostgresTestDatabase.cache(clients[0], table: table, createsSchema: false)
-            #expect(try await cache.recordFirstUse(of: "j", owner: "k", expiresAt: 4e9) == .firstUse)
-            #expect(try await cache.recordFirstUse(of: "j", owner: "k", expiresAt: 4e9) == .seenBefore)
+            #expect(try await cache.recordFirstUse(of: "j", owner: "k", expiresAt: Date(timeIntervalSince1970: 4e9)) == .firstUse)
+            #expect(try await cache.recordFirstUse(of: "j", owner: "k", expiresAt: Date(timeIntervalSince1970: 4e9)) == .seenBefore)
         }
         #expect(throws: JOSEError.self) { try PostgresReplayCache.migration(table: "x; DROP TABLE y") }
     }

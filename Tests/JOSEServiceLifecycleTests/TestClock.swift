@@ -46,7 +46,7 @@ final class TestClock: Clock, Sendable {
     var minimumResolution: Duration { .zero }
 
     /// The clock as a `JWKSCache` reads it.
-    var jose: JOSEClock { JOSEClock { Self.start + self.seconds(self.now) } }
+    var jose: JOSEClock { JOSEClock(secondsSince1970: { Self.start + self.seconds(self.now) }) }
 
     /// The JOSE reading of `instant`.
     func seconds(_ instant: Instant) -> Double {

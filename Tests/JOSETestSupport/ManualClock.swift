@@ -15,5 +15,5 @@ package final class ManualClock: Sendable {
     package func advance(_ delta: Double) { seconds.withLock { $0 += delta } }
 
     /// The clock as the library takes it.
-    package var jose: JOSEClock { JOSEClock { self.now } }
+    package var jose: JOSEClock { JOSEClock(secondsSince1970: { self.now }) }
 }

@@ -61,7 +61,7 @@ package enum ProtectedResourceAdapterConformance: String, CaseIterable, Sendable
     /// The resource every case guards: the PyJWT issuer's keys, a DPoP verifier, and the
     /// clocks one second after the tokens were made.
     static func resource(_ tokens: PyJWTTokens) throws -> ProtectedResource {
-        let clock = JOSEClock.fixed(PyJWTTokens.madeAt + 1)
+        let clock = JOSEClock.fixed(secondsSince1970: PyJWTTokens.madeAt + 1)
         let validator = AccessTokenValidator(
             issuer: "https://auth.example.com", audience: "https://api.example.com",
             keySource: try JWKSet(json: tokens.jwks), clock: clock)

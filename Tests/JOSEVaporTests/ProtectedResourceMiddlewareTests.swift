@@ -68,7 +68,7 @@ import Vapor
 
     /// Runs `body` against the application under test for PyJWT's tokens.
     static func withServer(_ tokens: PyJWTTokens, _ body: @Sendable (Server) async throws -> Void) async throws {
-        let clock = JOSEClock.fixed(PyJWTTokens.madeAt + 1)
+        let clock = JOSEClock.fixed(secondsSince1970: PyJWTTokens.madeAt + 1)
         let validator = AccessTokenValidator(
             issuer: "https://auth.example.com", audience: "https://api.example.com",
             keySource: try JWKSet(json: tokens.jwks), clock: clock)

@@ -41,7 +41,7 @@ struct Client {
     let token: String
 
     init(index: Int) throws {
-        signer = try DPoPProofSigner(key: try JWK.generate(for: .es256), clock: .fixed(now))
+        signer = try DPoPProofSigner(key: try JWK.generate(for: .es256), clock: .fixed(Date(timeIntervalSince1970: now)))
         token = "access-token-\(index)"
     }
 
@@ -123,7 +123,7 @@ let perClient = options.checks / clients.count
 let proofSets = try (0..<3).map { _ in try clients.flatMap { try $0.proofs(perClient) }.shuffled() }
 
 func inMemoryVerifier() throws -> DPoPProofVerifier {
-    try DPoPProofVerifier(algorithms: [.es256], clock: .fixed(now + 1))
+    try DPoPProofVerifier(algorithms: [.es256], clock: .fixed(Date(timeIntervalSince1970: now + 1)))
 }
 
 print("")
@@ -138,8 +138,8 @@ if let postgres = options.postgres {
     try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask { await client.run() }
         let table = "jose_replay_bench_\(Int.random(in: 0..<1_000_000_000))"
-        let cache = try PostgresReplayCache(client: client, table: table, clock: .fixed(now + 1))
-        let verifier = try DPoPProofVerifier(algorithms: [.es256], replayCache: cache, clock: .fixed(now + 1))
+        let cache = try PostgresReplayCache(client: client, table: table, clock: .fixed(Date(timeIntervalSince1970: now + 1)))
+        let verifier = try DPoPProofVerifier(algorithms: [.es256], replayCache: cache, clock: .fixed(Date(timeIntervalSince1970: now + 1)))
         await measure("PostgreSQL", tasks: 1, proofs: proofSets[2], verifier: verifier)
         let second = try (0..<1).map { _ in try clients.flatMap { try $0.proofs(perClient) }.shuffled() }[0]
         await measure("PostgreSQL", tasks: 2, proofs: second, verifier: verifier)
@@ -148,9 +148,9 @@ if let postgres = options.postgres {
         print("| store | flood proofs (one key) | accepted | refused | honest proofs | honest accepted | honest refused |")
         print("|---|---|---|---|---|---|---|")
         try await flood("in memory (defaults)", count: options.flood, verifier: try inMemoryVerifier(), honest: clients)
-        let floodCache = try PostgresReplayCache(client: client, table: table + "_flood", clock: .fixed(now + 1))
+        let floodCache = try PostgresReplayCache(client: client, table: table + "_flood", clock: .fixed(Date(timeIntervalSince1970: now + 1)))
         try await flood("PostgreSQL (defaults)", count: options.flood,
-                        verifier: try DPoPProofVerifier(algorithms: [.es256], replayCache: floodCache, clock: .fixed(now + 1)), honest: clients)
+                        verifier: try DPoPProofVerifier(algorithms: [.es256], replayCache: floodCache, clock: .fixed(Date(timeIntervalSince1970: now + 1))), honest: clients)
         for name in [table, table + "_flood"] { try await client.query(PostgresQuery(unsafeSQL: "DROP TABLE \(name)")) }
         group.cancelAll()
     }

@@ -79,7 +79,7 @@ public struct DPoPProofSigner: Sendable {
         guard !method.isEmpty, method.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             throw JOSEError.invalidInput("the HTTP method \(JOSEError.quoted(method)) is not a method token")
         }
-        let now = clock.now
+        let now = clock.secondsSince1970
         guard now.isFinite, now >= 0, now < 253_402_300_800 else {
             throw JOSEError.invalidInput("the clock reads \(now), not a time")
         }

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Checks DPoP proofs (RFC 9449 §4.3) for the requests a server receives.
 ///
 /// A proof is accepted only when every rule holds: it is one compact JWS within
@@ -152,7 +158,7 @@ public struct DPoPProofVerifier: Sendable {
 
     /// Every rule but the replay check, with errors in the verifier's codes.
     private func check(_ proof: String, for request: DPoPRequest) throws -> CheckedProof {
-        let now = clock.now
+        let now = clock.secondsSince1970
         guard now.isFinite else { throw JOSEError.invalidInput("the clock reads \(now), not a time") }
         let targetURI: String
         do {
@@ -227,7 +233,7 @@ public struct DPoPProofVerifier: Sendable {
         }
         let verified = VerifiedDPoPProof(
             token: VerifiedJWT(header: header, claims: claims, key: key), keyThumbprint: thumbprint,
-            proofID: proofID, issuedAt: issuedAt)
+            proofID: proofID, issuedAt: Date(timeIntervalSince1970: issuedAt))
         return CheckedProof(
             proof: verified, proofID: proofID,
             expiresAt: issuedAt + maximumAgeSeconds + leewaySeconds)

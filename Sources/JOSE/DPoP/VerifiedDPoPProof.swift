@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// A DPoP proof that passed every check of ``DPoPProofVerifier``.
 public struct VerifiedDPoPProof: Sendable {
     /// The proof as a verified JWT: its header, its claims (`jti`, `htm`, `htu`, `iat`, and
@@ -9,8 +15,8 @@ public struct VerifiedDPoPProof: Sendable {
 
     /// The proof's unique identifier (`jti`), which every accepted proof carries.
     public let proofID: String
-    /// When the proof was made (`iat`), in seconds since 1970; every accepted proof carries it.
-    public let issuedAt: Double
+    /// When the proof was made (`iat`); every accepted proof carries it.
+    public let issuedAt: Date
 
     /// The proof's public key.
     public var key: JWK { token.key }

@@ -90,7 +90,7 @@ public final class DiscoveringJWKSCache: JWKSetSource, Sendable {
     /// - Throws: the error of the latest discovery while its backoff lasts; as
     ///   ``JWKSCache/keySetWithoutSuspending(for:)`` afterwards.
     public func keySetWithoutSuspending(for header: JWSHeader) throws -> JWKSet? {
-        let now = configuration.clock.now
+        let now = configuration.clock.secondsSince1970
         let known = try state.withLock { state -> JWKSCache? in
             if let cache = state.cache { return cache }
             if let failure = state.failure, now < failure.retryAt { throw failure.error }
@@ -105,7 +105,7 @@ public final class DiscoveringJWKSCache: JWKSetSource, Sendable {
     /// - Throws: `JOSEError` ``JOSEError/Code/discoveryFailed`` or
     ///   ``JOSEError/Code/transportFailed`` when discovery failed, now or within its backoff.
     public func discovered() async throws -> JWKSCache {
-        let now = configuration.clock.now
+        let now = configuration.clock.secondsSince1970
         let step = try state.withLock { state -> Step in
             if let cache = state.cache { return .ready(cache) }
             if let inFlight = state.inFlight { return .wait(inFlight) }
@@ -141,7 +141,7 @@ public final class DiscoveringJWKSCache: JWKSetSource, Sendable {
         } catch {
             outcome = .failure(JOSEError(.transportFailed, "discovering the key set of \(JOSEError.quoted(issuer)) failed: \(error)"))
         }
-        let now = configuration.clock.now
+        let now = configuration.clock.secondsSince1970
         let backoff = state.withLock { state -> Double in
             state.inFlight = nil
             switch outcome {

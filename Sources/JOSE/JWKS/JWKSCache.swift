@@ -207,7 +207,7 @@ public final class JWKSCache: JWKSetSource, Sendable {
     ///   ``JOSEError/Code/jwksUnavailable`` when that fetch failed; the cached set is kept.
     @discardableResult
     public func refresh() async throws -> JWKSet {
-        let now = configuration.clock.now
+        let now = configuration.clock.secondsSince1970
         let task = state.withLock { state in
             state.inFlight ?? startFetch(&state, now: now)
         }
@@ -219,8 +219,11 @@ public final class JWKSCache: JWKSetSource, Sendable {
     public var refreshSchedule: RefreshSchedule {
         state.withLock { state in
             RefreshSchedule(
-                renewedAt: state.renewedAt, refreshFrom: state.refreshFrom,
-                retryNotBefore: state.lastFailure.map { $0.time + configuration.failureRetryInterval.inSeconds },
+                renewedAt: state.renewedAt.map(Date.init(timeIntervalSince1970:)),
+                refreshFrom: state.refreshFrom.isFinite ? Date(timeIntervalSince1970: state.refreshFrom) : nil,
+                retryNotBefore: state.lastFailure.map {
+                    Date(timeIntervalSince1970: $0.time + configuration.failureRetryInterval.inSeconds)
+                },
                 isFetching: state.inFlight != nil)
         }
     }
@@ -254,8 +257,8 @@ public final class JWKSCache: JWKSetSource, Sendable {
             throw JOSEError.invalidInput(
                 "the key-set snapshot is of \(TransportPolicy.describe(snapshot.url)), not of this cache's \(TransportPolicy.describe(url))")
         }
-        let now = configuration.clock.now
-        let staleUntil = min(snapshot.freshUntil, now) + configuration.maximumStaleness.inSeconds
+        let now = configuration.clock.secondsSince1970
+        let staleUntil = min(snapshot.freshUntil.timeIntervalSince1970, now) + configuration.maximumStaleness.inSeconds
         guard now < staleUntil else { return false }
         return state.withLock { state in
             guard state.keySet == nil else { return false }
@@ -269,7 +272,7 @@ public final class JWKSCache: JWKSetSource, Sendable {
     /// then the rules on ``JWKSCache`` (which may start a background fetch, and, when the caller
     /// `mayWait`, a fetch to wait for).
     private func plan(for header: JWSHeader, mayWait: Bool) -> Plan {
-        let now = configuration.clock.now
+        let now = configuration.clock.secondsSince1970
         if let hit = freshReplicas.keySet(for: header, at: now) { return .serve(hit) }
         return plan(header: header, now: now, mayWait: mayWait)
     }
@@ -356,7 +359,7 @@ public final class JWKSCache: JWKSetSource, Sendable {
             }
             return keySet
         } catch {
-            let later = configuration.clock.now
+            let later = configuration.clock.secondsSince1970
             let fallback: (keySet: JWKSet, stale: Bool)? = state.withLock { state in
                 guard let keySet = state.keySet, later < state.staleUntil else { return nil }
                 let stale = later >= state.freshUntil
@@ -427,7 +430,7 @@ public final class JWKSCache: JWKSetSource, Sendable {
             outcome = .failure(JOSEError(.transportFailed, "fetching \(TransportPolicy.describe(url)) failed: \(error)"))
         }
 
-        let now = configuration.clock.now
+        let now = configuration.clock.secondsSince1970
         let applied: (result: Result<JWKSet, JOSEError>, staleUsable: Bool) = state.withLock { state in
             state.inFlight = nil
             switch outcome {

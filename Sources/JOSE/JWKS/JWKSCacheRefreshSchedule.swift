@@ -1,6 +1,12 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 extension JWKSCache {
     /// When a ``JWKSCache`` wants its next fetch, read by a background refresher (see
-    /// ``JWKSCache/refreshSchedule``). Times are seconds on the cache's
+    /// ``JWKSCache/refreshSchedule``). Times are instants on the cache's
     /// ``Configuration/clock``.
     ///
     /// A refresher that fetches (``JWKSCache/refresh()``) before ``refreshFrom`` keeps every
@@ -9,15 +15,15 @@ extension JWKSCache {
     public struct RefreshSchedule: Sendable, Hashable {
         /// When the cached set was last fetched or confirmed by a `304`; `nil` when no fetch
         /// has succeeded in this process (nothing cached, or only a restored ``Snapshot``).
-        public var renewedAt: Double?
+        public var renewedAt: Date?
         /// From when lookups leave the hit path and start a refresh themselves
-        /// (``Configuration/refreshAhead`` before the set's freshness ends); `-infinity` when
-        /// nothing fresh is cached.
-        public var refreshFrom: Double
+        /// (``Configuration/refreshAhead`` before the set's freshness ends); `nil` when nothing
+        /// fresh is cached.
+        public var refreshFrom: Date?
         /// Before when no fetch should start, after a failed one
         /// (``Configuration/failureRetryInterval`` after it); `nil` when the latest completed
         /// fetch did not fail.
-        public var retryNotBefore: Double?
+        public var retryNotBefore: Date?
         /// Whether a fetch is in flight (``JWKSCache/refresh()`` would wait for it).
         public var isFetching: Bool
 
@@ -28,7 +34,7 @@ extension JWKSCache {
         ///   - refreshFrom: From when lookups refresh themselves.
         ///   - retryNotBefore: The end of the failure backoff.
         ///   - isFetching: Whether a fetch is in flight.
-        public init(renewedAt: Double?, refreshFrom: Double, retryNotBefore: Double?, isFetching: Bool) {
+        public init(renewedAt: Date?, refreshFrom: Date?, retryNotBefore: Date?, isFetching: Bool) {
             self.renewedAt = renewedAt
             self.refreshFrom = refreshFrom
             self.retryNotBefore = retryNotBefore

@@ -29,9 +29,8 @@ extension JWKSCache {
         public let url: URL
         /// The key set.
         public let keySet: JWKSet
-        /// When (seconds since 1970, on the cache's clock) the set stopped, or will stop, being
-        /// fresh.
-        public let freshUntil: Double
+        /// When (on the cache's clock) the set stopped, or will stop, being fresh.
+        public let freshUntil: Date
 
         /// The largest JSON form read, in bytes.
         public static let maximumJSONBytes = 1 << 20
@@ -42,7 +41,7 @@ extension JWKSCache {
         init(url: URL, keySet: JWKSet, freshUntil: Double) {
             self.url = url
             self.keySet = keySet
-            self.freshUntil = freshUntil
+            self.freshUntil = Date(timeIntervalSince1970: freshUntil)
         }
 
         /// Reads a snapshot's JSON form for `cache`.
@@ -100,7 +99,7 @@ extension JWKSCache {
             return JSONOutput.object([
                 ("version", .integer(Self.version)),
                 ("url", .string(url.absoluteString)),
-                ("fresh_until", .number(freshUntil)),
+                ("fresh_until", .number(freshUntil.timeIntervalSince1970)),
                 ("keys", keys),
             ]).serializedBytes()
         }

@@ -56,12 +56,12 @@ public struct JWTClaims: Sendable {
         if let single = aud.string { return [single] }
         return aud.elements?.compactMap(\.string) ?? []
     }
-    /// `exp`, seconds since 1970.
-    public var expiration: Double? { number("exp") }
-    /// `nbf`, seconds since 1970.
-    public var notBefore: Double? { number("nbf") }
-    /// `iat`, seconds since 1970.
-    public var issuedAt: Double? { number("iat") }
+    /// `exp`, the instant the token expires.
+    public var expiration: Date? { instant("exp") }
+    /// `nbf`, the instant before which the token is not valid.
+    public var notBefore: Date? { instant("nbf") }
+    /// `iat`, the instant the token was issued.
+    public var issuedAt: Date? { instant("iat") }
     /// `jti`, the token identifier.
     public var tokenID: String? { string("jti") }
     /// `nonce` (OpenID Connect).
@@ -69,12 +69,17 @@ public struct JWTClaims: Sendable {
     /// `azp`, the authorized party (OpenID Connect).
     public var authorizedParty: String? { string("azp") }
     /// `auth_time`, when the user authenticated (OpenID Connect).
-    public var authenticationTime: Double? { number("auth_time") }
+    public var authenticationTime: Date? { instant("auth_time") }
 
     /// A string claim; `nil` when absent or not a string.
     public func string(_ name: String) -> String? { json[name]?.string }
     /// A number claim; `nil` when absent or not a number.
     public func number(_ name: String) -> Double? { json[name]?.number }
+    /// A NumericDate claim (seconds since 1970) as an instant; `nil` when absent or not a
+    /// finite number.
+    public func instant(_ name: String) -> Date? {
+        number(name).flatMap { $0.isFinite ? Date(timeIntervalSince1970: $0) : nil }
+    }
     /// A boolean claim; `nil` when absent or not a boolean.
     public func bool(_ name: String) -> Bool? { json[name]?.bool }
     /// Whether the claim is present (with any value, `null` included).

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// A bounded, thread-safe ``ReplayCache`` in memory, the default: identifiers are kept until
 /// they expire, at most ``maximumEntriesPerOwner`` live ones per owner and
 /// ``maximumEntries`` in all.
@@ -74,8 +80,8 @@ public final class InMemoryReplayCache: ReplayCache {
     ///   `expiresAt` is not a time: fail closed), or ``ReplayCheck/ownerOverQuota``.
     /// - Throws: ``JOSEError`` `replay_store_unavailable` when a new identifier finds the cache
     ///   holding ``maximumEntries`` live entries.
-    public func recordFirstUse(of identifier: String, owner: String, expiresAt: Double) async throws(JOSEError) -> ReplayCheck {
-        try recordFirstUse(of: identifier, owner: owner, expiresAt: expiresAt, now: clock.now)
+    public func recordFirstUse(of identifier: String, owner: String, expiresAt: Date) async throws(JOSEError) -> ReplayCheck {
+        try recordFirstUse(of: identifier, owner: owner, expiresAt: expiresAt.timeIntervalSince1970, now: clock.secondsSince1970)
     }
 
     /// Whether `identifier` is held for `owner` and unexpired (see
@@ -83,7 +89,7 @@ public final class InMemoryReplayCache: ReplayCache {
     ///
     /// - Returns: `true` when it is live (also when the clock is not a time: fail closed).
     public func isRecorded(_ identifier: String, owner: String) async -> Bool {
-        let now = clock.now
+        let now = clock.secondsSince1970
         guard now.isFinite else { return true }
         return state.withLock { $0.holds(ReplayEntries.EntryKey(owner: owner, identifier: identifier), at: now) }
     }

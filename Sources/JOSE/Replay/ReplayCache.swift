@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Remembers what was used once, so that it is never accepted again: the `jti` of DPoP proofs
 /// (RFC 9449 §11.1) and of back-channel logout tokens (the logout-token validator), and the login
 /// transactions an OpenID client has finished.
@@ -25,15 +31,14 @@ public protocol ReplayCache: Sendable {
     ///     transaction's `state`).
     ///   - owner: whom the entry counts against, for the per-owner quota; an identifier is
     ///     remembered per owner (two owners may use the same identifier).
-    ///   - expiresAt: seconds since 1970 after which the identifier could no longer be accepted
-    ///     anyway.
+    ///   - expiresAt: the instant after which the identifier could no longer be accepted anyway.
     /// - Returns: ``ReplayCheck/firstUse`` when the identifier was new and is now recorded;
     ///   ``ReplayCheck/seenBefore`` for a replay; ``ReplayCheck/ownerOverQuota`` when the owner
     ///   already holds its quota of live entries.
     /// - Throws: ``JOSEError`` `replay_store_unavailable` when the store cannot tell (unreachable,
     ///   failed). Never answer ``ReplayCheck/firstUse`` without recording: failing open would let
     ///   replays through.
-    func recordFirstUse(of identifier: String, owner: String, expiresAt: Double) async throws -> ReplayCheck
+    func recordFirstUse(of identifier: String, owner: String, expiresAt: Date) async throws -> ReplayCheck
 
     /// Whether `identifier` is recorded for `owner` and unexpired, recording nothing.
     ///
@@ -68,7 +73,7 @@ extension ReplayCache {
     /// reported as `replay_store_unavailable` (the caller refuses: fail closed).
     package func answer(_ identifier: String, owner: String, expiresAt: Double) async throws(JOSEError) -> ReplayCheck {
         do {
-            return try await recordFirstUse(of: identifier, owner: owner, expiresAt: expiresAt)
+            return try await recordFirstUse(of: identifier, owner: owner, expiresAt: Date(timeIntervalSince1970: expiresAt))
         } catch let error as JOSEError {
             throw error
         } catch {

@@ -212,7 +212,7 @@ public struct AccessTokenValidator: Sendable {
             guard let authTime = value.number, authTime.isFinite else {
                 throw JOSEError(.invalidClaim, "the \"auth_time\" claim is not a number (NumericDate)")
             }
-            let now = rules.clock.now
+            let now = rules.clock.secondsSince1970
             guard now.isFinite else { throw JOSEError.invalidInput("the clock reads \(now), not a time") }
             if authTime + limit < now - rules.leeway.inSeconds {
                 throw JOSEError(.insufficientUserAuthentication, "the user authenticated \(JWTClaimRules.seconds(now - authTime)) s ago; the resource requires \(JWTClaimRules.seconds(limit)) s at most")

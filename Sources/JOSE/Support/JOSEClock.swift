@@ -4,24 +4,41 @@ import Glibc
 import Darwin
 #endif
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Where validators read the current time from: the system clock, or a fixed instant for tests
 /// and for evaluating a token "as of" a given moment (the CLI's `--now`).
 public struct JOSEClock: Sendable {
     private let read: @Sendable () -> Double
 
-    /// Creates a clock from a function returning seconds since 1970-01-01T00:00:00Z.
-    public init(_ secondsSince1970: @escaping @Sendable () -> Double) { read = secondsSince1970 }
+    /// Creates a clock from a function returning the current instant.
+    public init(_ now: @escaping @Sendable () -> Date) { read = { now().timeIntervalSince1970 } }
 
-    /// The current time in seconds since 1970-01-01T00:00:00Z (NumericDate).
-    public var now: Double { read() }
+    /// Creates a clock from a function returning seconds since 1970-01-01T00:00:00Z, the unit
+    /// every check compares in.
+    package init(secondsSince1970: @escaping @Sendable () -> Double) { read = secondsSince1970 }
+
+    /// The current instant.
+    public var now: Date { Date(timeIntervalSince1970: read()) }
+
+    /// The current time in seconds since 1970-01-01T00:00:00Z (a NumericDate), as every check
+    /// compares it.
+    package var secondsSince1970: Double { read() }
 
     /// The system clock (`CLOCK_REALTIME`, read directly: it is read for every token).
-    public static let system = JOSEClock {
+    public static let system = JOSEClock(secondsSince1970: {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-    }
+    })
+
+    /// A clock that always reads `instant`.
+    public static func fixed(_ instant: Date) -> JOSEClock { fixed(secondsSince1970: instant.timeIntervalSince1970) }
 
     /// A clock that always reads `seconds` since 1970.
-    public static func fixed(_ seconds: Double) -> JOSEClock { JOSEClock { seconds } }
+    package static func fixed(secondsSince1970 seconds: Double) -> JOSEClock { JOSEClock(secondsSince1970: { seconds }) }
 }

@@ -50,15 +50,15 @@ struct ProfilesCommand: AsyncParsableCommand {
                     ("name", .string(name)), ("issuer", .string(session.issuer)), ("client_id", .string(session.clientID)),
                     ("subject", profile.subject.map { .string($0) } ?? .null),
                     ("token_type", .string(session.tokenType)),
-                    ("access_token_expires_at", session.accessTokenExpiresAt.map { .integer(Int64($0)) } ?? .null),
+                    ("access_token_expires_at", session.accessTokenExpiresAt.map(JSONRendering.numericDate) ?? .null),
                     ("refresh_token", .bool(session.refreshToken != nil)),
-                    ("refresh_token_expires_at", session.refreshTokenExpiresAt.map { .integer(Int64($0)) } ?? .null),
+                    ("refresh_token_expires_at", session.refreshTokenExpiresAt.map(JSONRendering.numericDate) ?? .null),
                 ]))
                 continue
             }
-            let access = session.accessTokenExpiresAt.map { times.describe("exp", seconds: $0) } ?? "expiry not said"
+            let access = session.accessTokenExpiresAt.map { times.describe("exp", $0) } ?? "expiry not said"
             let refresh = session.refreshToken == nil ? "no refresh token"
-                : session.refreshTokenExpiresAt.map { "refresh token " + times.describe("exp", seconds: $0) }
+                : session.refreshTokenExpiresAt.map { "refresh token " + times.describe("exp", $0) }
                     ?? "refresh token (expiry not said)"
             Console.out(name + ": " + JOSEError.quoted(session.issuer) + ", client " + JOSEError.quoted(session.clientID)
                         + ", subject " + (profile.subject.map { JOSEError.quoted($0) } ?? "unknown"))

@@ -129,13 +129,13 @@ struct RefreshCommand: AsyncParsableCommand {
             guard json else {
                 Console.err(Console.paint("refreshed", .green) + ": profile '\(profile.name)', token_type "
                             + JOSEError.quoted(session.tokenType) + ", "
-                            + (session.accessTokenExpiresAt.map { times.describe("exp", seconds: $0) } ?? "expiry not said")
+                            + (session.accessTokenExpiresAt.map { times.describe("exp", $0) } ?? "expiry not said")
                             + (session.refreshToken == stored.session.refreshToken ? "; refresh token kept" : "; refresh token rotated"))
                 return
             }
             Console.out(JSONOutput.object([
                 ("ok", .bool(true)), ("profile", .string(profile.name)), ("token_type", .string(session.tokenType)),
-                ("expires_at", session.accessTokenExpiresAt.map { .integer(Int64($0)) } ?? .null),
+                ("expires_at", session.accessTokenExpiresAt.map(JSONRendering.numericDate) ?? .null),
                 ("scope", session.scope.map { .string($0) } ?? .null),
             ]).serialized())
         } catch let error as JOSEError {
@@ -155,7 +155,7 @@ struct RefreshCommand: AsyncParsableCommand {
         }
         let asIssued = try OpenIDClient(metadata: client.metadata, clientID: client.clientID,
                                         authentication: client.authentication, fetcher: client.fetcher,
-                                        keySource: keys, clock: .fixed(issuedAt))
+                                        keySource: keys, clock: .fixed(Date(timeIntervalSince1970: issuedAt)))
         return try await asIssued.idTokenValidator.validate(text, nonce: .notSent)
     }
 

@@ -73,7 +73,7 @@ struct TokenCommand: AsyncParsableCommand {
         let minimum = Duration.seconds(minimumTTL)
         do {
             let token: AccessToken
-            if stored.session.accessTokenIsValid(for: minimum, at: Date().timeIntervalSince1970) {
+            if stored.session.accessTokenIsValid(for: minimum, at: Date()) {
                 token = try AccessToken(stored.session, proofSigner: try stored.dpopSigner())
             } else {
                 let (client, _) = try await stored.makeClient(timeout: .seconds(timeout))
@@ -104,7 +104,7 @@ struct TokenCommand: AsyncParsableCommand {
             return
         }
         var members: [(String, JSONOutput)] = [("access_token", .string(token.value)), ("token_type", .string(token.tokenType))]
-        members.append(("expires_at", token.expiresAt.map { .integer(Int64($0.rounded(.down))) } ?? .null))
+        members.append(("expires_at", token.expiresAt.map(JSONRendering.numericDate) ?? .null))
         members.append(("scope", token.scope.map { .string($0) } ?? .null))
         Console.out(JSONOutput.object(members).serialized())
     }

@@ -1,5 +1,10 @@
 import ArgumentParser
 import JOSE
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// The claim options of `verify`, turned into the library's ``JWTClaimRules`` rules.
 struct ClaimRuleOptions: ParsableArguments {
@@ -84,7 +89,7 @@ struct ClaimRuleOptions: ParsableArguments {
     }
 
     /// The clock `--now` asks for.
-    var clock: JOSEClock { now.map(JOSEClock.fixed) ?? .system }
+    var clock: JOSEClock { now.map { .fixed(Date(timeIntervalSince1970: $0)) } ?? .system }
 
     /// The claim rules: the OpenID Connect ID-token rules with `--id-token`, else those of a plain
     /// JWT; the other options add to them.

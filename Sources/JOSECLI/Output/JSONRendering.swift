@@ -1,3 +1,4 @@
+import Foundation
 import JOSE
 
 /// Turns verified tokens and errors into the CLI's JSON output, keeping each token's member
@@ -14,6 +15,13 @@ enum JSONRendering {
     static func value(ofJSONBytes bytes: [UInt8]) -> JSONOutput? {
         guard let document = try? JSONDocument(bytes: bytes) else { return nil }
         return .raw(document.root)
+    }
+
+    /// `instant` as a NumericDate: whole seconds since 1970 (rounded down), or the plain number
+    /// when it is no `Int64`.
+    static func numericDate(_ instant: Date) -> JSONOutput {
+        let seconds = instant.timeIntervalSince1970.rounded(.down)
+        return Int64(exactly: seconds).map { .integer($0) } ?? .number(seconds)
     }
 
     /// `{"code":"...","message":"..."}` for a library error.

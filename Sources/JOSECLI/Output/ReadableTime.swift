@@ -50,6 +50,11 @@ struct ReadableTime {
         return "\(date) (\(relative(name, seconds: seconds)))"
     }
 
+    /// `2026-01-01T01:00:00Z (expired 325 days ago)` for `instant`.
+    func describe(_ name: String, _ instant: Date) -> String {
+        describe(name, seconds: instant.timeIntervalSince1970)
+    }
+
     /// ISO 8601 with seconds, in ``zone``; `nil` outside ``earliest``...``latest``.
     func iso8601(_ seconds: Double) -> String? {
         guard seconds.isFinite, seconds >= Self.earliest, seconds <= Self.latest else { return nil }

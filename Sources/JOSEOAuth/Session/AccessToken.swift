@@ -12,8 +12,8 @@ public struct AccessToken: Sendable {
     public let value: String
     /// `Bearer` or `DPoP`.
     public let tokenType: String
-    /// When it expires, in seconds since 1970; `nil` when the provider did not say.
-    public let expiresAt: Double?
+    /// When it expires; `nil` when the provider did not say.
+    public let expiresAt: Date?
     /// The granted scopes (space-separated), when the provider named them.
     public let scope: String?
     /// The DPoP key the token is bound to; `nil` for a Bearer token.
@@ -23,7 +23,7 @@ public struct AccessToken: Sendable {
     init(_ tokens: TokenResponse, receivedAt: Double) {
         value = tokens.accessToken
         tokenType = tokens.tokenType
-        expiresAt = tokens.expiresIn.map { receivedAt + $0.inSeconds }
+        expiresAt = tokens.expiresIn.map { Date(timeIntervalSince1970: receivedAt + $0.inSeconds) }
         scope = tokens.scope
         proofSigner = tokens.proofSigner
     }

@@ -48,7 +48,7 @@ extension OpenIDClient {
                             "the provider refused the refresh token (\(error.providerError?.summary ?? "invalid_grant")): log the user in again",
                             providerError: error.providerError)
         }
-        let receivedAt = clock.now
+        let receivedAt = clock.secondsSince1970
         let idToken = try await validateRefreshedIDToken(of: tokens, against: session.idTokenClaims)
         return session.refreshed(with: tokens, idToken: idToken, receivedAt: receivedAt)
     }

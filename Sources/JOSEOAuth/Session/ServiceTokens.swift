@@ -1,4 +1,9 @@
 import JOSE
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Access tokens for a server calling other APIs as itself: the client-credentials grant
 /// (RFC 6749 §4.4), cached per API and scope set.
@@ -127,7 +132,7 @@ public actor ServiceTokens {
                                 + "check client id \(JOSEError.quoted(client.clientID)) and its \(client.authentication.methodName) credentials",
                             providerError: error.providerError)
         }
-        return AccessToken(tokens, receivedAt: client.clock.now)
+        return AccessToken(tokens, receivedAt: client.clock.secondsSince1970)
     }
 
     /// Drops the least recently used cached tokens while more than ``capacity`` entries are
@@ -143,8 +148,8 @@ public actor ServiceTokens {
     }
 
     /// Whether `token` stays valid for `minimumValidity` from `now`; one without an expiry does.
-    private static func isValid(_ token: AccessToken, for minimumValidity: Duration, at now: Double) -> Bool {
+    private static func isValid(_ token: AccessToken, for minimumValidity: Duration, at now: Date) -> Bool {
         guard let expiresAt = token.expiresAt else { return true }
-        return expiresAt - now >= minimumValidity.inSeconds
+        return expiresAt.timeIntervalSince(now) >= minimumValidity.inSeconds
     }
 }

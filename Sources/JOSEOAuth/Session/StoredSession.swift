@@ -29,14 +29,14 @@ public struct StoredSession: Sendable, Hashable, Codable {
     public let accessToken: String
     /// The access token's type: `Bearer`, or `DPoP` for a token bound to ``dpopKeyThumbprint``.
     public let tokenType: String
-    /// When the access token expires, in seconds since 1970; `nil` when the provider did not say
+    /// When the access token expires; `nil` when the provider did not say
     /// (`expires_in` absent).
-    public let accessTokenExpiresAt: Double?
+    public let accessTokenExpiresAt: Date?
     /// The refresh token; `nil` when none was issued (the session then ends with its access token).
     public let refreshToken: String?
-    /// When the refresh token expires, in seconds since 1970, when the provider said
+    /// When the refresh token expires, when the provider said
     /// (`refresh_token_expires_in` or `refresh_expires_in`).
-    public let refreshTokenExpiresAt: Double?
+    public let refreshTokenExpiresAt: Date?
     /// The granted scopes, as the provider last named them (space-separated); `nil` when it never
     /// did (they are then those asked for).
     public let scope: String?
@@ -49,8 +49,8 @@ public struct StoredSession: Sendable, Hashable, Codable {
     /// The RFC 7638 thumbprint of the DPoP key the tokens are bound to (`cnf.jkt`); `nil` for
     /// Bearer tokens.
     public let dpopKeyThumbprint: String?
-    /// When the last token answer arrived, in seconds since 1970.
-    public let receivedAt: Double
+    /// When the last token answer arrived.
+    public let receivedAt: Date
     /// Values the app keeps with the session, never sent anywhere: for example what it needs to
     /// rebuild its client after a relaunch. Kept across refreshes; empty unless set.
     public var attributes: [String: String] = [:]
@@ -62,14 +62,14 @@ public struct StoredSession: Sendable, Hashable, Codable {
         self.clientID = clientID
         accessToken = tokens.accessToken
         tokenType = tokens.tokenType
-        accessTokenExpiresAt = tokens.expiresIn.map { receivedAt + $0.inSeconds }
+        accessTokenExpiresAt = tokens.expiresIn.map { Date(timeIntervalSince1970: receivedAt + $0.inSeconds) }
         refreshToken = tokens.refreshToken
-        refreshTokenExpiresAt = tokens.refreshTokenExpiresIn.map { receivedAt + $0.inSeconds }
+        refreshTokenExpiresAt = tokens.refreshTokenExpiresIn.map { Date(timeIntervalSince1970: receivedAt + $0.inSeconds) }
         scope = tokens.scope
         self.idToken = idToken == nil ? nil : tokens.idToken
         idTokenClaims = idToken?.claims
         dpopKeyThumbprint = tokens.proofSigner?.keyThumbprint
-        self.receivedAt = receivedAt
+        self.receivedAt = Date(timeIntervalSince1970: receivedAt)
     }
 
     /// This session after a refresh answered with `tokens` at `receivedAt`: what the answer
@@ -87,14 +87,14 @@ public struct StoredSession: Sendable, Hashable, Codable {
             scope: answer.scope ?? scope,
             idToken: idToken == nil ? self.idToken : answer.idToken,
             idTokenClaims: idToken == nil ? idTokenClaims : answer.idTokenClaims,
-            dpopKeyThumbprint: answer.dpopKeyThumbprint, receivedAt: receivedAt, attributes: attributes)
+            dpopKeyThumbprint: answer.dpopKeyThumbprint, receivedAt: answer.receivedAt, attributes: attributes)
     }
 
     /// Every member given.
     private init(
-        issuer: String, clientID: String, accessToken: String, tokenType: String, accessTokenExpiresAt: Double?,
-        refreshToken: String?, refreshTokenExpiresAt: Double?, scope: String?, idToken: String?,
-        idTokenClaims: JWTClaims?, dpopKeyThumbprint: String?, receivedAt: Double, attributes: [String: String]
+        issuer: String, clientID: String, accessToken: String, tokenType: String, accessTokenExpiresAt: Date?,
+        refreshToken: String?, refreshTokenExpiresAt: Date?, scope: String?, idToken: String?,
+        idTokenClaims: JWTClaims?, dpopKeyThumbprint: String?, receivedAt: Date, attributes: [String: String]
     ) {
         self.issuer = issuer
         self.clientID = clientID
@@ -111,15 +111,14 @@ public struct StoredSession: Sendable, Hashable, Codable {
         self.attributes = attributes
     }
 
-    /// Whether the access token is still valid `minimumValidity` from `now` (seconds since
-    /// 1970). A token issued for less than twice `minimumValidity` needs only half its lifetime
+    /// Whether the access token is still valid `minimumValidity` from `now`. A token issued for less than twice `minimumValidity` needs only half its lifetime
     /// left: asking more of a short-lived token would refresh it at every call, and make every
     /// process sharing a session refresh after the first. A token without a known expiry counts
     /// as valid; an expired one never does.
-    public func accessTokenIsValid(for minimumValidity: Duration, at now: Double) -> Bool {
+    public func accessTokenIsValid(for minimumValidity: Duration, at now: Date) -> Bool {
         guard let accessTokenExpiresAt else { return true }
-        let remaining = accessTokenExpiresAt - now
-        let lifetime = accessTokenExpiresAt - receivedAt
+        let remaining = accessTokenExpiresAt.timeIntervalSince(now)
+        let lifetime = accessTokenExpiresAt.timeIntervalSince(receivedAt)
         return remaining > 0 && remaining >= min(minimumValidity.inSeconds, lifetime / 2)
     }
 
@@ -164,13 +163,13 @@ public struct StoredSession: Sendable, Hashable, Codable {
         clientID = try container.decode(String.self, forKey: .clientID)
         accessToken = try container.decode(String.self, forKey: .accessToken)
         tokenType = try container.decode(String.self, forKey: .tokenType)
-        accessTokenExpiresAt = try container.decodeIfPresent(Double.self, forKey: .accessTokenExpiresAt)
+        accessTokenExpiresAt = try container.decodeIfPresent(Double.self, forKey: .accessTokenExpiresAt).map(Date.init(timeIntervalSince1970:))
         refreshToken = try container.decodeIfPresent(String.self, forKey: .refreshToken)
-        refreshTokenExpiresAt = try container.decodeIfPresent(Double.self, forKey: .refreshTokenExpiresAt)
+        refreshTokenExpiresAt = try container.decodeIfPresent(Double.self, forKey: .refreshTokenExpiresAt).map(Date.init(timeIntervalSince1970:))
         scope = try container.decodeIfPresent(String.self, forKey: .scope)
         idToken = try container.decodeIfPresent(String.self, forKey: .idToken)
         dpopKeyThumbprint = try container.decodeIfPresent(String.self, forKey: .dpopKeyThumbprint)
-        receivedAt = try container.decode(Double.self, forKey: .receivedAt)
+        receivedAt = Date(timeIntervalSince1970: try container.decode(Double.self, forKey: .receivedAt))
         attributes = try container.decodeIfPresent([String: String].self, forKey: .attributes) ?? [:]
         if let text = try container.decodeIfPresent(String.self, forKey: .idTokenClaims) {
             guard let claims = try? JWTClaims(jsonText: text) else {
@@ -204,14 +203,14 @@ public struct StoredSession: Sendable, Hashable, Codable {
         try container.encode(clientID, forKey: .clientID)
         try container.encode(accessToken, forKey: .accessToken)
         try container.encode(tokenType, forKey: .tokenType)
-        try container.encodeIfPresent(accessTokenExpiresAt, forKey: .accessTokenExpiresAt)
+        try container.encodeIfPresent(accessTokenExpiresAt?.timeIntervalSince1970, forKey: .accessTokenExpiresAt)
         try container.encodeIfPresent(refreshToken, forKey: .refreshToken)
-        try container.encodeIfPresent(refreshTokenExpiresAt, forKey: .refreshTokenExpiresAt)
+        try container.encodeIfPresent(refreshTokenExpiresAt?.timeIntervalSince1970, forKey: .refreshTokenExpiresAt)
         try container.encodeIfPresent(scope, forKey: .scope)
         try container.encodeIfPresent(idToken, forKey: .idToken)
         try container.encodeIfPresent(idTokenClaims?.jsonString, forKey: .idTokenClaims)
         try container.encodeIfPresent(dpopKeyThumbprint, forKey: .dpopKeyThumbprint)
-        try container.encode(receivedAt, forKey: .receivedAt)
+        try container.encode(receivedAt.timeIntervalSince1970, forKey: .receivedAt)
         if !attributes.isEmpty { try container.encode(attributes, forKey: .attributes) }
     }
 

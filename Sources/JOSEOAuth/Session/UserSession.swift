@@ -1,4 +1,9 @@
 import JOSE
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 
 /// Keeps a user logged in: fresh access tokens on demand, one refresh at a time, the rotated
 /// session stored before anyone uses it.
@@ -128,7 +133,7 @@ public actor UserSession {
 
     /// The stored session after a refresh, unless `isGoodEnough` accepts the stored one (read
     /// again under the store's lock). Joins the refresh in flight when there is one.
-    private func refreshed(unless isGoodEnough: @escaping @Sendable (StoredSession, Double) -> Bool) async throws -> StoredSession {
+    private func refreshed(unless isGoodEnough: @escaping @Sendable (StoredSession, Date) -> Bool) async throws -> StoredSession {
         if let refreshing { return try await refreshing.value }
         let task = Task { try await self.refreshUnderLock(unless: isGoodEnough) }
         refreshing = task
@@ -138,7 +143,7 @@ public actor UserSession {
 
     /// Reads the stored session under the store's lock, refreshes it unless `isGoodEnough`
     /// accepts it, and saves the result before returning it.
-    private func refreshUnderLock(unless isGoodEnough: @Sendable (StoredSession, Double) -> Bool) async throws -> StoredSession {
+    private func refreshUnderLock(unless isGoodEnough: @Sendable (StoredSession, Date) -> Bool) async throws -> StoredSession {
         let outcome: Result<StoredSession, JOSEError>? = try await store.withExclusiveAccess {
             guard let stored = try await store.load() else { return nil }
             if isGoodEnough(stored, client.clock.now) { return .success(stored) }

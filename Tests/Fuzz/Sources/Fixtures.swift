@@ -5,6 +5,7 @@ import Darwin
 #endif
 import JOSE
 import JOSEOAuth
+import Foundation
 
 /// Keys from `Vectors/examples`, read once (through `#filePath`, so run from a checkout).
 enum Fixtures {
@@ -54,6 +55,6 @@ enum Fixtures {
         try LoginTransaction(
             issuer: "https://issuer.example", clientID: "client-1", redirectURI: "https://app.example/callback",
             state: "state-4f1c8a", nonce: "nonce-93bd", codeVerifier: CodeVerifier.generate(), maxAge: nil,
-            createdAt: exampleNow, requiresIssuerParameter: true)
+            createdAt: Date(timeIntervalSince1970: exampleNow), requiresIssuerParameter: true)
     }
 }

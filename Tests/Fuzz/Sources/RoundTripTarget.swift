@@ -32,7 +32,7 @@ extension FuzzTarget {
 
         guard let document = try? JSONDocument(bytes: payload), document.root.kind == .object else { return }
         let jwtVerifier = JWTVerifier(keySource: JWKSet(keys: [verifyKey]), algorithms: [algorithm],
-                                      rules: JWTClaimRules(clock: .fixed(Fixtures.exampleNow)))
+                                      rules: JWTClaimRules(clock: .fixed(secondsSince1970: Fixtures.exampleNow)))
         do {
             let jwt = try jwtVerifier.verifyWithoutSuspending(token)
             // The claims text is the object's bytes: the payload less surrounding JSON whitespace.

@@ -19,7 +19,7 @@ extension FuzzTarget {
     /// with plain rules (every example key), at a fixed instant; a verified token's claims and
     /// header are read through every accessor.
     static let jwtVerify = FuzzTarget(name: "jwt-verify") { bytes in
-        let clock = JOSEClock.fixed(Fixtures.exampleNow)
+        let clock = JOSEClock.fixed(secondsSince1970: Fixtures.exampleNow)
         var idRules = JWTClaimRules.idToken(issuer: "https://issuer.example", clientID: "example-client", clock: clock)
         idRules.nonce = "n-0S6_WzA2Mj"
         idRules.maximumAuthenticationAge = .seconds(86_400)

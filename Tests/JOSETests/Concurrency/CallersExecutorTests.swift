@@ -38,7 +38,7 @@ private final class IsolationNotingReplayCache: ReplayCache {
 
     init(clock: JOSEClock) throws { inner = try InMemoryReplayCache(clock: clock) }
 
-    nonisolated(nonsending) func recordFirstUse(of identifier: String, owner: String, expiresAt: Double) async throws -> ReplayCheck {
+    nonisolated(nonsending) func recordFirstUse(of identifier: String, owner: String, expiresAt: Date) async throws -> ReplayCheck {
         let isolation = #isolation
         isolation?.preconditionIsolated("the replay cache runs on the executor of the isolation it was handed")
         isolations.withLock { $0.append(isolation) }

@@ -123,8 +123,8 @@ func callEveryEntryPoint(
     note("AccessTokenValidator.validate",
          try await fixture.accessTokens.validate(fixture.accessToken, scope: .allOf(["orders:read"])).subject ?? "")
     let proofID = UUID().uuidString
-    let first = try await fixture.replayCache.recordFirstUse(of: proofID, owner: "key", expiresAt: EntryPointFixture.now + 60)
-    let again = try await fixture.replayCache.recordFirstUse(of: proofID, owner: "key", expiresAt: EntryPointFixture.now + 60)
+    let first = try await fixture.replayCache.recordFirstUse(of: proofID, owner: "key", expiresAt: Date(timeIntervalSince1970: EntryPointFixture.now + 60))
+    let again = try await fixture.replayCache.recordFirstUse(of: proofID, owner: "key", expiresAt: Date(timeIntervalSince1970: EntryPointFixture.now + 60))
     note("InMemoryReplayCache.recordFirstUse", "\(first) then \(again)")
     let url = InProcessProvider.resource + "/orders"
     let proof = try fixture.proofSigner.proof(method: "GET", url: url, accessToken: fixture.accessToken)

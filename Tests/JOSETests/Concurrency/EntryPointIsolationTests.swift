@@ -26,7 +26,7 @@ private func callTheURLSessionEntryPoints(
     var configuration = JWKSCache.Configuration()
     configuration.timeout = .seconds(600)
     let cache = try await DiscoveringJWKSCache(issuer: issuer.issuer, configuration: configuration).discovered()
-    let rules = JWTClaimRules(issuer: issuer.issuer, audiences: [RegistryFixture.audience], clock: .fixed(RegistryFixture.now))
+    let rules = JWTClaimRules(issuer: issuer.issuer, audiences: [RegistryFixture.audience], clock: .fixed(secondsSince1970: RegistryFixture.now))
     let verifier = JWTVerifier(keySource: cache, rules: rules)
     return ["\(response.statusCode)", try await cache.refresh().keys.first?.keyID ?? "",
             try await verifier.verify(issuer.token()).claims.subject ?? ""]

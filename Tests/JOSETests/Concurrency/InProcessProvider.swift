@@ -147,11 +147,11 @@ final class ThreadProbe: Sendable {
 
     /// The probing clock.
     var clock: JOSEClock {
-        JOSEClock { [self] in
+        JOSEClock(secondsSince1970: { [self] in
             let thread = Self.currentThread
             readings.withLock { $0.append(thread) }
             return now
-        }
+        })
     }
 
     /// The threads of the readings since the last call, which forgets them.

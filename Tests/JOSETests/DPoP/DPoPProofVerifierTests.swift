@@ -15,7 +15,7 @@ import Testing
         let proof = try await F.verifier(now: 1562262620).verify(F.rfcResourceProof, for: resourceRequest)
         #expect(proof.keyThumbprint == F.rfcThumbprint)
         #expect(proof.proofID == "e1j3V_bKic8-LAEB")
-        #expect(proof.issuedAt == 1562262618)
+        #expect(proof.issuedAt == Date(timeIntervalSince1970: 1562262618))
         #expect(proof.token.claims.string("ath") == "fUHyO2r2Z3DZ53EsNrWBb0xWXoaNy59IiKCAqksmQEo")
         #expect(proof.key.curve == "P-256" && !proof.key.isPrivate)
     }
@@ -25,18 +25,18 @@ import Testing
         let first = try await F.verifier(now: 1562262616).verify(F.rfcTokenProof, for: request)
         #expect(first.keyThumbprint == F.rfcThumbprint)
         let refresh = try await F.verifier(now: 1562265300).verify(F.rfcRefreshProof, for: request)
-        #expect(refresh.issuedAt == 1562265296)
+        #expect(refresh.issuedAt == Date(timeIntervalSince1970: 1562265296))
     }
 
     @Test func theSameJTIAgainIsAReplayEvenWithAnotherIAT() async throws {
         // Figures 5 and 7 share their jti: one cache that saw the first refuses the second.
-        let cache = try InMemoryReplayCache(clock: .fixed(1562262616))
+        let cache = try InMemoryReplayCache(clock: .fixed(secondsSince1970: 1562262616))
         let request = DPoPRequest(method: "POST", url: "https://server.example.com/token")
-        let early = try DPoPProofVerifier(maximumAge: .seconds(3600), replayCache: cache, clock: .fixed(1562262616))
+        let early = try DPoPProofVerifier(maximumAge: .seconds(3600), replayCache: cache, clock: .fixed(secondsSince1970: 1562262616))
         _ = try await early.verify(F.rfcTokenProof, for: request)
         let error = await expectJOSEError(.invalidDPoPProof) { try await early.verify(F.rfcTokenProof, for: request) }
         #expect(error?.message.contains("already used") == true)
-        let later = try DPoPProofVerifier(maximumAge: .seconds(3600), replayCache: cache, clock: .fixed(1562265296))
+        let later = try DPoPProofVerifier(maximumAge: .seconds(3600), replayCache: cache, clock: .fixed(secondsSince1970: 1562265296))
         _ = await expectJOSEError(.invalidDPoPProof) { try await later.verify(F.rfcRefreshProof, for: request) }
     }
 
@@ -52,15 +52,15 @@ import Testing
         // Quota 1 for the RFC proof's key, already holding a live entry: the RFC proof cannot be
         // recorded, so it is refused (fail closed) rather than pushing out the live entry.
         let now = 1562262620.0
-        let cache = try InMemoryReplayCache(maximumEntries: 10, maximumEntriesPerOwner: 1, clock: .fixed(now))
-        let key = try await DPoPProofVerifier(clock: .fixed(now)).verify(F.rfcResourceProof, for: resourceRequest).keyThumbprint
-        #expect(try await cache.recordFirstUse(of: "earlier proof", owner: key, expiresAt: now + 60) == .firstUse)
-        let verifier = try DPoPProofVerifier(replayCache: cache, clock: .fixed(now))
+        let cache = try InMemoryReplayCache(maximumEntries: 10, maximumEntriesPerOwner: 1, clock: .fixed(secondsSince1970: now))
+        let key = try await DPoPProofVerifier(clock: .fixed(secondsSince1970: now)).verify(F.rfcResourceProof, for: resourceRequest).keyThumbprint
+        #expect(try await cache.recordFirstUse(of: "earlier proof", owner: key, expiresAt: Date(timeIntervalSince1970: now + 60)) == .firstUse)
+        let verifier = try DPoPProofVerifier(replayCache: cache, clock: .fixed(secondsSince1970: now))
         let error = await expectJOSEError(.invalidDPoPProof) { try await verifier.verify(F.rfcResourceProof, for: resourceRequest) }
         #expect(error?.message.contains("per-key quota") == true)
-        #expect(try await cache.recordFirstUse(of: "earlier proof", owner: key, expiresAt: now + 60) == .seenBefore)
+        #expect(try await cache.recordFirstUse(of: "earlier proof", owner: key, expiresAt: Date(timeIntervalSince1970: now + 60)) == .seenBefore)
         // Another key is not affected.
-        #expect(try await cache.recordFirstUse(of: "earlier proof", owner: "another key", expiresAt: now + 60) == .firstUse)
+        #expect(try await cache.recordFirstUse(of: "earlier proof", owner: "another key", expiresAt: Date(timeIntervalSince1970: now + 60)) == .firstUse)
     }
 
     @Test func normalisedRequestURIsMatch() async throws {
@@ -142,7 +142,7 @@ import Testing
     }
 
     @Test func aClockThatIsNotATimeIsRefused() async throws {
-        let verifier = try DPoPProofVerifier(clock: JOSEClock { .nan })
+        let verifier = try DPoPProofVerifier(clock: JOSEClock(secondsSince1970: { .nan }))
         _ = await expectJOSEError(.invalidInput) { try await verifier.verify(F.rfcResourceProof, for: resourceRequest) }
     }
 
@@ -150,7 +150,7 @@ import Testing
 
     @Test func serverNonceIsRequiredAndMustMatch() async throws {
         let key = try JWK.generate(for: .es256)
-        let signer = try DPoPProofSigner(key: key, clock: .fixed(1_800_000_000))
+        let signer = try DPoPProofSigner(key: key, clock: .fixed(secondsSince1970: 1_800_000_000))
         let url = "https://api.example.com/orders"
         let request = DPoPRequest(method: "GET", url: url, expectedNonce: "n-1")
         let missing = try signer.proof(method: "GET", url: url)
@@ -215,8 +215,8 @@ import Testing
     /// before the replay cache is asked.
     @Test func aJTIWithAControlCharacterIsRefusedBeforeTheReplayCache() async throws {
         let key = try JWK.generate(for: .es256)
-        let cache = try InMemoryReplayCache(clock: .fixed(1_800_000_000))
-        let verifier = try DPoPProofVerifier(replayCache: cache, clock: .fixed(1_800_000_000))
+        let cache = try InMemoryReplayCache(clock: .fixed(secondsSince1970: 1_800_000_000))
+        let verifier = try DPoPProofVerifier(replayCache: cache, clock: .fixed(secondsSince1970: 1_800_000_000))
         let request = DPoPRequest(method: "GET", url: "https://api.example.com/")
         for jti in [#"a\u0000b"#, #"\u0000"#, #"a\u001f"#, #"\u007f"#, #"a\u0085"#, #"\u009b[2J"#] {
             let proof = try F.proof(key: key, claims: #"{"jti":"\#(jti)","htm":"GET","htu":"https://api.example.com/","iat":1800000000}"#)
@@ -281,7 +281,7 @@ import Testing
     @Test(arguments: [JWSAlgorithm.es256, .es384, .es512, .ps256, .rs256, .eddsa])
     func ourSignerRoundTrips(_ algorithm: JWSAlgorithm) async throws {
         let key = try JWK.generate(for: algorithm)
-        let signer = try DPoPProofSigner(key: key, algorithm: algorithm, clock: .fixed(1_800_000_000))
+        let signer = try DPoPProofSigner(key: key, algorithm: algorithm, clock: .fixed(secondsSince1970: 1_800_000_000))
         let url = "https://API.example.com:443/orders/42?expand=items"
         let proof = try signer.proof(method: "DELETE", url: url, accessToken: "token-1", nonce: "n!1")
         let request = DPoPRequest(method: "DELETE", url: "https://api.example.com/orders/42", accessToken: "token-1",

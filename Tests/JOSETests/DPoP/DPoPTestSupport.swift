@@ -22,7 +22,7 @@ enum DPoPFixtures {
         now: Double, algorithms: Set<JWSAlgorithm> = DPoPProofVerifier.asymmetricAlgorithms,
         maximumAge: Duration = .seconds(60)
     ) throws -> DPoPProofVerifier {
-        try DPoPProofVerifier(algorithms: algorithms, maximumAge: maximumAge, clock: .fixed(now))
+        try DPoPProofVerifier(algorithms: algorithms, maximumAge: maximumAge, clock: .fixed(secondsSince1970: now))
     }
 
     /// A proof signed by `key` with exactly these claims and header `jwk` (as JSON text).

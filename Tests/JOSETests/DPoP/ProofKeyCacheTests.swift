@@ -29,7 +29,7 @@ import Testing
         // whose header is byte for byte a genuine proof's (so its jwk text hits the cache), with
         // new claims and that genuine proof's signature: still refused, for its signature.
         let key = try JWK.generate(for: .es256)
-        let signer = try DPoPProofSigner(key: key, clock: .fixed(1_800_000_000))
+        let signer = try DPoPProofSigner(key: key, clock: .fixed(secondsSince1970: 1_800_000_000))
         let verifier = try DPoPFixtures.verifier(now: 1_800_000_000)
         let request = DPoPRequest(method: "GET", url: "https://api.example.com/", boundKeyThumbprint: signer.keyThumbprint)
         var genuine = ""

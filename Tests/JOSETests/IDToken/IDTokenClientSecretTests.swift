@@ -18,7 +18,7 @@ import Testing
     private func validator(secret: String?, algorithms: Set<JWSAlgorithm>? = nil) -> IDTokenValidator {
         var validator = IDTokenValidator(
             issuer: IDTokenValidatorTests.issuer, clientID: IDTokenValidatorTests.clientID,
-            keySource: JWKSet(keys: [TokenForge.hmac]), algorithms: algorithms, clock: .fixed(IDTokenValidatorTests.now))
+            keySource: JWKSet(keys: [TokenForge.hmac]), algorithms: algorithms, clock: .fixed(secondsSince1970: IDTokenValidatorTests.now))
         validator.clientSecret = secret
         return validator
     }

@@ -20,7 +20,7 @@ struct IDTokenValidatorTests {
     }
 
     static func validator(_ key: JWK) -> IDTokenValidator {
-        IDTokenValidator(issuer: issuer, clientID: clientID, keySource: JWKSet(keys: [key.publicKey!]), clock: .fixed(now))
+        IDTokenValidator(issuer: issuer, clientID: clientID, keySource: JWKSet(keys: [key.publicKey!]), clock: .fixed(secondsSince1970: now))
     }
 
     @Test(arguments: [(JWSAlgorithm.rs256, TokenForge.rsa), (.es256, TokenForge.ec256)])
@@ -29,7 +29,7 @@ struct IDTokenValidatorTests {
             header: #"{"alg":"\#(alg)","kid":"k"}"#, payload: Self.claims(#""at_hash":"\#(Self.atHash)","c_hash":"\#(Self.cHash)""#),
             key: key, alg: alg)
         let keyed = try JWK(material: key.publicKey!.material, keyID: "k", use: "sig", keyOperations: nil, algorithm: nil)
-        let validator = IDTokenValidator(issuer: Self.issuer, clientID: Self.clientID, keySource: JWKSet(keys: [keyed]), clock: .fixed(Self.now))
+        let validator = IDTokenValidator(issuer: Self.issuer, clientID: Self.clientID, keySource: JWKSet(keys: [keyed]), clock: .fixed(secondsSince1970: Self.now))
         let idToken = try validator.validateWithoutSuspending(
             token, nonce: .sent("n-0S6_WzA2Mj"), maxAge: .seconds(3600), accessToken: Self.accessToken, authorizationCode: Self.code)
         #expect(idToken.claims.subject == "24400320")
@@ -81,7 +81,7 @@ struct IDTokenValidatorTests {
         // auth_time is 31 s before now; with max_age 10 and 60 s leeway it passes, with no leeway it fails.
         #expect(errorCode { try validator.validateWithoutSuspending(token, nonce: .notSent, maxAge: .seconds(10)) } == nil)
         let strict = IDTokenValidator(issuer: Self.issuer, clientID: Self.clientID,
-                                      keySource: JWKSet(keys: [TokenForge.ec256.publicKey!]), leeway: .zero, clock: .fixed(Self.now))
+                                      keySource: JWKSet(keys: [TokenForge.ec256.publicKey!]), leeway: .zero, clock: .fixed(secondsSince1970: Self.now))
         #expect(errorCode { try strict.validateWithoutSuspending(token, nonce: .notSent, maxAge: .seconds(10)) } == .authTimeTooOld)
     }
 

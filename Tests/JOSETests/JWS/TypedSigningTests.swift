@@ -35,9 +35,9 @@ import Testing
         #expect(header == #"{"alg":"ES256","kid":"k1","typ":"JWT"}"#)
         // Declaration order; the date rounded down to whole seconds; `/` not escaped; UInt64.max exact.
         #expect(payload == #"{"sub":"alice","exp":1800000000,"admin":false,"tenant":{"id":"t/1","plan":"pro"},"quota":18446744073709551615}"#)
-        let verified = try JWTVerifier(keySource: JWKSet(keys: [key.publicKey!]), rules: JWTClaimRules(clock: .fixed(1_700_000_000)))
+        let verified = try JWTVerifier(keySource: JWKSet(keys: [key.publicKey!]), rules: JWTClaimRules(clock: .fixed(secondsSince1970: 1_700_000_000)))
             .verifyWithoutSuspending(token)
-        #expect(verified.claims.subject == "alice" && verified.claims.expiration == 1_800_000_000)
+        #expect(verified.claims.subject == "alice" && verified.claims.expiration == Date(timeIntervalSince1970: 1_800_000_000))
     }
 
     @Test func builderWritesRegisteredClaimsFirstThenOthersInOrderSet() throws {
@@ -75,13 +75,13 @@ import Testing
                                       expiration: Date(timeIntervalSince1970: now + 60), issuedAt: Date(timeIntervalSince1970: now))
         try claims.set("azp", "a")
         let token = try JWSSigner(key: key, algorithm: .eddsa).sign(claims: claims, header: JWSHeaderParameters(type: "at+jwt"))
-        var rules = JWTClaimRules(issuer: "https://issuer.example", audiences: ["b"], clock: .fixed(now))
+        var rules = JWTClaimRules(issuer: "https://issuer.example", audiences: ["b"], clock: .fixed(secondsSince1970: now))
         rules.type = "at+jwt"
         rules.authorizedParty = "a"
         let verified = try JWTVerifier(keySource: JWKSet(keys: [key.publicKey!]), rules: rules).verifyWithoutSuspending(token)
         #expect(verified.claims.audience == ["a", "b"] && verified.header.type == "at+jwt")
         // One second past exp (no leeway): the NumericDate is what the verifier reads.
-        rules.clock = .fixed(now + 60)
+        rules.clock = .fixed(secondsSince1970: now + 60)
         rules.leeway = .zero
         #expect(errorCode { try JWTVerifier(keySource: JWKSet(keys: [key.publicKey!]), rules: rules).verifyWithoutSuspending(token) } == .expired)
     }

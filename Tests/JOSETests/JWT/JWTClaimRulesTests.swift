@@ -1,3 +1,4 @@
+import Foundation
 import JOSETestSupport
 import Testing
 @testable import JOSE
@@ -117,7 +118,7 @@ struct JWTClaimRulesTests {
 
     @Test(arguments: timeCases + identityCases + typeCases)
     func validates(_ check: ClaimCase) throws {
-        var rules = JWTClaimRules(leeway: .seconds(60), clock: .fixed(Self.now))
+        var rules = JWTClaimRules(leeway: .seconds(60), clock: .fixed(secondsSince1970: Self.now))
         check.rules(&rules)
         let verifier = JWTVerifier(keySource: JWKSet(keys: [TokenForge.hmac]), rules: rules)
         let token = TokenForge.token(header: check.header, payload: check.claims, key: TokenForge.hmac, alg: .hs256)
@@ -129,11 +130,11 @@ struct JWTClaimRulesTests {
         let token = TokenForge.token(
             header: #"{"alg":"HS256"}"#, payload: #"{"sub":"alice","aud":["a","b"],"exp":2000.5,"roles":["admin"]}"#,
             key: TokenForge.hmac, alg: .hs256)
-        let jwt = try JWTVerifier(keySource: JWKSet(keys: [TokenForge.hmac]), rules: JWTClaimRules(clock: .fixed(Self.now)))
+        let jwt = try JWTVerifier(keySource: JWKSet(keys: [TokenForge.hmac]), rules: JWTClaimRules(clock: .fixed(secondsSince1970: Self.now)))
             .verifyWithoutSuspending(token)
         #expect(jwt.claims.subject == "alice")
         #expect(jwt.claims.audience == ["a", "b"])
-        #expect(jwt.claims.expiration == 2000.5)
+        #expect(jwt.claims.expiration == Date(timeIntervalSince1970: 2000.5))
         #expect(jwt.claims.string("missing") == nil)
         #expect(try jwt.claims.decode(Custom.self).roles == ["admin"])
 
@@ -164,12 +165,12 @@ struct JWTClaimRulesTests {
         let token = TokenForge.token(
             header: #"{"alg":"HS256","# + names + "}", payload: #"{"sub":"alice","n":["# + numbers + #"],"exp":2000}"#,
             key: TokenForge.hmac, alg: .hs256)
-        let verifier = JWTVerifier(keySource: JWKSet(keys: [TokenForge.hmac]), rules: JWTClaimRules(clock: .fixed(Self.now)))
+        let verifier = JWTVerifier(keySource: JWKSet(keys: [TokenForge.hmac]), rules: JWTClaimRules(clock: .fixed(secondsSince1970: Self.now)))
         let synchronous = try verifier.verifyWithoutSuspending(token)
         let suspending: VerifiedJWT = try await verifier.verify(token)
         for jwt in [synchronous, suspending] {
             #expect(jwt.claims.subject == "alice")
-            #expect(jwt.claims.expiration == 2000)
+            #expect(jwt.claims.expiration == Date(timeIntervalSince1970: 2000))
             #expect(jwt.claims.json["n"]?.count == 300)
             #expect(jwt.claims.json["n"]?[299]?.number == 9)
             #expect(jwt.header.contains("p39"))
@@ -180,7 +181,7 @@ struct JWTClaimRulesTests {
     /// `malformed` whatever the signature; claim rules are only applied once the signature holds.
     @Test func claimsAreParsedBeforeAndCheckedAfterTheSignature() {
         let verifier = JWTVerifier(
-            keySource: JWKSet(keys: [TokenForge.hmac]), rules: JWTClaimRules(issuer: "https://a.example", clock: .fixed(Self.now)))
+            keySource: JWKSet(keys: [TokenForge.hmac]), rules: JWTClaimRules(issuer: "https://a.example", clock: .fixed(secondsSince1970: Self.now)))
         let forged = [UInt8](repeating: 0, count: 32)
         let notJSON = TokenForge.token(header: #"{"alg":"HS256"}"#, payload: "exp=5", key: TokenForge.hmac, alg: .hs256)
         #expect(errorCode { try verifier.verifyWithoutSuspending(TokenForge.withSignature(notJSON, forged)) } == .malformed)

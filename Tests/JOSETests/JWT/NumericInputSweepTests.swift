@@ -14,7 +14,7 @@ import Testing
 
     /// The outcome of verifying ``token`` with `configure`d rules: the error code, or "valid".
     static func outcome(_ configure: (inout JWTClaimRules) -> Void) -> String {
-        var rules = JWTClaimRules(clock: .fixed(1000))
+        var rules = JWTClaimRules(clock: .fixed(secondsSince1970: 1000))
         configure(&rules)
         do {
             _ = try JWTVerifier(keySource: JWKSet(keys: [TokenForge.hmac]), rules: rules).verifyWithoutSuspending(token)
@@ -35,7 +35,7 @@ import Testing
             case 1e300, 9.3e18: "expired"
             default: "not_yet_valid"  // before nbf (500)
             }
-        #expect(Self.outcome { $0.clock = .fixed(now) } == expected, "clock \(now)")
+        #expect(Self.outcome { $0.clock = .fixed(secondsSince1970: now) } == expected, "clock \(now)")
     }
 
     static let durations: [Duration] = [
@@ -61,7 +61,7 @@ import Testing
     }
 
     @Test func messagesFormatHugeDifferencesWithoutTrapping() {
-        var rules = JWTClaimRules(clock: .fixed(1e300))
+        var rules = JWTClaimRules(clock: .fixed(secondsSince1970: 1e300))
         rules.leeway = .seconds(Int64.max)
         #expect(throws: JOSEError.self) {
             try JWTVerifier(keySource: JWKSet(keys: [TokenForge.hmac]), rules: rules).verifyWithoutSuspending(Self.token)

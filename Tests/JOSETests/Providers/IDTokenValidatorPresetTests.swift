@@ -7,7 +7,7 @@ import JOSEOAuth
 /// The `IDTokenValidator` presets, with ID tokens shaped like each provider's, made locally.
 @Suite struct IDTokenValidatorPresetTests {
     let keys = try! ProviderTokens.keySet()
-    let clock = JOSEClock.fixed(ProviderTokens.now)
+    let clock = JOSEClock.fixed(secondsSince1970: ProviderTokens.now)
 
     // MARK: Google
 

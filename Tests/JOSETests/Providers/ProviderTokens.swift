@@ -57,7 +57,7 @@ final class ProviderFetcher: HTTPFetcher {
     /// A registry of `issuers` over this fetcher, its caches on the tests' fixed clock.
     func registry(_ issuers: [IssuerRegistry.Issuer]) throws -> IssuerRegistry {
         var configuration = IssuerRegistry.Configuration()
-        configuration.cache.clock = .fixed(ProviderTokens.now)
+        configuration.cache.clock = .fixed(secondsSince1970: ProviderTokens.now)
         return try IssuerRegistry(issuers: issuers, fetcher: self, configuration: configuration)
     }
 }
@@ -65,6 +65,6 @@ final class ProviderFetcher: HTTPFetcher {
 extension JWTClaimRules {
     /// Rules on the tests' fixed clock accepting `audiences`.
     static func fixed(_ audiences: Set<String>) -> JWTClaimRules {
-        JWTClaimRules(audiences: audiences, clock: .fixed(ProviderTokens.now))
+        JWTClaimRules(audiences: audiences, clock: .fixed(secondsSince1970: ProviderTokens.now))
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import JOSETestSupport
 import Testing
 @testable import JOSE
@@ -108,7 +109,7 @@ import Testing
     /// The look-up an OpenID client makes before it sends a code: it tells live entries from
     /// absent or expired ones, and records nothing.
     @Test func isRecordedTellsLiveEntriesAndRecordsNothing() async throws {
-        let cache = try InMemoryReplayCache(clock: .fixed(50))
+        let cache = try InMemoryReplayCache(clock: .fixed(secondsSince1970: 50))
         #expect(await cache.isRecorded("a", owner: "k") == false)
         #expect(cache.count == 0)
         #expect(try cache.recordFirstUse(of: "a", owner: "k", expiresAt: 50, now: 10) == .firstUse)
@@ -116,7 +117,7 @@ import Testing
         #expect(await cache.isRecorded("a", owner: "k"))
         #expect(await cache.isRecorded("a", owner: "other") == false)
         #expect(await cache.isRecorded("b", owner: "k") == false)
-        #expect(try await InMemoryReplayCache(clock: .fixed(.nan)).isRecorded("a", owner: "k"))
+        #expect(try await InMemoryReplayCache(clock: .fixed(secondsSince1970: .nan)).isRecorded("a", owner: "k"))
     }
 
     @Test func aClockThatIsNotATimeFailsClosed() throws {
@@ -133,12 +134,12 @@ import Testing
     }
 
     @Test func concurrentUsersRecordEachIdentifierOnce() async throws {
-        let cache = try InMemoryReplayCache(clock: .fixed(0))
+        let cache = try InMemoryReplayCache(clock: .fixed(secondsSince1970: 0))
         let accepted = await withTaskGroup(of: Int.self) { group in
             for _ in 0..<8 {
                 group.addTask {
                     var count = 0
-                    for id in 0..<500 where (try? await cache.recordFirstUse(of: "id\(id)", owner: "k\(id % 3)", expiresAt: 10)) == .firstUse {
+                    for id in 0..<500 where (try? await cache.recordFirstUse(of: "id\(id)", owner: "k\(id % 3)", expiresAt: Date(timeIntervalSince1970: 10))) == .firstUse {
                         count += 1
                     }
                     return count

@@ -20,7 +20,7 @@ import Testing
 
     @Test("a DPoP request is allowed with the current nonce to add, checked against the origin and target")
     func dpopIsAllowedWithTheNonce() async throws {
-        let signer = try DPoPProofSigner(key: fixture.clientKey, clock: .fixed(ProtectedResourceTests.now))
+        let signer = try DPoPProofSigner(key: fixture.clientKey, clock: .fixed(secondsSince1970: ProtectedResourceTests.now))
         let token = try fixture.accessToken(cnf: signer.keyThumbprint)
         let proof = try signer.proof(method: "GET", url: "https://api.example.com/orders?page=2", accessToken: token, nonce: "n1")
         let decision = try await fixture.resource().decide(

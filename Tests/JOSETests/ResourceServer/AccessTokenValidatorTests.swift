@@ -26,7 +26,7 @@ import JOSETestSupport
     }
 
     func validator(keys: some JWKSetSource) throws -> AccessTokenValidator {
-        AccessTokenValidator(issuer: Self.issuer, audience: Self.resource, keySource: keys, clock: .fixed(Self.now))
+        AccessTokenValidator(issuer: Self.issuer, audience: Self.resource, keySource: keys, clock: .fixed(secondsSince1970: Self.now))
     }
 
     @Test func aValidTokenGivesItsSubjectClientAndScopes() async throws {
@@ -84,7 +84,7 @@ import JOSETestSupport
         _ = await expectJOSEError(.insufficientScope) { try await validator().validate(token, scope: .allOf(["A"])) }
         // A provider's scp array.
         let scp = AccessTokenValidator(issuer: Self.issuer, audience: Self.resource, keySource: JWKSet(keys: [key.publicKey!]),
-                                       scopeClaim: "scp", clock: .fixed(Self.now))
+                                       scopeClaim: "scp", clock: .fixed(secondsSince1970: Self.now))
         #expect(try await scp.validate(try self.token(claims(#""scp":["x","y"]"#)), scope: .allOf(["y"])).scopes == ["x", "y"])
     }
 
@@ -109,7 +109,7 @@ import JOSETestSupport
         let server = try TestHTTPServer()
         try await server.setRoute("/jwks.json", body: try JWKSet(keys: [key.publicKey!]).publicJSONString())
         var configuration = JWKSCache.Configuration()
-        configuration.clock = .fixed(Self.now)
+        configuration.clock = .fixed(secondsSince1970: Self.now)
         let cache = try JWKSCache(url: server.url("/jwks.json"), configuration: configuration)
         let validator = try validator(keys: cache)
         #expect(try await validator.validate(try token(claims(#""scope":"a""#)), scope: .allOf(["a"])).scopes == ["a"])
@@ -119,8 +119,8 @@ import JOSETestSupport
     @Test(arguments: AccessTokenValidator.requiredClaims)
     func overAVerifierWithLooseRulesTheAccessTokenRulesStillHold(_ claim: String) async throws {
         // The verifier checks the signature and the times only: no type, audience or claims.
-        let loose = JWTVerifier(keySource: JWKSet(keys: [key.publicKey!]), rules: JWTClaimRules(clock: .fixed(Self.now)))
-        let validator = AccessTokenValidator(audience: Self.resource, verifier: loose, clock: .fixed(Self.now))
+        let loose = JWTVerifier(keySource: JWKSet(keys: [key.publicKey!]), rules: JWTClaimRules(clock: .fixed(secondsSince1970: Self.now)))
+        let validator = AccessTokenValidator(audience: Self.resource, verifier: loose, clock: .fixed(secondsSince1970: Self.now))
         #expect(try await validator.validate(try token(claims())).clientID == "app-1")
         #expect(try validator.validateWithoutSuspending(try token(claims())).subject == "alice")
         _ = await expectJOSEError(.invalidType) { try await validator.validate(try token(claims(), type: "JWT")) }

@@ -76,7 +76,7 @@ enum RegistryFixture {
 
     /// Claim rules on the fixed clock, requiring ``audience`` unless told otherwise.
     static func rules(audiences: Set<String> = [audience], leeway: Duration = .seconds(60)) -> JWTClaimRules {
-        JWTClaimRules(audiences: audiences, leeway: leeway, clock: .fixed(now))
+        JWTClaimRules(audiences: audiences, leeway: leeway, clock: .fixed(secondsSince1970: now))
     }
 
     /// A registry with the URLSession fetcher and caches on `clock`, adjusted by `configure`.

@@ -21,12 +21,12 @@ import JOSETestSupport
 
     func resource(introspectsJWTs: Bool = false, introspectorAudience: String? = audience) throws -> ProtectedResource {
         let validator = AccessTokenValidator(issuer: "https://auth.example.com", audience: Self.audience,
-                                             keySource: JWKSet(keys: [issuerKey.publicKey!]), clock: .fixed(Self.now))
+                                             keySource: JWKSet(keys: [issuerKey.publicKey!]), clock: .fixed(secondsSince1970: Self.now))
         let introspector = TokenIntrospector(
             endpoint: try #require(URL(string: provider.baseURL + "/introspect")),
             credentials: .clientSecretBasic(clientID: "orders-api", secret: "s3cret"), fetcher: URLSessionHTTPFetcher(),
-            audience: introspectorAudience, clock: .fixed(Self.now))
-        return ProtectedResource(validator: validator, dpop: .accepted(try DPoPProofVerifier(clock: .fixed(Self.now))),
+            audience: introspectorAudience, clock: .fixed(secondsSince1970: Self.now))
+        return ProtectedResource(validator: validator, dpop: .accepted(try DPoPProofVerifier(clock: .fixed(secondsSince1970: Self.now))),
                                  introspection: introspectsJWTs ? .allTokens(introspector) : .opaqueTokens(introspector))
     }
 
@@ -98,7 +98,7 @@ import JOSETestSupport
     }
 
     @Test func dpopBoundOpaqueTokenNeedsAMatchingProof() async throws {
-        let signer = try DPoPProofSigner(key: clientKey, clock: .fixed(Self.now))
+        let signer = try DPoPProofSigner(key: clientKey, clock: .fixed(secondsSince1970: Self.now))
         try await register("opaque-bound", jkt: signer.keyThumbprint)
         let api = try resource()
         let proof = try signer.proof(method: "GET", url: Self.url, accessToken: "opaque-bound")
@@ -108,7 +108,7 @@ import JOSETestSupport
         // As a bearer token: a downgrade.
         _ = await expectJOSEError(.invalidTokenBinding) { try await api.authenticate(bearer("opaque-bound")) }
         // A proof by another key.
-        let other = try DPoPProofSigner(key: try JWK.generate(for: .es256), clock: .fixed(Self.now))
+        let other = try DPoPProofSigner(key: try JWK.generate(for: .es256), clock: .fixed(secondsSince1970: Self.now))
             .proof(method: "GET", url: Self.url, accessToken: "opaque-bound")
         _ = await expectJOSEError(.invalidTokenBinding) {
             try await api.authenticate(ProtectedResourceRequest(

@@ -10,7 +10,7 @@ import JOSETestSupport
     /// The request URL DPoP proofs are made for.
     static let url = "https://api.example.com/orders"
     /// The fixed clock of the rules, the validator, the proofs and their verifier.
-    static let clock = JOSEClock.fixed(RegistryFixture.now)
+    static let clock = JOSEClock.fixed(secondsSince1970: RegistryFixture.now)
 
     /// Two issuers on servers of their own; the registry's rules for each are `rules`
     /// (the access-token rules unless told otherwise).

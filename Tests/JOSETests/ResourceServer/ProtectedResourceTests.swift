@@ -15,9 +15,9 @@ import Testing
     }
 
     func resource(requiresDPoP: Bool = false, dpop: Bool = true) throws -> ProtectedResource {
-        let verifier = try DPoPProofVerifier(clock: .fixed(Self.now))
+        let verifier = try DPoPProofVerifier(clock: .fixed(secondsSince1970: Self.now))
         let validator = AccessTokenValidator(issuer: "https://auth.example.com", audience: "https://api.example.com",
-                                             keySource: JWKSet(keys: [issuerKey.publicKey!]), clock: .fixed(Self.now))
+                                             keySource: JWKSet(keys: [issuerKey.publicKey!]), clock: .fixed(secondsSince1970: Self.now))
         return ProtectedResource(validator: validator, dpop: !dpop ? .off : requiresDPoP ? .required(verifier) : .accepted(verifier),
                                  resourceMetadata: "https://api.example.com/.well-known/oauth-protected-resource")
     }
@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func dpopBoundTokenPassesWithItsProofAndFailsWithoutIt() async throws {
-        let signer = try DPoPProofSigner(key: clientKey, clock: .fixed(Self.now))
+        let signer = try DPoPProofSigner(key: clientKey, clock: .fixed(secondsSince1970: Self.now))
         let token = try accessToken(cnf: signer.keyThumbprint)
         let proof = try signer.proof(method: "GET", url: Self.url, accessToken: token)
         let api = try resource()
@@ -47,7 +47,7 @@ import Testing
         let error = await expectJOSEError(.invalidTokenBinding) { try await api.authenticate(downgrade) }
         #expect(api.challenge(for: error!, request: downgrade).wwwAuthenticate[0].hasPrefix(#"Bearer error="invalid_token""#))
         // No proof, two proofs, a proof by another key.
-        for dpop in [[], [proof, proof], [try DPoPProofSigner(key: try JWK.generate(for: .es256), clock: .fixed(Self.now)).proof(method: "GET", url: Self.url, accessToken: token)]] {
+        for dpop in [[], [proof, proof], [try DPoPProofSigner(key: try JWK.generate(for: .es256), clock: .fixed(secondsSince1970: Self.now)).proof(method: "GET", url: Self.url, accessToken: token)]] {
             let request = ProtectedResourceRequest(method: "GET", url: Self.url, authorization: ["DPoP " + token], dpop: dpop)
             do {
                 _ = try await api.authenticate(request)
@@ -66,14 +66,14 @@ import Testing
         let bearer = ProtectedResourceRequest(method: "GET", url: Self.url, authorization: ["Bearer " + token])
         let error = await expectJOSEError(.invalidTokenBinding) { try await api.authenticate(bearer) }
         #expect(api.challenge(for: error!, request: bearer).status == 401)
-        let proof = try DPoPProofSigner(key: clientKey, clock: .fixed(Self.now)).proof(method: "GET", url: Self.url, accessToken: token)
+        let proof = try DPoPProofSigner(key: clientKey, clock: .fixed(secondsSince1970: Self.now)).proof(method: "GET", url: Self.url, accessToken: token)
         _ = await expectJOSEError(.invalidTokenBinding) {
             try await api.authenticate(ProtectedResourceRequest(method: "GET", url: Self.url, authorization: ["DPoP " + token], dpop: [proof]))
         }
     }
 
     @Test func aClientChosenMalformedPathIsABadRequest() async throws {
-        let signer = try DPoPProofSigner(key: clientKey, clock: .fixed(Self.now))
+        let signer = try DPoPProofSigner(key: clientKey, clock: .fixed(secondsSince1970: Self.now))
         let token = try accessToken(cnf: signer.keyThumbprint)
         let api = try resource()
         let request = ProtectedResourceRequest(method: "GET", url: "https://api.example.com/orders%zz", authorization: ["DPoP " + token],
@@ -84,14 +84,14 @@ import Testing
 
     @Test func unboundTokenWithDPoPSchemeIsRefused() async throws {
         let token = try accessToken()
-        let proof = try DPoPProofSigner(key: clientKey, clock: .fixed(Self.now)).proof(method: "GET", url: Self.url, accessToken: token)
+        let proof = try DPoPProofSigner(key: clientKey, clock: .fixed(secondsSince1970: Self.now)).proof(method: "GET", url: Self.url, accessToken: token)
         _ = await expectJOSEError(.invalidTokenBinding) {
             try await resource().authenticate(ProtectedResourceRequest(method: "GET", url: Self.url, authorization: ["DPoP " + token], dpop: [proof]))
         }
     }
 
     @Test func nonceFlowAnswersWithTheNonceAndAcceptsTheRetry() async throws {
-        let signer = try DPoPProofSigner(key: clientKey, clock: .fixed(Self.now))
+        let signer = try DPoPProofSigner(key: clientKey, clock: .fixed(secondsSince1970: Self.now))
         let token = try accessToken(cnf: signer.keyThumbprint)
         let api = try resource(requiresDPoP: true)
         let first = ProtectedResourceRequest(method: "GET", url: Self.url, authorization: ["DPoP " + token],

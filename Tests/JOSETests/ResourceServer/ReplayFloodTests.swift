@@ -21,11 +21,11 @@ import Testing
     }
 
     @Test func oneBoundTokensFloodLocksOutOnlyItsOwnKey() async throws {
-        let cache = try InMemoryReplayCache(maximumEntries: 120, maximumEntriesPerOwner: 40, clock: .fixed(Self.now))
+        let cache = try InMemoryReplayCache(maximumEntries: 120, maximumEntriesPerOwner: 40, clock: .fixed(secondsSince1970: Self.now))
         let validator = AccessTokenValidator(issuer: "https://auth.example.com", audience: "https://api.example.com",
-                                             keySource: JWKSet(keys: [issuerKey.publicKey!]), clock: .fixed(Self.now))
-        let api = ProtectedResource(validator: validator, dpop: .accepted(try DPoPProofVerifier(replayCache: cache, clock: .fixed(Self.now))))
-        let attacker = try DPoPProofSigner(key: try JWK.generate(for: .es256), clock: .fixed(Self.now))
+                                             keySource: JWKSet(keys: [issuerKey.publicKey!]), clock: .fixed(secondsSince1970: Self.now))
+        let api = ProtectedResource(validator: validator, dpop: .accepted(try DPoPProofVerifier(replayCache: cache, clock: .fixed(secondsSince1970: Self.now))))
+        let attacker = try DPoPProofSigner(key: try JWK.generate(for: .es256), clock: .fixed(secondsSince1970: Self.now))
         let attackerToken = try accessToken(boundTo: attacker.keyThumbprint, subject: "mallory")
         // More fresh proofs than the whole cache holds, each one valid.
         var accepted = 0
@@ -42,7 +42,7 @@ import Testing
         #expect(quotaRefusals == 110)
         // Every other client is still served: the flood holds only its quota of the cache.
         for index in 0..<80 {
-            let client = try DPoPProofSigner(key: try JWK.generate(for: .es256), clock: .fixed(Self.now))
+            let client = try DPoPProofSigner(key: try JWK.generate(for: .es256), clock: .fixed(secondsSince1970: Self.now))
             let token = try accessToken(boundTo: client.keyThumbprint, subject: "client-\(index)")
             let access = try await api.authenticate(try request(client, token: token))
             #expect(access.token.subject == "client-\(index)")

@@ -48,7 +48,7 @@ private enum Attack {
     /// Verifies a JWT against the shared HMAC key at 1000 s since 1970, expecting `issuer` and
     /// `audience`.
     static func verifyJWT(_ token: String, type: String? = nil, authorizedParty: String? = nil) throws {
-        var rules = JWTClaimRules(issuer: issuer, audiences: [audience], clock: .fixed(1000))
+        var rules = JWTClaimRules(issuer: issuer, audiences: [audience], clock: .fixed(secondsSince1970: 1000))
         rules.type = type
         rules.authorizedParty = authorizedParty
         _ = try JWTVerifier(keySource: JWKSet(keys: [Forge.hmac]), rules: rules).verifyWithoutSuspending(token)

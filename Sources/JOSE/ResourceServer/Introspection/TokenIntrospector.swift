@@ -136,7 +136,7 @@ public struct TokenIntrospector: Sendable {
             throw JOSEError.invalidInput("the token to introspect is empty or holds characters outside visible ASCII")
         }
         let key = Array(token.utf8).withUnsafeBytes { Digest.hash(.sha256, $0) }
-        switch cache.answer(for: key, now: clock.now) {
+        switch cache.answer(for: key, now: clock.secondsSince1970) {
         case .active(let verified): return verified
         case .refused(let error): throw error
         case nil: break
@@ -146,7 +146,7 @@ public struct TokenIntrospector: Sendable {
         credentials.apply(to: &form, headers: &headers)
         let response = try await fetcher.fetch(.formPost(
             url: endpoint, form: form, headers: headers, timeout: timeout, maximumBodyBytes: Self.maximumResponseBytes))
-        let now = clock.now
+        let now = clock.secondsSince1970
         let answer = try IntrospectionResponse(response)
         let verified: VerifiedAccessToken
         do {
@@ -157,7 +157,7 @@ public struct TokenIntrospector: Sendable {
             throw error
         }
         let claims = verified.claims
-        let keptUntil = min(claims.expiration ?? .infinity, now + maximumCacheAge.inSeconds)
+        let keptUntil = min(claims.number("exp") ?? .infinity, now + maximumCacheAge.inSeconds)
         cache.store(.active(verified), for: key, until: keptUntil, now: now)
         return verified
     }
@@ -184,7 +184,7 @@ public struct TokenIntrospector: Sendable {
 
     /// The checks of an active answer against this resource's rules.
     private func accept(_ claims: JWTClaims, now: Double) throws -> VerifiedAccessToken {
-        if let expiration = claims.expiration, expiration <= now {
+        if let expiration = claims.number("exp"), expiration <= now {
             throw JOSEError(.expired, "the introspected token expired \(JWTClaimRules.seconds(now - expiration)) s ago")
         }
         if let issuer, let named = claims.issuer, named != issuer {

@@ -139,7 +139,7 @@ extension IssuerRegistry {
         if let kept = tenants.withLock({ $0.entry(for: key) }) { return kept }
         let entry = try Self.makeEntry(configured, exactIssuer: issuer, tenant: (tenant, template.tenantIDBytes(of: tenant)),
                                        fetcher: fetcher, configuration: configuration, counters: counters)
-        let now = configuration.cache.clock.now
+        let now = configuration.cache.clock.secondsSince1970
         let (kept, evicted) = try tenants.withLock { table -> (Entry, Entry?) in
             // Made outside the lock; another token of the same tenant may have kept one since.
             if let kept = table.entry(for: key) { return (kept, nil) }

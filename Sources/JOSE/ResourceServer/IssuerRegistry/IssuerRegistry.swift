@@ -185,7 +185,7 @@ public final class IssuerRegistry: _InPlaceJWTVerifying {
             keySet = try await entry.keySet(for: jwt.jws.header)
         } catch let error as JOSEError where entry.tenantID != nil && error.code.isRemoteFailure {
             // Remembered beyond the tenant's eviction, so that naming it again fetches nothing.
-            let now = configuration.cache.clock.now
+            let now = configuration.cache.clock.secondsSince1970
             tenants.withLock { $0.admissions.recordFailure(of: IssuerKey(entry.issuer), error: error, now: now) }
             throw error
         }

@@ -152,7 +152,7 @@ extension IssuerRegistry {
         /// - Throws: `JOSEError` with code ``JOSEError/Code/jwksUnavailable`` when creating it
         ///   failed now, or within the failure retry interval.
         func cache() async throws -> JWKSCache {
-            let now = cacheConfiguration.clock.now
+            let now = cacheConfiguration.clock.secondsSince1970
             let pending = try creation.withLock { creation -> Pending in
                 if let inFlight = creation.inFlight { return .creating(inFlight) }
                 if let cache = publishedCache.load(ordering: .acquiring) { return .ready(cache.takeUnretainedValue()) }
@@ -194,7 +194,7 @@ extension IssuerRegistry {
             } catch {
                 let failure = error as? JOSEError
                     ?? JOSEError(.jwksUnavailable, "finding the keys of issuer \(JOSEError.quoted(issuer)) failed: \(error)")
-                let now = cacheConfiguration.clock.now
+                let now = cacheConfiguration.clock.secondsSince1970
                 creation.withLock { creation in
                     creation.inFlight = nil
                     creation.lastFailure = (now, failure)
