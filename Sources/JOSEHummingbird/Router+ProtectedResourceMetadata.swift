@@ -18,9 +18,7 @@ extension Router {
     ///   URL without query and fragment.
     @discardableResult
     public func addProtectedResourceMetadata(_ metadata: ProtectedResourceMetadata) throws -> Self {
-        let url = try ProtectedResourceMetadata.wellKnownURL(forResource: metadata.resource)
-        let afterScheme = url[(url.firstRange(of: "://")?.upperBound ?? url.startIndex)...]
-        let path = String(afterScheme[(afterScheme.firstIndex(of: "/") ?? afterScheme.endIndex)...])
+        let path = try ProtectedResourceMetadata.wellKnownPath(forResource: metadata.resource)
         let body = metadata.jsonString
         get(RouterPath(path)) { _, _ in
             Response(status: .ok, headers: [.contentType: "application/json"],

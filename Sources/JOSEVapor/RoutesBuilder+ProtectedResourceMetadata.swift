@@ -15,9 +15,7 @@ extension RoutesBuilder {
     /// - Throws: `JOSEError` `invalid_input` when `metadata.resource` is not an absolute http(s)
     ///   URL without query and fragment.
     public func addProtectedResourceMetadata(_ metadata: ProtectedResourceMetadata) throws {
-        let url = try ProtectedResourceMetadata.wellKnownURL(forResource: metadata.resource)
-        let afterScheme = url[(url.firstRange(of: "://")?.upperBound ?? url.startIndex)...]
-        let path = afterScheme[(afterScheme.firstIndex(of: "/") ?? afterScheme.endIndex)...]
+        let path = try ProtectedResourceMetadata.wellKnownPath(forResource: metadata.resource)
         // Every segment is a constant: a `:` or `*` in the resource's path names no parameter.
         let segments = path.split(separator: "/").map { PathComponent.constant(String($0)) }
         let body = metadata.jsonString

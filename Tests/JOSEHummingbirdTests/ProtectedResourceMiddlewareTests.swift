@@ -14,7 +14,7 @@ import Testing
 /// The middleware in a real Hummingbird server on 127.0.0.1, over real HTTP, with PyJWT-made
 /// access tokens and DPoP proofs: the adapter conformance suite, then what is Hummingbird's own.
 @Suite struct ProtectedResourceMiddlewareTests: ProtectedResourceAdapter {
-    static let metadataURL = "https://api.example.com/.well-known/oauth-protected-resource"
+    static let metadataURL = URL(string: "https://api.example.com/.well-known/oauth-protected-resource")!
     static let requestIDKey = "hb.request.id"
 
     /// The application under test: `GET /orders` behind the middleware (scope `orders:read`),
@@ -22,7 +22,7 @@ import Testing
     static func application(
         _ resource: ProtectedResource, log: RecordingLog, dpopNonce: (@Sendable () -> String?)? = nil
     ) throws -> some ApplicationProtocol {
-        var metadata = ProtectedResourceMetadata(resource: "https://api.example.com")
+        var metadata = ProtectedResourceMetadata(resource: URL(string: "https://api.example.com")!)
         metadata.authorizationServers = ["https://auth.example.com"]
         let router = Router(context: BasicAccessTokenRequestContext.self)
         try router.addProtectedResourceMetadata(metadata)

@@ -1,3 +1,4 @@
+import Foundation
 import JOSE
 import Testing
 
@@ -67,7 +68,7 @@ package enum ProtectedResourceAdapterConformance: String, CaseIterable, Sendable
             keySource: try JWKSet(json: tokens.jwks), clock: clock)
         return ProtectedResource(
             validator: validator, dpop: .accepted(try DPoPProofVerifier(clock: clock)),
-            resourceMetadata: "https://api.example.com/.well-known/oauth-protected-resource")
+            resourceMetadata: URL(string: "https://api.example.com/.well-known/oauth-protected-resource"))
     }
 
     /// Runs the case against `adapter`.

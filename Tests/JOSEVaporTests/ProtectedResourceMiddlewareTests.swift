@@ -38,7 +38,7 @@ import Vapor
         _ resource: ProtectedResource, log: RecordingLog, dpopNonce: (@Sendable () -> String?)?,
         _ body: @Sendable (any AdapterServer) async throws -> Void
     ) async throws {
-        var metadata = ProtectedResourceMetadata(resource: "https://api.example.com")
+        var metadata = ProtectedResourceMetadata(resource: URL(string: "https://api.example.com")!)
         metadata.authorizationServers = ["https://auth.example.com"]
 
         let app = try await Application.make(.testing, logger: log.logger())

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// One call per request for an API: reads the `Authorization` (and `DPoP`) headers, validates
 /// the access token (``AccessTokenValidator``), checks the DPoP proof and the token's binding
 /// to it (``DPoPProofVerifier``), then the scopes and user authentication the route requires;
@@ -16,7 +22,7 @@
 ///
 /// ```swift
 /// let api = ProtectedResource(validator: validator, dpop: .accepted(try DPoPProofVerifier()),
-///                             resourceMetadata: "https://api.example.com/.well-known/oauth-protected-resource")
+///                             resourceMetadata: try ProtectedResourceMetadata.wellKnownURL(forResource: resource))
 /// do {
 ///     let access = try await api.authenticate(ProtectedResourceRequest(
 ///         method: "GET", url: url, authorization: authorizationHeaders, dpop: dpopHeaders),
@@ -55,7 +61,7 @@ public struct ProtectedResource: Sendable {
     /// Which tokens are checked by introspection.
     public let introspection: Introspection
     /// The URL of the resource's RFC 9728 metadata, named in every challenge.
-    public let resourceMetadata: String?
+    public let resourceMetadata: URL?
     /// The protection space named in challenges, if any.
     public let realm: String?
 
@@ -68,7 +74,7 @@ public struct ProtectedResource: Sendable {
     ///   - realm: the `realm` for challenges.
     ///   - introspection: which tokens are checked by introspection, and the introspector.
     public init(
-        validator: AccessTokenValidator, dpop: DPoPMode = .off, resourceMetadata: String? = nil, realm: String? = nil,
+        validator: AccessTokenValidator, dpop: DPoPMode = .off, resourceMetadata: URL? = nil, realm: String? = nil,
         introspection: Introspection = .off
     ) {
         self.validator = validator

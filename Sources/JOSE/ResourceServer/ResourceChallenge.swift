@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// The HTTP answer to a request a protected resource refuses: a status and the response
 /// headers (`WWW-Authenticate` challenges per RFC 6750 §3 and RFC 9449 §7.1, and `DPoP-Nonce`
 /// for `use_dpop_nonce`), made from the ``JOSEError`` that refused it.
@@ -56,7 +62,7 @@ public struct ResourceChallenge: Sendable {
         _ error: JOSEError, scheme: AuthorizationCredentials.Scheme? = nil,
         schemes: [AuthorizationCredentials.Scheme] = [.bearer], scope: ScopeRequirement? = nil,
         authentication: AuthenticationRequirement? = nil, dpopNonce: String? = nil, dpopAlgorithms: [JWSAlgorithm] = [],
-        resourceMetadata: String? = nil, realm: String? = nil
+        resourceMetadata: URL? = nil, realm: String? = nil
     ) {
         let (status, code) = ResourceChallenge.answer(for: error.code)
         self.status = status
@@ -83,7 +89,7 @@ public struct ResourceChallenge: Sendable {
             if challengedScheme == .dpop, !dpopAlgorithms.isEmpty {
                 parameters.append(("algs", dpopAlgorithms.map(\.rawValue).joined(separator: " ")))
             }
-            if let resourceMetadata { parameters.append(("resource_metadata", resourceMetadata)) }
+            if let resourceMetadata { parameters.append(("resource_metadata", resourceMetadata.absoluteString)) }
             let rendered = parameters.map { "\($0.0)=\(ResourceChallenge.quotedString($0.1))" }.joined(separator: ", ")
             headers.append(("WWW-Authenticate", challengedScheme.rawValue + (rendered.isEmpty ? "" : " " + rendered)))
         }

@@ -1,3 +1,4 @@
+import Foundation
 import JOSETestSupport
 import Testing
 @testable import JOSE
@@ -19,7 +20,7 @@ import Testing
         let validator = AccessTokenValidator(issuer: "https://auth.example.com", audience: "https://api.example.com",
                                              keySource: JWKSet(keys: [issuerKey.publicKey!]), clock: .fixed(secondsSince1970: Self.now))
         return ProtectedResource(validator: validator, dpop: !dpop ? .off : requiresDPoP ? .required(verifier) : .accepted(verifier),
-                                 resourceMetadata: "https://api.example.com/.well-known/oauth-protected-resource")
+                                 resourceMetadata: URL(string: "https://api.example.com/.well-known/oauth-protected-resource"))
     }
 
     @Test func eachDPoPModeAcceptsItsSchemes() throws {

@@ -1,3 +1,4 @@
+import Foundation
 import JOSETestSupport
 import Testing
 @testable import JOSE
@@ -28,7 +29,7 @@ import Testing
 
     @Test func invalidTokenNeverReflectsTheMessage() {
         let error = JOSEError(.invalidIssuer, "iss is \"\\\"evil\\r\\nSet-Cookie: x\"")
-        let challenge = ResourceChallenge(error, scheme: .bearer, resourceMetadata: "https://api.example.com/.well-known/oauth-protected-resource")
+        let challenge = ResourceChallenge(error, scheme: .bearer, resourceMetadata: URL(string: "https://api.example.com/.well-known/oauth-protected-resource"))
         #expect(challenge.wwwAuthenticate == [
             #"Bearer error="invalid_token", error_description="The access token is invalid (invalid_issuer)", resource_metadata="https://api.example.com/.well-known/oauth-protected-resource""#,
         ])
