@@ -61,4 +61,24 @@ struct IntrospectCommandTests {
         let noEndpoint = try await JoseProcess.run(["introspect", "--client-id", "orders-api", "opaque-cli"])
         #expect(noEndpoint.status == 2, "\(noEndpoint)")
     }
+
+    @Test("by hand, --introspection-endpoint with --iss: no discovery, and the answer's iss must be that issuer")
+    func byHandWithIss() async throws {
+        let provider = try await provider()
+        try await provider.registerIntrospection(of: "opaque-iss", claims: [
+            "sub": "alice", "iss": provider.issuer, "aud": "https://api.example.com",
+            "exp": Int(Date().timeIntervalSince1970) + 3600,
+        ])
+        let byHand = ["introspect", "--introspection-endpoint", provider.baseURL + "/introspect", "--client-id", "orders-api"]
+        let environment = ["JOSE_CLIENT_SECRET": Self.secret]
+
+        let same = try await JoseProcess.run(byHand + ["--iss", provider.issuer, "opaque-iss"], environment: environment)
+        #expect(same.status == 0, "\(same)")
+        #expect(try same.jsonObject()["iss"] as? String == provider.issuer)
+        #expect(try await provider.lastRequest(path: "/.well-known/openid-configuration").count == 0)
+
+        let other = try await JoseProcess.run(byHand + ["--iss", "https://other.example", "opaque-iss"], environment: environment)
+        #expect(other.status == 1, "\(other)")
+        #expect((try other.jsonObject()["error"] as? [String: Any])?["code"] as? String == "invalid_issuer")
+    }
 }
