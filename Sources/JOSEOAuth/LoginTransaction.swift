@@ -62,9 +62,10 @@ public struct LoginTransaction: Sendable, Hashable, Codable {
     ///   - acrValues: The `acr_values` sent; none unless given.
     ///   - requiresAuthenticationContext: Whether the ID token must carry an `acr` among
     ///     `acrValues`; `false` unless given.
-    /// - Throws: `JOSEError` `invalid_input` when a value is empty or too long, `maxAge` is
-    ///   not whole seconds in 0...`AuthorizationRequest.maximumMaxAge`, `createdAt` is before 1970 or not finite, an `acr_values` entry is empty, holds a space
-    ///   or there are more than 32 of them, or an `acr` is required without `acrValues`.
+    /// - Throws: `JOSEError` `invalid_input` when a value is empty or too long, `maxAge` is not
+    ///   whole seconds in 0...`AuthorizationRequest.maximumMaxAge`, `createdAt` is before 1970
+    ///   or not finite, an `acr_values` entry is empty, holds a space or there are more than 32
+    ///   of them, or an `acr` is required without `acrValues`.
     public init(
         issuer: String, clientID: String, redirectURI: String, state: String, nonce: String,
         codeVerifier: CodeVerifier, maxAge: Duration?, createdAt: Date, requiresIssuerParameter: Bool,
