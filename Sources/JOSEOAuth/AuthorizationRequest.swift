@@ -123,7 +123,7 @@ public struct AuthorizationRequest: Sendable {
     /// - Returns: The URL to open and the transaction to keep.
     /// - Throws: `JOSEError` `invalid_input` for an empty client id, a redirect URI that is
     ///   not absolute or has a query or fragment, an empty or spaced scope or option value, a
-    ///   `max_age` outside 0...``maximumMaxAge``, a `resource` that is not an absolute URI, an
+    ///   `max_age` that is not whole seconds in 0...``maximumMaxAge``, a `resource` that is not an absolute URI, an
     ///   extra parameter that is reserved or repeated, ``requiresAuthenticationContext`` without
     ///   ``acrValues``, or an endpoint that `TransportPolicy` does not
     ///   allow, that has a fragment, or whose query names one of ``reservedParameters`` or an

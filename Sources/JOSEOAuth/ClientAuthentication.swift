@@ -34,13 +34,13 @@ public struct ClientAuthentication: Sendable {
         case none
         case secretBasic(String)
         case secretPost(String)
-        case privateKeyJWT(JWSSigner, AssertionAudience, lifetime: Int)
+        case privateKeyJWT(JWSSigner, AssertionAudience, lifetime: Int64)
     }
 
     private let method: Method
 
-    /// The longest lifetime of a `private_key_jwt` assertion, in seconds.
-    public static let maximumAssertionLifetime = 60
+    /// The longest lifetime of a `private_key_jwt` assertion.
+    public static let maximumAssertionLifetime = Duration.seconds(60)
 
     /// A public client: no secret, `client_id` in the form.
     public static let none = ClientAuthentication(method: .none)
@@ -67,16 +67,18 @@ public struct ClientAuthentication: Sendable {
     /// - Parameters:
     ///   - signer: The client's signer (its public key registered with the provider).
     ///   - audience: The assertion's `aud`; the endpoint unless given.
-    ///   - lifetimeSeconds: From `iat` to `exp`, 1...60 seconds; 60 unless given.
+    ///   - lifetime: From `iat` to `exp`, whole seconds up to ``maximumAssertionLifetime``;
+    ///     that maximum unless given.
     /// - Returns: The authentication.
-    /// - Throws: `JOSEError` `invalid_input` for a lifetime outside 1...60.
+    /// - Throws: `JOSEError` `invalid_input` for a lifetime that is not whole seconds in 1...60.
     public static func privateKeyJWT(
-        _ signer: JWSSigner, audience: AssertionAudience = .endpoint, lifetimeSeconds: Int = maximumAssertionLifetime
+        _ signer: JWSSigner, audience: AssertionAudience = .endpoint, lifetime: Duration = maximumAssertionLifetime
     ) throws -> ClientAuthentication {
-        guard (1...maximumAssertionLifetime).contains(lifetimeSeconds) else {
-            throw JOSEError.invalidInput("a client assertion lives 1...\(maximumAssertionLifetime) seconds, got \(lifetimeSeconds)")
+        let maximum = maximumAssertionLifetime.components.seconds
+        guard let seconds = lifetime.wholeSeconds, (1...maximum).contains(seconds) else {
+            throw JOSEError.invalidInput("a client assertion lives whole seconds in 1...\(maximum), got \(lifetime)")
         }
-        return ClientAuthentication(method: .privateKeyJWT(signer, audience, lifetime: lifetimeSeconds))
+        return ClientAuthentication(method: .privateKeyJWT(signer, audience, lifetime: seconds))
     }
 
     /// The method's registered name, for example `client_secret_basic`.
@@ -142,7 +144,7 @@ public struct ClientAuthentication: Sendable {
                 ("iss", .string(clientID)), ("sub", .string(clientID)),
                 ("aud", .string(audience.usesIssuer ? issuer : endpoint.absoluteString)),
                 ("jti", .string(try RandomValue.state())), ("iat", .integer(issuedAt)),
-                ("exp", .integer(issuedAt + Int64(lifetime))),
+                ("exp", .integer(issuedAt + lifetime)),
             ])
             let assertion = try signer.sign(claims: claims)
             form.append(("client_id", clientID))

@@ -13,7 +13,7 @@ import JOSE
 /// empty, longer than ``maximumUserCodeLength`` or not visible ASCII (it is shown on a
 /// terminal); a `verification_uri` or `verification_uri_complete` that is not an absolute
 /// https URL (http only to a loopback host) of visible ASCII; an `expires_in` that is not an
-/// integer in 1...``maximumExpiresIn``; an `interval` that is not an integer in
+/// integer number of seconds from 1 to ``maximumExpiresIn``; an `interval` that is not an integer in
 /// 0...`expires_in`.
 public struct DeviceAuthorization: Sendable {
     /// The longest `user_code` accepted, in bytes.

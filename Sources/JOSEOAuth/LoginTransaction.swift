@@ -29,7 +29,7 @@ public struct LoginTransaction: Sendable, Hashable, Codable {
     public let nonce: String
     /// The PKCE verifier whose S256 challenge was sent.
     public let codeVerifier: CodeVerifier
-    /// The `max_age` sent, in seconds, when one was.
+    /// The `max_age` sent (whole seconds), when one was.
     public let maxAge: Duration?
     /// When the transaction was made.
     public let createdAt: Date
@@ -82,7 +82,7 @@ public struct LoginTransaction: Sendable, Hashable, Codable {
         }
         try AuthorizationRequest.checkMaxAge(maxAge)
         guard createdAt.timeIntervalSince1970.isFinite, createdAt.timeIntervalSince1970 >= 0 else {
-            throw JOSEError.invalidInput("a login transaction's creation time must be a finite, non-negative number")
+            throw JOSEError.invalidInput("a login transaction's creation time must be a date from 1970 on")
         }
         guard acrValues.count <= 32, acrValues.allSatisfy({
             !$0.isEmpty && $0.utf8.count <= 2048 && !$0.contains(where: { $0 == " " || $0.isNewline })

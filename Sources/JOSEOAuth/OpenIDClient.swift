@@ -268,7 +268,7 @@ public struct OpenIDClient: Sendable {
         guard Self.sameBytes(new.authorizedParty, old.authorizedParty) else {
             throw JOSEError(.invalidClaim, "the refreshed ID token's azp differs from the original's")
         }
-        if let before = old.authenticationTime, let after = new.authenticationTime, before != after {
+        if let before = old.number("auth_time"), let after = new.number("auth_time"), before != after {
             throw JOSEError(.invalidClaim, "the refreshed ID token's auth_time differs from the original")
         }
         if let nonce = new.nonce, !Self.sameBytes(nonce, old.nonce) {

@@ -6,7 +6,7 @@ import JOSE
 /// Refused with `JOSEError.Code.invalidTokenResponse`: a body that is not one JSON object
 /// (duplicate members included); an `access_token` that is missing, empty or not visible ASCII;
 /// a `token_type` other than `Bearer` or `DPoP` (any case); an `expires_in` that is not an
-/// integer in 0...``maximumExpiresIn``; a `refresh_token`, `id_token` or `scope` that is present
+/// integer number of seconds from 0 to ``maximumExpiresIn``; a `refresh_token`, `id_token` or `scope` that is present
 /// but not a non-empty string. ``OpenIDClient`` also refuses a `token_type` that does not match
 /// whether it sent a DPoP proof: `DPoP` for a proved request, `Bearer` otherwise.
 public struct TokenResponse: Sendable {
@@ -27,7 +27,8 @@ public struct TokenResponse: Sendable {
     public let scope: String?
     /// How long the refresh token lasts from the response, when the provider says so: the
     /// non-standard `refresh_token_expires_in` (or Keycloak's `refresh_expires_in`), read only
-    /// when it is an integer in 1...``maximumExpiresIn`` and ignored otherwise.
+    /// when it is an integer number of seconds from 1 to ``maximumExpiresIn`` and ignored
+    /// otherwise.
     public let refreshTokenExpiresIn: Duration?
     /// The whole response, parsed.
     package let json: JSONValue

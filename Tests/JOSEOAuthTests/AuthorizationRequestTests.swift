@@ -107,6 +107,8 @@ import Testing
         _ = await expectJOSEError(.invalidInput) { try request.prepare(authorizationEndpoint: endpoint, issuer: "i") }
         request.maxAge = .milliseconds(1500)   // max_age is an integer: no fraction is rounded away
         _ = await expectJOSEError(.invalidInput) { try request.prepare(authorizationEndpoint: endpoint, issuer: "i") }
+        request.maxAge = .seconds(1e19)        // beyond Int64 seconds: refused, not a trap
+        _ = await expectJOSEError(.invalidInput) { try request.prepare(authorizationEndpoint: endpoint, issuer: "i") }
         request.maxAge = nil
         request.scopes = ["openid", "two words"]
         _ = await expectJOSEError(.invalidInput) { try request.prepare(authorizationEndpoint: endpoint, issuer: "i") }

@@ -63,7 +63,7 @@ import Testing
     @Test func privateKeyJWTAssertionCanNameTheIssuer() throws {
         let key = try JWK.generate(for: .es256)
         let authentication = try ClientAuthentication.privateKeyJWT(JWSSigner(key: key, algorithm: .es256),
-                                                                    audience: .issuer, lifetimeSeconds: 30)
+                                                                    audience: .issuer, lifetime: .seconds(30))
         var form: [(name: String, value: String)] = []
         var headers: [String: String] = [:]
         try authentication.apply(to: &form, headers: &headers, clientID: "app", endpoint: URL(string: "https://op.example/token")!,
@@ -73,7 +73,10 @@ import Testing
         #expect(claims["aud"]?.string == "https://op.example")
         #expect(claims["exp"]?.integer == 1_700_000_030)
         #expect(throws: JOSEError.self) {
-            try ClientAuthentication.privateKeyJWT(JWSSigner(key: key, algorithm: .es256), lifetimeSeconds: 61)
+            try ClientAuthentication.privateKeyJWT(JWSSigner(key: key, algorithm: .es256), lifetime: .seconds(61))
+        }
+        #expect(throws: JOSEError.self) {   // exp is an integer: no fraction is rounded away
+            try ClientAuthentication.privateKeyJWT(JWSSigner(key: key, algorithm: .es256), lifetime: .milliseconds(1500))
         }
     }
 

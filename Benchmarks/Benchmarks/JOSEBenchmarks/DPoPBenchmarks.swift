@@ -1,4 +1,5 @@
 // swift-jose DPoP benchmark: a resource server checking one request's proof.
+import Foundation
 import Benchmark
 import JOSE
 
@@ -15,7 +16,7 @@ func registerDPoPBenchmarks() {
     let proofs: [String]
     let thumbprint: String
     do {
-        let signer = try DPoPProofSigner(key: try JWK.generate(for: .es256), clock: .fixed(issuedAt))
+        let signer = try DPoPProofSigner(key: try JWK.generate(for: .es256), clock: .fixed(Date(timeIntervalSince1970: issuedAt)))
         proofs = try (0..<1000).map { _ in try signer.proof(method: "GET", url: url, accessToken: accessToken) }
         thumbprint = signer.keyThumbprint
     } catch {
@@ -24,7 +25,7 @@ func registerDPoPBenchmarks() {
     let request = DPoPRequest(method: "GET", url: url, accessToken: accessToken, boundKeyThumbprint: thumbprint)
 
     Benchmark("Ours.dpop.verify.ES256", configuration: verifyConfiguration(.es256)) { benchmark async in
-        guard let verifier = try? DPoPProofVerifier(algorithms: [.es256], clock: .fixed(issuedAt + 1)) else { return }
+        guard let verifier = try? DPoPProofVerifier(algorithms: [.es256], clock: .fixed(Date(timeIntervalSince1970: issuedAt + 1))) else { return }
         benchmark.startMeasurement()
         var accepted = 0
         for index in benchmark.scaledIterations {

@@ -22,7 +22,7 @@ import Foundation
 ///
 /// ```swift
 /// let api = ProtectedResource(validator: validator, dpop: .accepted(try DPoPProofVerifier()),
-///                             resourceMetadata: URL(string: "https://api.example.com/.well-known/oauth-protected-resource"))
+///                             resourceMetadata: try ProtectedResourceMetadata.wellKnownURL(forResource: metadata.resource))
 /// do {
 ///     let access = try await api.authenticate(ProtectedResourceRequest(
 ///         method: "GET", url: url, authorization: authorizationHeaders, dpop: dpopHeaders),

@@ -17,8 +17,9 @@ enum JSONRendering {
         return .raw(document.root)
     }
 
-    /// `instant` as a NumericDate: whole seconds since 1970 (rounded down), or the plain number
-    /// when it is no `Int64`.
+    /// `instant` as a NumericDate: whole seconds since 1970 (rounded down), the rule the
+    /// library's own JSON writer follows for a `Date`; the plain number when it is no `Int64`
+    /// (the writer refuses such a date, but a stored session's expiry is only shown).
     static func numericDate(_ instant: Date) -> JSONOutput {
         let seconds = instant.timeIntervalSince1970.rounded(.down)
         return Int64(exactly: seconds).map { .integer($0) } ?? .number(seconds)

@@ -111,10 +111,11 @@ public struct StoredSession: Sendable, Hashable, Codable {
         self.attributes = attributes
     }
 
-    /// Whether the access token is still valid `minimumValidity` from `now`. A token issued for less than twice `minimumValidity` needs only half its lifetime
-    /// left: asking more of a short-lived token would refresh it at every call, and make every
-    /// process sharing a session refresh after the first. A token without a known expiry counts
-    /// as valid; an expired one never does.
+    /// Whether the access token is still valid `minimumValidity` from `now`. A token issued for
+    /// less than twice `minimumValidity` needs only half its lifetime left: asking more of a
+    /// short-lived token would refresh it at every call, and make every process sharing a
+    /// session refresh after the first. A token without a known expiry counts as valid; an
+    /// expired one never does.
     public func accessTokenIsValid(for minimumValidity: Duration, at now: Date) -> Bool {
         guard let accessTokenExpiresAt else { return true }
         let remaining = accessTokenExpiresAt.timeIntervalSince(now)
