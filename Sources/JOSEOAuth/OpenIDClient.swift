@@ -378,7 +378,7 @@ public struct OpenIDClient: Sendable {
             var headers: [String: String] = [:]
             try authentication.apply(to: &fields, headers: &headers, clientID: clientID, endpoint: endpoint,
                                      issuer: metadata.issuer, clock: clock)
-            if let dpop { headers["DPoP"] = try dpop.proof(method: "POST", url: endpoint.absoluteString, nonce: nonce) }
+            if let dpop { headers["DPoP"] = try dpop.proof(method: "POST", url: endpoint, nonce: nonce) }
             let response = try await send(.formPost(url: endpoint, form: fields, headers: headers, timeout: timeout))
             guard dpop != nil, response.statusCode == 400,
                   let details = TokenResponse.providerError(in: response.body), details.error == "use_dpop_nonce" else {

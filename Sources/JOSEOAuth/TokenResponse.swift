@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 import JOSE
 
 /// A successful token endpoint response (RFC 6749 §5.1, OpenID Connect Core §3.1.3.3), read
@@ -94,17 +100,17 @@ public struct TokenResponse: Sendable {
     /// the `DPoP` header beside `Authorization: DPoP <access token>`.
     ///
     /// ```swift
-    /// let proof = try login.tokens.resourceProof(method: "GET", url: "https://api.example.com/orders")
+    /// let proof = try login.tokens.resourceProof(method: "GET", url: URL(string: "https://api.example.com/orders")!)
     /// ```
     ///
     /// - Parameters:
     ///   - method: The HTTP method, e.g. `GET`.
-    ///   - url: The absolute request URI; its query and fragment are left out of `htu`.
+    ///   - url: The absolute request URL; its query and fragment are left out of `htu`.
     ///   - nonce: The resource server's latest `DPoP-Nonce`, when it gave one.
     /// - Returns: The compact proof.
     /// - Throws: `JOSEError` `invalid_token_binding` for a token not bound to a DPoP key; as
     ///   `DPoPProofSigner.proof(method:url:accessToken:nonce:)`.
-    public func resourceProof(method: String, url: String, nonce: String? = nil) throws -> String {
+    public func resourceProof(method: String, url: URL, nonce: String? = nil) throws -> String {
         guard let proofSigner else {
             throw JOSEError(.invalidTokenBinding,
                             "the access token is not bound to a DPoP key (token_type \(JOSEError.quoted(tokenType)))")

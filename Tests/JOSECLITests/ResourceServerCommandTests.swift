@@ -80,6 +80,7 @@ struct ResourceServerCommandTests {
                           ["verify", "--key", JoseProcess.example("es256.private.jwk.json"), "--dpop", "p", "--htm", "GET", "--htu", "/relative", "x"],
                           ["verify", "--key", JoseProcess.example("es256.private.jwk.json"), "--iss", "i", "--aud", "a", "--access-token", "--id-token", "x"],
                           ["dpop", "--key", JoseProcess.example("es256.private.jwk.json"), "--htm", "GET", "--htu", "ftp://x/"],
+                          ["dpop", "--key", JoseProcess.example("es256.private.jwk.json"), "--htm", "GET", "--htu", "/relative"],
                           ["dpop", "--key", JoseProcess.example("hs256.jwk.json"), "--htm", "GET", "--htu", "https://x/"]] {
             let result = try await JoseProcess.run(arguments)
             #expect(result.status == 2, "\(arguments): \(result)")

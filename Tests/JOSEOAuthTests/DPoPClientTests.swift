@@ -40,7 +40,7 @@ import JOSETestSupport
         #expect(jkt == signer.keyThumbprint)
 
         let url = "https://api.example.com/orders?page=2"
-        let proof = try tokens.resourceProof(method: "GET", url: url)
+        let proof = try tokens.resourceProof(method: "GET", url: URL(string: url)!)
         let verified = try await DPoPProofVerifier().verify(proof, for: DPoPRequest(
             method: "GET", url: url, accessToken: tokens.accessToken, boundKeyThumbprint: jkt))
         #expect(verified.keyThumbprint == jkt)
@@ -188,7 +188,7 @@ import JOSETestSupport
         let tokens = try await fixture.client.finishLogin(callbackURL: callback, transaction: transaction).tokens
 
         #expect(tokens.proofSigner == nil)
-        let error = #expect(throws: JOSEError.self) { try tokens.resourceProof(method: "GET", url: "https://api.example.com/") }
+        let error = #expect(throws: JOSEError.self) { try tokens.resourceProof(method: "GET", url: URL(string: "https://api.example.com/")!) }
         #expect(error?.code == .invalidTokenBinding)
     }
 }

@@ -30,7 +30,7 @@ struct PostgresReplayCacheTests {
             let instances = try Self.instances(clients, table: table)
             let signer = try DPoPProofSigner(key: try JWK.generate(for: .es256), clock: Self.now)
             for (first, second) in [(0, 1), (1, 0)] {
-                let proof = try signer.proof(method: "POST", url: Self.endpoint.url)
+                let proof = try signer.proof(method: "POST", url: URL(string: Self.endpoint.url)!)
                 _ = try await instances[first].verify(proof, for: Self.endpoint)
                 let error = await expectJOSEError(.invalidDPoPProof) { try await instances[second].verify(proof, for: Self.endpoint) }
                 #expect(error?.message.contains("already used") == true, "\(error?.message ?? "no error")")
@@ -45,7 +45,7 @@ struct PostgresReplayCacheTests {
             let instances = try Self.instances(clients, table: table)
             let signer = try DPoPProofSigner(key: try JWK.generate(for: .es256), clock: Self.now)
             for _ in 0..<20 {
-                let proof = try signer.proof(method: "POST", url: Self.endpoint.url)
+                let proof = try signer.proof(method: "POST", url: URL(string: Self.endpoint.url)!)
                 let accepted = await withTaskGroup(of: Int.self) { group in
                     for instance in instances + instances {
                         group.addTask { (try? await instance.verify(proof, for: Self.endpoint)) == nil ? 0 : 1 }
@@ -129,7 +129,7 @@ struct PostgresReplayCacheTests {
         try await PostgresTestDatabase.withClients(1, url: "postgres://nobody@127.0.0.1:1/none?sslmode=disable") { clients in
             let cache = try PostgresReplayCache(client: clients[0], timeout: .milliseconds(500))
             let verifier = try DPoPProofVerifier(replayCache: cache)
-            let proof = try DPoPProofSigner(key: try JWK.generate(for: .es256)).proof(method: "POST", url: PostgresReplayCacheTests.endpoint.url)
+            let proof = try DPoPProofSigner(key: try JWK.generate(for: .es256)).proof(method: "POST", url: URL(string: PostgresReplayCacheTests.endpoint.url)!)
             let error = await expectJOSEError(.replayStoreUnavailable) { try await verifier.verify(proof, for: PostgresReplayCacheTests.endpoint) }
             #expect(error?.code.isRemoteFailure == true)
         }

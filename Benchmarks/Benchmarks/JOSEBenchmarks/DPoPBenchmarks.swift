@@ -17,7 +17,7 @@ func registerDPoPBenchmarks() {
     let thumbprint: String
     do {
         let signer = try DPoPProofSigner(key: try JWK.generate(for: .es256), clock: .fixed(Date(timeIntervalSince1970: issuedAt)))
-        proofs = try (0..<1000).map { _ in try signer.proof(method: "GET", url: url, accessToken: accessToken) }
+        proofs = try (0..<1000).map { _ in try signer.proof(method: "GET", url: URL(string: url)!, accessToken: accessToken) }
         thumbprint = signer.keyThumbprint
     } catch {
         fatalError("DPoP benchmark setup failed: \(error)")

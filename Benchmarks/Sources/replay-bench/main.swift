@@ -50,7 +50,7 @@ struct Client {
     }
 
     func proofs(_ count: Int) throws -> [(String, DPoPRequest)] {
-        try (0..<count).map { _ in (try signer.proof(method: "GET", url: url, accessToken: token), request()) }
+        try (0..<count).map { _ in (try signer.proof(method: "GET", url: URL(string: url)!, accessToken: token), request()) }
     }
 }
 
@@ -103,7 +103,7 @@ func flood(_ name: String, count: Int, verifier: DPoPProofVerifier, honest: [Cli
     let honestEvery = 100
     let honestProofs = try (0..<(count / honestEvery)).map { index in
         let client = honest[index % honest.count]
-        return (try client.signer.proof(method: "GET", url: url, accessToken: client.token), client.request())
+        return (try client.signer.proof(method: "GET", url: URL(string: url)!, accessToken: client.token), client.request())
     }
     var floodAccepted = 0, honestAccepted = 0
     for (index, (proof, request)) in floodProofs.enumerated() {

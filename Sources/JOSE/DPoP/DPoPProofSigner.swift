@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Makes DPoP proofs (RFC 9449 §4.2) for a client's requests, with one private key: a ``JWK``
 /// in memory, or a ``JWSSigningKey`` that never leaves its device.
 ///
@@ -9,7 +15,7 @@
 /// ```swift
 /// let signer = try DPoPProofSigner(key: try JWK.generate(for: .es256))
 /// var nonce: String? = nil
-/// let proof = try signer.proof(method: "GET", url: "https://api.example.com/orders",
+/// let proof = try signer.proof(method: "GET", url: URL(string: "https://api.example.com/orders")!,
 ///                              accessToken: accessToken, nonce: nonce)
 /// // On 401 with WWW-Authenticate: DPoP error="use_dpop_nonce", retry once with
 /// // nonce = DPoPNonceRetry.nonce(status: 401, headers: response.headers)
@@ -68,14 +74,14 @@ public struct DPoPProofSigner: Sendable {
     ///
     /// - Parameters:
     ///   - method: the HTTP method, e.g. `POST`.
-    ///   - url: the absolute request URI; its query and fragment are left out of `htu`.
+    ///   - url: the absolute request URL; its query and fragment are left out of `htu`.
     ///   - accessToken: the access token sent with the request (`Authorization: DPoP ...`);
     ///     its hash goes into `ath`.
     ///   - nonce: the server's latest `DPoP-Nonce`, when it gave one.
     /// - Returns: the compact proof, the value of the `DPoP` request header.
     /// - Throws: ``JOSEError`` `invalid_input` for an unusable method, URL or clock;
     ///   `invalid_key` if the crypto backend fails to sign.
-    public func proof(method: String, url: String, accessToken: String? = nil, nonce: String? = nil) throws -> String {
+    public func proof(method: String, url: URL, accessToken: String? = nil, nonce: String? = nil) throws -> String {
         guard !method.isEmpty, method.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             throw JOSEError.invalidInput("the HTTP method \(JOSEError.quoted(method)) is not a method token")
         }
@@ -86,7 +92,7 @@ public struct DPoPProofSigner: Sendable {
         var claims: [(String, JSONOutput)] = [
             ("jti", .string(Base64URL.encode(try SecureRandom.bytes(count: 16)))),
             ("htm", .string(method)),
-            ("htu", .string(try DPoPTargetURI.normalized(url))),
+            ("htu", .string(try DPoPTargetURI.normalized(url.absoluteString))),
             ("iat", .integer(Int64(now.rounded(.down)))),
         ]
         if let accessToken {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import JOSE
 
 /// `jose dpop`: makes a DPoP proof (RFC 9449) for one request.
@@ -61,13 +62,16 @@ struct DPoPCommand: ParsableCommand {
 
     /// Signs and prints the proof.
     func run() throws {
+        guard let url = URL(string: htu), url.scheme != nil else {
+            throw CLIFailure.usage("--htu '\(htu)' is not an absolute URL")
+        }
         let privateKey = try KeyFile.load(key)
         let clock = now.map(JOSEClock.fixed) ?? .system
         let signer = try withContext("cannot sign DPoP proofs with '\(key)'") {
             try DPoPProofSigner(key: privateKey, algorithm: alg?.algorithm, clock: clock)
         }
         Console.out(try withContext("cannot make the proof") {
-            try signer.proof(method: htm, url: htu, accessToken: athToken.map(TokenInput.unwrapped), nonce: nonce)
+            try signer.proof(method: htm, url: url, accessToken: athToken.map(TokenInput.unwrapped), nonce: nonce)
         })
     }
 }

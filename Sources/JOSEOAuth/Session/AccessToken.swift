@@ -64,6 +64,6 @@ public struct AccessToken: Sendable {
     public func headers(method: String, url: URL, nonce: String? = nil) throws -> [(name: String, value: String)] {
         guard let proofSigner else { return [("Authorization", "Bearer " + value)] }
         return [("Authorization", "DPoP " + value),
-                ("DPoP", try proofSigner.proof(method: method, url: url.absoluteString, accessToken: value, nonce: nonce))]
+                ("DPoP", try proofSigner.proof(method: method, url: url, accessToken: value, nonce: nonce))]
     }
 }

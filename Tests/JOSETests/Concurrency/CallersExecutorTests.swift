@@ -153,7 +153,7 @@ private actor PinnedCaller {
         let replayCache = try IsolationNotingReplayCache(clock: fixture.probe.clock)
         let verifier = try DPoPProofVerifier(replayCache: replayCache, clock: fixture.probe.clock)
         let url = InProcessProvider.resource + "/orders"
-        let proof = try fixture.proofSigner.proof(method: "GET", url: url)
+        let proof = try fixture.proofSigner.proof(method: "GET", url: URL(string: url)!)
         #expect(try await verifier.verify(proof, for: DPoPRequest(method: "GET", url: url)).keyThumbprint
                 == fixture.proofSigner.keyThumbprint)
         let isolations = replayCache.takeIsolations()
@@ -173,7 +173,7 @@ private actor PinnedCaller {
         let replayCache = try IsolationNotingReplayCache(clock: fixture.probe.clock)
         let dpop = try DPoPProofVerifier(replayCache: replayCache, clock: fixture.probe.clock)
         let url = InProcessProvider.resource + "/orders"
-        let proof = try fixture.proofSigner.proof(method: "GET", url: url)
+        let proof = try fixture.proofSigner.proof(method: "GET", url: URL(string: url)!)
         #expect(try await caller.proofKey(dpop, proof, DPoPRequest(method: "GET", url: url)) == fixture.proofSigner.keyThumbprint)
         let isolations = replayCache.takeIsolations()
         #expect(isolations.count == 1 && isolations.allSatisfy { $0 === caller })

@@ -127,7 +127,7 @@ func callEveryEntryPoint(
     let again = try await fixture.replayCache.recordFirstUse(of: proofID, owner: "key", expiresAt: Date(timeIntervalSince1970: EntryPointFixture.now + 60))
     note("InMemoryReplayCache.recordFirstUse", "\(first) then \(again)")
     let url = InProcessProvider.resource + "/orders"
-    let proof = try fixture.proofSigner.proof(method: "GET", url: url, accessToken: fixture.accessToken)
+    let proof = try fixture.proofSigner.proof(method: "GET", url: URL(string: url)!, accessToken: fixture.accessToken)
     let proofRequest = DPoPRequest(method: "GET", url: url, accessToken: fixture.accessToken)
     let proofKey = try await fixture.dpop.verify(proof, for: proofRequest).keyThumbprint
     note("DPoPProofVerifier.verify", proofKey == fixture.proofSigner.keyThumbprint ? "the signer's key" : "another key")

@@ -75,7 +75,7 @@ import Testing
     @Test func ourProofsVerifyWithPyJWT() throws {
         let key = try JWK.generate(for: .es256)
         let signer = try DPoPProofSigner(key: key)
-        let proof = try signer.proof(method: "GET", url: "https://api.example.com/x?y=1", accessToken: "tok", nonce: "n")
+        let proof = try signer.proof(method: "GET", url: URL(string: "https://api.example.com/x?y=1")!, accessToken: "tok", nonce: "n")
         let script = """
             import json, jwt, hashlib, base64
             proof = "\(proof)"

@@ -153,11 +153,11 @@ import Testing
         let signer = try DPoPProofSigner(key: key, clock: .fixed(secondsSince1970: 1_800_000_000))
         let url = "https://api.example.com/orders"
         let request = DPoPRequest(method: "GET", url: url, expectedNonce: "n-1")
-        let missing = try signer.proof(method: "GET", url: url)
+        let missing = try signer.proof(method: "GET", url: URL(string: url)!)
         _ = await expectJOSEError(.useDPoPNonce) { try await F.verifier(now: 1_800_000_000).verify(missing, for: request) }
-        let wrong = try signer.proof(method: "GET", url: url, nonce: "n-0")
+        let wrong = try signer.proof(method: "GET", url: URL(string: url)!, nonce: "n-0")
         _ = await expectJOSEError(.useDPoPNonce) { try await F.verifier(now: 1_800_000_000).verify(wrong, for: request) }
-        let right = try signer.proof(method: "GET", url: url, nonce: "n-1")
+        let right = try signer.proof(method: "GET", url: URL(string: url)!, nonce: "n-1")
         let verified = try await F.verifier(now: 1_800_000_000).verify(right, for: request)
         #expect(verified.token.claims.nonce == "n-1")
     }
@@ -283,7 +283,7 @@ import Testing
         let key = try JWK.generate(for: algorithm)
         let signer = try DPoPProofSigner(key: key, algorithm: algorithm, clock: .fixed(secondsSince1970: 1_800_000_000))
         let url = "https://API.example.com:443/orders/42?expand=items"
-        let proof = try signer.proof(method: "DELETE", url: url, accessToken: "token-1", nonce: "n!1")
+        let proof = try signer.proof(method: "DELETE", url: URL(string: url)!, accessToken: "token-1", nonce: "n!1")
         let request = DPoPRequest(method: "DELETE", url: "https://api.example.com/orders/42", accessToken: "token-1",
                                   expectedNonce: "n!1", boundKeyThumbprint: signer.keyThumbprint)
         let verifier = try F.verifier(now: 1_800_000_010)
@@ -294,7 +294,7 @@ import Testing
         #expect(verified.token.header.type == "dpop+jwt")
         #expect(verified.proofID.utf8.count == 22)
         // Each proof is fresh; the same proof again is a replay.
-        #expect(try signer.proof(method: "GET", url: url) != (try signer.proof(method: "GET", url: url)))
+        #expect(try signer.proof(method: "GET", url: URL(string: url)!) != (try signer.proof(method: "GET", url: URL(string: url)!)))
         _ = await expectJOSEError(.invalidDPoPProof) { try await verifier.verify(proof, for: request) }
     }
 
@@ -304,8 +304,8 @@ import Testing
         #expect(throws: JOSEError.self) { try DPoPProofSigner(key: try JWK.symmetric(Array(repeating: 1, count: 32))) }
         #expect(throws: JOSEError.self) { try DPoPProofSigner(key: key, algorithm: .es384) }
         let signer = try DPoPProofSigner(key: key)
-        #expect(throws: JOSEError.self) { try signer.proof(method: "GET", url: "ftp://example.com/") }
-        #expect(throws: JOSEError.self) { try signer.proof(method: "G ET", url: "https://example.com/") }
+        #expect(throws: JOSEError.self) { try signer.proof(method: "GET", url: URL(string: "ftp://example.com/")!) }
+        #expect(throws: JOSEError.self) { try signer.proof(method: "G ET", url: URL(string: "https://example.com/")!) }
     }
 
     @Test func confirmationThumbprintIsRead() async throws {

@@ -1,3 +1,4 @@
+import Foundation
 import JOSETestSupport
 import Testing
 @testable import JOSE
@@ -34,7 +35,7 @@ import Testing
         let request = DPoPRequest(method: "GET", url: "https://api.example.com/", boundKeyThumbprint: signer.keyThumbprint)
         var genuine = ""
         for _ in 0..<2 {
-            genuine = try signer.proof(method: "GET", url: "https://api.example.com/")
+            genuine = try signer.proof(method: "GET", url: URL(string: "https://api.example.com/")!)
             _ = try await verifier.verify(genuine, for: request)
         }
         let parts = genuine.split(separator: ".")

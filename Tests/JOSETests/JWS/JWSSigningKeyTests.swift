@@ -80,7 +80,7 @@ import JOSETestSupport
         let proofs = try DPoPProofSigner(signingKey: key)
         let url = "https://api.example.com/orders"
 
-        let proof = try proofs.proof(method: "GET", url: url, accessToken: "token-1", nonce: "n-1")
+        let proof = try proofs.proof(method: "GET", url: URL(string: url)!, accessToken: "token-1", nonce: "n-1")
 
         #expect(key.signatures == 1)
         #expect(proofs.keyThumbprint == (try key.publicKey.thumbprint()))

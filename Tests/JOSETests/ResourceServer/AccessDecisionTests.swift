@@ -1,3 +1,4 @@
+import Foundation
 import JOSETestSupport
 import Testing
 @testable import JOSE
@@ -22,7 +23,7 @@ import Testing
     func dpopIsAllowedWithTheNonce() async throws {
         let signer = try DPoPProofSigner(key: fixture.clientKey, clock: .fixed(secondsSince1970: ProtectedResourceTests.now))
         let token = try fixture.accessToken(cnf: signer.keyThumbprint)
-        let proof = try signer.proof(method: "GET", url: "https://api.example.com/orders?page=2", accessToken: token, nonce: "n1")
+        let proof = try signer.proof(method: "GET", url: URL(string: "https://api.example.com/orders?page=2")!, accessToken: token, nonce: "n1")
         let decision = try await fixture.resource().decide(
             method: "GET", target: "/orders?page=2", origin: origin, authorization: ["DPoP " + token], dpop: [proof],
             dpopNonce: "n1")

@@ -101,7 +101,7 @@ import JOSETestSupport
         let signer = try DPoPProofSigner(key: clientKey, clock: .fixed(secondsSince1970: Self.now))
         try await register("opaque-bound", jkt: signer.keyThumbprint)
         let api = try resource()
-        let proof = try signer.proof(method: "GET", url: Self.url, accessToken: "opaque-bound")
+        let proof = try signer.proof(method: "GET", url: URL(string: Self.url)!, accessToken: "opaque-bound")
         let access = try await api.authenticate(ProtectedResourceRequest(
             method: "GET", url: Self.url, authorization: ["DPoP opaque-bound"], dpop: [proof]))
         #expect(access.proof?.keyThumbprint == signer.keyThumbprint && access.token.isIntrospected)
@@ -109,7 +109,7 @@ import JOSETestSupport
         _ = await expectJOSEError(.invalidTokenBinding) { try await api.authenticate(bearer("opaque-bound")) }
         // A proof by another key.
         let other = try DPoPProofSigner(key: try JWK.generate(for: .es256), clock: .fixed(secondsSince1970: Self.now))
-            .proof(method: "GET", url: Self.url, accessToken: "opaque-bound")
+            .proof(method: "GET", url: URL(string: Self.url)!, accessToken: "opaque-bound")
         _ = await expectJOSEError(.invalidTokenBinding) {
             try await api.authenticate(ProtectedResourceRequest(
                 method: "GET", url: Self.url, authorization: ["DPoP opaque-bound"], dpop: [other]))

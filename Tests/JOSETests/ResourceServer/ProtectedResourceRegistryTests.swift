@@ -138,7 +138,7 @@ import JOSETestSupport
         let (_, b, api) = try await twoIssuers()
         let signer = try DPoPProofSigner(key: try JWK.generate(for: .es256), clock: Self.clock)
         let token = try accessToken(b, ["cnf": ["jkt": signer.keyThumbprint]])
-        let proof = try signer.proof(method: "GET", url: Self.url, accessToken: token)
+        let proof = try signer.proof(method: "GET", url: URL(string: Self.url)!, accessToken: token)
         let access = try await api.authenticate(
             ProtectedResourceRequest(method: "GET", url: Self.url, authorization: ["DPoP " + token], dpop: [proof]),
             scope: .allOf(["orders:read"]))
@@ -148,7 +148,7 @@ import JOSETestSupport
         _ = await expectJOSEError(.invalidTokenBinding) { try await api.authenticate(bearer(token)) }
         // A proof by another key does not fit the binding.
         let other = try DPoPProofSigner(key: try JWK.generate(for: .es256), clock: Self.clock)
-        let stranger = try other.proof(method: "GET", url: Self.url, accessToken: token)
+        let stranger = try other.proof(method: "GET", url: URL(string: Self.url)!, accessToken: token)
         _ = await expectJOSEError(.invalidTokenBinding) {
             try await api.authenticate(
                 ProtectedResourceRequest(method: "GET", url: Self.url, authorization: ["DPoP " + token], dpop: [stranger]))

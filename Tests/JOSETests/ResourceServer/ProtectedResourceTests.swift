@@ -38,7 +38,7 @@ import Testing
     @Test func dpopBoundTokenPassesWithItsProofAndFailsWithoutIt() async throws {
         let signer = try DPoPProofSigner(key: clientKey, clock: .fixed(secondsSince1970: Self.now))
         let token = try accessToken(cnf: signer.keyThumbprint)
-        let proof = try signer.proof(method: "GET", url: Self.url, accessToken: token)
+        let proof = try signer.proof(method: "GET", url: URL(string: Self.url)!, accessToken: token)
         let api = try resource()
         let access = try await api.authenticate(
             ProtectedResourceRequest(method: "GET", url: Self.url, authorization: ["DPoP " + token], dpop: [proof]))
@@ -48,7 +48,7 @@ import Testing
         let error = await expectJOSEError(.invalidTokenBinding) { try await api.authenticate(downgrade) }
         #expect(api.challenge(for: error!, request: downgrade).wwwAuthenticate[0].hasPrefix(#"Bearer error="invalid_token""#))
         // No proof, two proofs, a proof by another key.
-        for dpop in [[], [proof, proof], [try DPoPProofSigner(key: try JWK.generate(for: .es256), clock: .fixed(secondsSince1970: Self.now)).proof(method: "GET", url: Self.url, accessToken: token)]] {
+        for dpop in [[], [proof, proof], [try DPoPProofSigner(key: try JWK.generate(for: .es256), clock: .fixed(secondsSince1970: Self.now)).proof(method: "GET", url: URL(string: Self.url)!, accessToken: token)]] {
             let request = ProtectedResourceRequest(method: "GET", url: Self.url, authorization: ["DPoP " + token], dpop: dpop)
             do {
                 _ = try await api.authenticate(request)
@@ -67,7 +67,7 @@ import Testing
         let bearer = ProtectedResourceRequest(method: "GET", url: Self.url, authorization: ["Bearer " + token])
         let error = await expectJOSEError(.invalidTokenBinding) { try await api.authenticate(bearer) }
         #expect(api.challenge(for: error!, request: bearer).status == 401)
-        let proof = try DPoPProofSigner(key: clientKey, clock: .fixed(secondsSince1970: Self.now)).proof(method: "GET", url: Self.url, accessToken: token)
+        let proof = try DPoPProofSigner(key: clientKey, clock: .fixed(secondsSince1970: Self.now)).proof(method: "GET", url: URL(string: Self.url)!, accessToken: token)
         _ = await expectJOSEError(.invalidTokenBinding) {
             try await api.authenticate(ProtectedResourceRequest(method: "GET", url: Self.url, authorization: ["DPoP " + token], dpop: [proof]))
         }
@@ -78,14 +78,14 @@ import Testing
         let token = try accessToken(cnf: signer.keyThumbprint)
         let api = try resource()
         let request = ProtectedResourceRequest(method: "GET", url: "https://api.example.com/orders%zz", authorization: ["DPoP " + token],
-                                               dpop: [try signer.proof(method: "GET", url: Self.url, accessToken: token)])
+                                               dpop: [try signer.proof(method: "GET", url: URL(string: Self.url)!, accessToken: token)])
         let error = await expectJOSEError(.invalidRequest) { try await api.authenticate(request) }
         #expect(api.challenge(for: error!, request: request).status == 400)
     }
 
     @Test func unboundTokenWithDPoPSchemeIsRefused() async throws {
         let token = try accessToken()
-        let proof = try DPoPProofSigner(key: clientKey, clock: .fixed(secondsSince1970: Self.now)).proof(method: "GET", url: Self.url, accessToken: token)
+        let proof = try DPoPProofSigner(key: clientKey, clock: .fixed(secondsSince1970: Self.now)).proof(method: "GET", url: URL(string: Self.url)!, accessToken: token)
         _ = await expectJOSEError(.invalidTokenBinding) {
             try await resource().authenticate(ProtectedResourceRequest(method: "GET", url: Self.url, authorization: ["DPoP " + token], dpop: [proof]))
         }
@@ -96,12 +96,12 @@ import Testing
         let token = try accessToken(cnf: signer.keyThumbprint)
         let api = try resource(requiresDPoP: true)
         let first = ProtectedResourceRequest(method: "GET", url: Self.url, authorization: ["DPoP " + token],
-                                             dpop: [try signer.proof(method: "GET", url: Self.url, accessToken: token)])
+                                             dpop: [try signer.proof(method: "GET", url: URL(string: Self.url)!, accessToken: token)])
         let error = await expectJOSEError(.useDPoPNonce) { try await api.authenticate(first, dpopNonce: "n-42") }
         let challenge = api.challenge(for: error!, request: first, dpopNonce: "n-42")
         let nonce = try #require(DPoPNonceRetry.nonce(status: challenge.status, headers: challenge.headers))
         let retry = ProtectedResourceRequest(method: "GET", url: Self.url, authorization: ["DPoP " + token],
-                                             dpop: [try signer.proof(method: "GET", url: Self.url, accessToken: token, nonce: nonce)])
+                                             dpop: [try signer.proof(method: "GET", url: URL(string: Self.url)!, accessToken: token, nonce: nonce)])
         _ = try await api.authenticate(retry, dpopNonce: "n-42")
     }
 

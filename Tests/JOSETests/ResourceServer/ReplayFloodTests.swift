@@ -1,3 +1,4 @@
+import Foundation
 import JOSETestSupport
 import Testing
 @testable import JOSE
@@ -17,7 +18,7 @@ import Testing
 
     func request(_ signer: DPoPProofSigner, token: String) throws -> ProtectedResourceRequest {
         ProtectedResourceRequest(method: "GET", url: Self.url, authorization: ["DPoP " + token],
-                                 dpop: [try signer.proof(method: "GET", url: Self.url, accessToken: token)])
+                                 dpop: [try signer.proof(method: "GET", url: URL(string: Self.url)!, accessToken: token)])
     }
 
     @Test func oneBoundTokensFloodLocksOutOnlyItsOwnKey() async throws {
@@ -62,7 +63,7 @@ import Testing
         let honest = try DPoPProofSigner(key: try JWK.generate(for: .es256), clock: clock.jose)
         var honestProofs: [String] = []
         for _ in 0..<10 {
-            let proof = try honest.proof(method: "POST", url: endpoint.url)
+            let proof = try honest.proof(method: "POST", url: URL(string: endpoint.url)!)
             _ = try await verifier.verify(proof, for: endpoint)
             honestProofs.append(proof)
         }
@@ -70,7 +71,7 @@ import Testing
         for _ in 0..<1000 {
             let attacker = try DPoPProofSigner(key: try JWK.generate(for: .es256), clock: clock.jose)
             do {
-                _ = try await verifier.verify(try attacker.proof(method: "POST", url: endpoint.url), for: endpoint)
+                _ = try await verifier.verify(try attacker.proof(method: "POST", url: URL(string: endpoint.url)!), for: endpoint)
             } catch let error as JOSEError where error.code == .replayStoreUnavailable {
                 unavailable += 1
             }
@@ -83,11 +84,11 @@ import Testing
             #expect(error?.message.contains("already used") == true, "\(String(describing: error))")
         }
         _ = await expectJOSEError(.replayStoreUnavailable) {
-            try await verifier.verify(try honest.proof(method: "POST", url: endpoint.url), for: endpoint)
+            try await verifier.verify(try honest.proof(method: "POST", url: URL(string: endpoint.url)!), for: endpoint)
         }
         // Past the acceptance window every entry has expired: the honest client is served.
         clock.advance(200)
-        _ = try await verifier.verify(try honest.proof(method: "POST", url: endpoint.url), for: endpoint)
+        _ = try await verifier.verify(try honest.proof(method: "POST", url: URL(string: endpoint.url)!), for: endpoint)
         #expect(cache.count == 1)
     }
 }
