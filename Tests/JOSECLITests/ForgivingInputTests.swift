@@ -96,7 +96,7 @@ struct ForgivingInputTests {
         #expect((try result.jsonObject()["error"] as? [String: Any])?["code"] as? String == "malformed")
     }
 
-    @Test("a 5-part JWE: 'unsupported: this is a JWE (alg=..., enc=...)', exit 1, in verify and decode")
+    @Test("a 5-part JWE: verify says 'unsupported: this is a JWE (alg=..., enc=...)' and exits 1; decode shows its header")
     func jweIsNamed() async throws {
         let header = Data(#"{"alg":"RSA-OAEP-256","enc":"A256GCM"}"#.utf8).base64EncodedString()
             .replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
@@ -109,10 +109,23 @@ struct ForgivingInputTests {
         let error = try json.jsonObject()["error"] as? [String: Any]
         #expect(error?["code"] as? String == "malformed")
         #expect((error?["message"] as? String)?.hasPrefix("unsupported: this is a JWE") == true)
-        let decode = try await JoseProcess.run(["decode", jwe])
-        #expect(decode.status == 1)
-        #expect(decode.stderr.contains(#"unsupported: this is a JWE (alg="RSA-OAEP-256", enc="A256GCM")"#))
-        #expect(decode.stdout.isEmpty)
+        let decode = try await JoseProcess.run(["decode", "Bearer \(jwe)"])
+        #expect(decode.status == 0, "\(decode)")
+        #expect(try decode.jsonObject()["header"] as? [String: String] == ["alg": "RSA-OAEP-256", "enc": "A256GCM"])
+        #expect(try decode.jsonObject()["payload"] == nil)
+        #expect(decode.stderr.contains(#"jwe: the payload is encrypted (alg="RSA-OAEP-256", enc="A256GCM")"#), "\(decode)")
+    }
+
+    @Test("decode: five parts that are no JWE (a part not base64url, a header without enc) are malformed, exit 1")
+    func fivePartsThatAreNoJWE() async throws {
+        let jws = try JoseProcess.exampleText("id-token.jwt").trimmingCharacters(in: .whitespacesAndNewlines)
+        let header = jws.split(separator: ".")[0]
+        for token in ["\(header).a2V5.aXY.Y2lwaGVy.dGFn", "\(header).a2V5.a.Y2lwaGVy.dGFn", "e30.a2V5.aXY.Y2lwaGVy.dGFn"] {
+            let result = try await JoseProcess.run(["decode", token])
+            #expect(result.status == 1, "\(token): \(result)")
+            #expect(result.stderr.contains("invalid: malformed"), "\(token): \(result)")
+            #expect(result.stdout.isEmpty)
+        }
     }
 
     @Test("a JWE header's values are escaped and capped")
@@ -121,11 +134,13 @@ struct ForgivingInputTests {
         let json = #"{"alg":"\u001b[31m","enc":"\#(long)"}"#
         let header = Data(json.utf8).base64EncodedString()
             .replacingOccurrences(of: "=", with: "").replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        let result = try await JoseProcess.run(["decode", "\(header).a.b.c.d"])
-        #expect(result.status == 1)
-        #expect(!result.stderr.contains("\u{1B}"))
-        #expect(!result.stderr.contains(long))
-        #expect(result.stderr.contains("this is a JWE"))
+        for arguments in [idTokenArguments + ["\(header).a2V5.aXY.Y2lwaGVy.dGFn"], ["decode", "\(header).a2V5.aXY.Y2lwaGVy.dGFn"]] {
+            let result = try await JoseProcess.run(arguments)
+            #expect(!result.stderr.contains("\u{1B}"), "\(arguments): \(result)")
+            #expect(!result.stdout.contains("\u{1B}"), "\(arguments): \(result)")
+            #expect(!result.stderr.contains(long), "\(arguments): \(result)")
+            #expect(result.stderr.contains(#"alg="\u001b[31m""#), "\(arguments): \(result)")
+        }
     }
 
     @Test("--batch passes lines on exactly: a Bearer line is still malformed, the batch contract unchanged")

@@ -12,7 +12,8 @@ struct DecodeCommand: ParsableCommand {
             Prints {"header":{..},"payload":{..}} on stdout (the payload as a base64url string \
             when it is not JSON) and a warning on stderr that nothing was verified. Never use \
             decoded content for a decision: use 'jose verify'. A token that cannot be decoded \
-            prints 'invalid: malformed: ...' and exits 1.
+            prints 'invalid: malformed: ...' and exits 1. A JWE (five parts) prints its protected \
+            header alone, {"header":{..}}: its payload is encrypted, and jose does not decrypt.
 
             The token may be pasted as it comes: surrounding whitespace and quotes, an \
             'Authorization:' prefix and one 'Bearer ' or 'DPoP ' are removed. Each of exp, nbf, \
@@ -54,7 +55,13 @@ struct DecodeCommand: ParsableCommand {
         Console.err(Console.paint("warning", .yellow)
                     + ": decoded only; the signature and claims were NOT verified (use 'jose verify')")
         do {
-            let parts = try UnverifiedJWS(unverified: try TokenInput.read(token))
+            let token = try TokenInput.read(token, allowingEncrypted: true)
+            if let header = try Self.encryptedHeader(token) {
+                Console.out(JSONOutput.object([("header", header.json)]).serialized(pretty: true))
+                Console.err("jwe: the payload is encrypted (alg=\(header.algorithm), enc=\(header.encryption)); only the protected header is shown")
+                return
+            }
+            let parts = try UnverifiedJWS(unverified: token)
             guard let header = JSONRendering.value(ofJSONBytes: parts.header) else {
                 throw JOSEError(.malformed, "the header is not strict JSON")
             }
@@ -66,5 +73,22 @@ struct DecodeCommand: ParsableCommand {
             Console.err(Console.paint("invalid", .red) + ": " + error.description)
             throw CLIFailure.rejected
         }
+    }
+
+    /// The protected header of a compact JWE (RFC 7516 §7.1), when `token` has five parts: every
+    /// part strict base64url, and the header a strict JSON object with string `alg` and `enc`
+    /// (RFC 7516 §9), whose values come back quoted for the terminal.
+    ///
+    /// - Returns: `nil` for a token of another shape, left to the JWS reader.
+    /// - Throws: ``JOSE/JOSEError`` `malformed` for five parts that are not a JWE.
+    static func encryptedHeader(_ token: String) throws -> (json: JSONOutput, algorithm: String, encryption: String)? {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 5 else { return nil }
+        let decoded = try parts.map { try Base64URL.decode($0) }
+        guard let header = try? JSONDocument(bytes: decoded[0]), header.root.kind == .object,
+              let algorithm = header.root["alg"]?.string, let encryption = header.root["enc"]?.string else {
+            throw JOSEError(.malformed, "a five-part token is a JWE, whose protected header is a JSON object with string alg and enc")
+        }
+        return (.raw(header.root), JOSEError.quoted(algorithm), JOSEError.quoted(encryption))
     }
 }

@@ -18,10 +18,15 @@ enum TokenInput {
     /// The token given as an argument, or read from standard input for `-` or nothing, with its
     /// wrapping removed.
     ///
+    /// - Parameters:
+    ///   - argument: the token argument, `-` or `nil`.
+    ///   - allowingEncrypted: whether a five-part token (a JWE) is returned like any other;
+    ///     only `jose decode`, which shows a JWE's header, allows it.
     /// - Throws: ``CLIFailure`` (exit 2) as ``argumentOrStandardInput(_:)``, for empty standard
     ///   input and for a file name instead of a token; ``JOSE/JOSEError`` `malformed` for a JWE
-    ///   (`unsupported: this is a JWE (alg=..., enc=...)`) or an oversized stdin.
-    static func read(_ argument: String?) throws -> String {
+    ///   where it is not allowed (`unsupported: this is a JWE (alg=..., enc=...)`) or an
+    ///   oversized stdin.
+    static func read(_ argument: String?, allowingEncrypted: Bool = false) throws -> String {
         let text = try argumentOrStandardInput(argument)
         let token = unwrapped(text)
         let fromStdin = argument == nil || argument == "-"
@@ -30,7 +35,7 @@ enum TokenInput {
                                    hint: "pipe the token in, e.g. '- < token.jwt', or pass it as an argument")
         }
         if !fromStdin, let argument { try rejectFileName(argument, token: token) }
-        try rejectEncrypted(token)
+        if !allowingEncrypted { try rejectEncrypted(token) }
         return token
     }
 
@@ -97,7 +102,7 @@ enum TokenInput {
             enc = document.root["enc"]?.string.map { JOSEError.quoted($0) } ?? enc
         }
         throw JOSEError(.malformed, "unsupported: this is a JWE (alg=\(alg), enc=\(enc)), an encrypted token; "
-                        + "jose verifies and decodes signed tokens (JWS) only")
+                        + "jose verifies signed tokens (JWS) only; 'jose decode' shows its header")
     }
 
     /// `text` without leading and trailing whitespace and newlines.
