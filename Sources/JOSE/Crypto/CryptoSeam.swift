@@ -1,8 +1,8 @@
 /// The one boundary between the JOSE layers and the cryptography beneath them.
 ///
 /// Everything above `Crypto/` (keys, JWS, JWT, the JWKS cache, the login flow) reaches
-/// cryptography only through the three names at the bottom of this file: ``AsymmetricKey``,
-/// ``HMACKey`` and ``CryptoPrimitives``. Each backend supplies a concrete type for each, and
+/// cryptography only through the four names at the bottom of this file: ``AsymmetricKey``,
+/// ``HMACKey``, ``CryptoPrimitives`` and ``Ciphers``. Each backend supplies a concrete type for each, and
 /// exactly one backend is compiled into a build:
 ///
 /// - `Crypto/OpenSSL/`: OpenSSL 3 through the `COpenSSL` system library (the default on Linux);
@@ -70,6 +70,51 @@ protocol BackendAsymmetricKey: AnyObject, Sendable {
     /// - Throws: `algorithm_not_allowed` when `algorithm` does not fit the key, `invalid_input`
     ///   for a public key or when the backend fails.
     func signature(_ algorithm: JWSAlgorithm, message: UnsafeRawBufferPointer) throws -> [UInt8]
+
+    /// RSAES-OAEP encryption of `plaintext` to this RSA key, with `hash` for both the label
+    /// digest and MGF1 (RFC 8017 §7.1; RFC 7518 §4.3).
+    ///
+    /// - Throws: `invalid_input` for a key that is not RSA, or a plaintext too long for it.
+    func oaepEncrypt(_ plaintext: [UInt8], hash: OAEPHash) throws -> [UInt8]
+    /// RSAES-OAEP decryption with this private RSA key.
+    ///
+    /// - Throws: `decryption_failed` for anything that goes wrong, with nothing that tells one
+    ///   failure from another.
+    func oaepDecrypt(_ ciphertext: [UInt8], hash: OAEPHash) throws -> [UInt8]
+    /// The ECDH shared secret (the x coordinate of the shared point, the curve's width) of this
+    /// private EC key and `peer`, a public key on the same curve.
+    ///
+    /// - Throws: `decryption_failed` when the keys are not on one curve or the agreement fails.
+    func sharedSecret(with peer: Self) throws -> [UInt8]
+}
+
+/// The hash of an RSAES-OAEP encryption: SHA-1 for `RSA-OAEP`, SHA-256 for `RSA-OAEP-256`.
+enum OAEPHash: Sendable {
+    /// SHA-1, used only as OAEP's label digest and mask function (RFC 7518 §4.3).
+    case sha1
+    /// SHA-256.
+    case sha256
+}
+
+/// The AES modes and the AES key wrap that JWE needs (RFC 7518 §4.4, §5.2, §5.3).
+///
+/// Keys are 16, 24 or 32 bytes. Every decrypting call throws `decryption_failed` and nothing
+/// else, whatever went wrong inside, so a caller cannot learn which check failed.
+protocol BackendCiphers {
+    /// AES-GCM with a 96-bit `iv`: the ciphertext and the 128-bit tag.
+    static func gcmSeal(key: [UInt8], iv: [UInt8], plaintext: [UInt8], additionalData: [UInt8]) throws
+        -> (ciphertext: [UInt8], tag: [UInt8])
+    /// Opens AES-GCM after checking the full 128-bit `tag`.
+    static func gcmOpen(key: [UInt8], iv: [UInt8], ciphertext: [UInt8], additionalData: [UInt8], tag: [UInt8]) throws
+        -> [UInt8]
+    /// AES-CBC with PKCS#7 padding and a 128-bit `iv`.
+    static func cbcEncrypt(key: [UInt8], iv: [UInt8], plaintext: [UInt8]) throws -> [UInt8]
+    /// Decrypts AES-CBC and removes its PKCS#7 padding (callers authenticate first).
+    static func cbcDecrypt(key: [UInt8], iv: [UInt8], ciphertext: [UInt8]) throws -> [UInt8]
+    /// Wraps `key` (a multiple of 8 bytes, at least 16) under `kek` (RFC 3394).
+    static func keyWrap(_ key: [UInt8], kek: [UInt8]) throws -> [UInt8]
+    /// Unwraps and checks the RFC 3394 integrity value.
+    static func keyUnwrap(_ wrapped: [UInt8], kek: [UInt8]) throws -> [UInt8]
 }
 
 /// An HMAC secret, keyed once for SHA-256, SHA-384 and SHA-512.
@@ -102,6 +147,8 @@ typealias AsymmetricKey = SwiftCryptoKey
 typealias HMACKey = SwiftCryptoHMACKey
 /// The hashing, randomness and comparison of the compiled backend.
 typealias CryptoPrimitives = SwiftCryptoPrimitives
+/// The AES modes and key wrap of the compiled backend.
+typealias Ciphers = SwiftCryptoCiphers
 #else
 /// The asymmetric key type of the compiled backend.
 typealias AsymmetricKey = EVPKey
@@ -109,6 +156,8 @@ typealias AsymmetricKey = EVPKey
 typealias HMACKey = OpenSSLHMACKey
 /// The hashing, randomness and comparison of the compiled backend.
 typealias CryptoPrimitives = OpenSSLPrimitives
+/// The AES modes and key wrap of the compiled backend.
+typealias Ciphers = OpenSSLCiphers
 #endif
 
 /// What reflection (`dump`, `Mirror`) shows of a key: its kind, never its material.
@@ -125,4 +174,11 @@ extension HMACKey: CustomReflectable {
     var customMirror: Mirror {
         Mirror(self, children: ["secretByteCount": secret.count], displayStyle: .class)
     }
+}
+
+extension JOSEError {
+    /// The one error of every failed decryption, whichever step failed inside (key unwrap, key
+    /// agreement, tag, padding): the same code and the same message, so that nothing an
+    /// attacker sees tells the steps apart.
+    static let undecryptable = JOSEError(.decryptionFailed, "the JWE could not be decrypted")
 }

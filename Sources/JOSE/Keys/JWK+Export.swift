@@ -12,7 +12,8 @@ extension JWK {
         guard key.hasPrivateKey else { return self }
         return try? JWK(
             material: .asymmetric(key.publicKey()), keyID: keyID, use: use,
-            keyOperations: keyOperations?.filter { $0 != "sign" }, algorithm: algorithm)
+            keyOperations: keyOperations?.filter { $0 != "sign" && $0 != "decrypt" && $0 != "unwrapKey" },
+            algorithm: algorithm, keyManagementAlgorithm: keyManagementAlgorithm)
     }
 
     /// The key as compact JWK JSON.
@@ -26,6 +27,7 @@ extension JWK {
         if let use { members.append(("use", .string(use))) }
         if let keyOperations { members.append(("key_ops", .array(keyOperations.map(JSONOutput.string)))) }
         if let algorithm { members.append(("alg", .string(algorithm.rawValue))) }
+        if let keyManagementAlgorithm { members.append(("alg", .string(keyManagementAlgorithm.rawValue))) }
         members += try keyMembers(includingPrivate: includingPrivateMembers)
         return JSONOutput.object(members).serialized()
     }

@@ -72,6 +72,30 @@ extension JWK {
         return try JWK(material: material, keyID: keyID, use: nil, keyOperations: nil, algorithm: algorithm)
     }
 
+    /// Generates a new private key (or secret) for JWE with `algorithm`, bound to it by `alg`:
+    /// RSA-2048 for `RSA-OAEP*`, a key on `curve` for the `ECDH-ES` family, a secret of the wrap
+    /// key's length for `AxxxKW`, and for `dir` a secret as long as `contentEncryption`'s key.
+    ///
+    /// - Throws: ``JOSEError`` `invalid_key` for a curve `ECDH-ES` cannot use (secp256k1), or if
+    ///   the crypto backend cannot generate the key.
+    public static func generate(
+        for algorithm: KeyManagementAlgorithm, curve: EllipticCurve = .p256,
+        contentEncryption: ContentEncryptionAlgorithm = .a256GCM, keyID: String? = nil
+    ) throws -> JWK {
+        let material: Material
+        switch algorithm {
+        case .rsaOAEP, .rsaOAEP256:
+            material = try .asymmetric(AsymmetricKey.generate(rsaBits: 2048))
+        case .ecdhES, .ecdhESA128KW, .ecdhESA192KW, .ecdhESA256KW:
+            material = try .asymmetric(AsymmetricKey.generate(curve: curve))
+        case .a128KW, .a192KW, .a256KW, .direct:
+            material = try .symmetric(HMACKey(secret: SecureRandom.bytes(
+                count: algorithm.keyWrapByteCount ?? contentEncryption.keyByteCount)))
+        }
+        return try JWK(material: material, keyID: keyID, use: nil, keyOperations: nil, algorithm: nil,
+                       keyManagementAlgorithm: algorithm)
+    }
+
     /// Names the kind of public key `bytes` hold, or `nil` when they do not look like one.
     private static func publicKeyShape(of bytes: [UInt8]) -> String? {
         let text = String(decoding: bytes.prefix(64), as: UTF8.self)

@@ -61,12 +61,14 @@ extension JWK {
         default:
             throw JOSEError.invalidKey("key type \(JOSEError.quoted(kty)) is not supported (RSA, EC, OKP, oct)")
         }
+        let algorithm = try members.algorithm()
         try self.init(
             material: material,
             keyID: members.optionalString("kid"),
             use: members.optionalString("use"),
             keyOperations: members.keyOperations(),
-            algorithm: members.algorithm(),
+            algorithm: algorithm?.signature,
+            keyManagementAlgorithm: algorithm?.keyManagement,
             policy: policy)
     }
 
@@ -149,11 +151,11 @@ struct JWKMembers {
         return operations
     }
 
-    func algorithm() throws -> JWSAlgorithm? {
+    /// The `alg` member: a JWS algorithm or a JWE key-management algorithm.
+    func algorithm() throws -> (signature: JWSAlgorithm?, keyManagement: KeyManagementAlgorithm?)? {
         guard let name = try optionalString("alg") else { return nil }
-        guard let algorithm = JWSAlgorithm(rawValue: name) else {
-            throw JOSEError.invalidKey("JWK alg \(JOSEError.quoted(name)) is not a supported JWS algorithm")
-        }
-        return algorithm
+        if let algorithm = JWSAlgorithm(rawValue: name) { return (algorithm, nil) }
+        if let algorithm = KeyManagementAlgorithm(rawValue: name) { return (nil, algorithm) }
+        throw JOSEError.invalidKey("JWK alg \(JOSEError.quoted(name)) is not a supported JWS or JWE key-management algorithm")
     }
 }

@@ -6,6 +6,12 @@
 /// narrows that to one algorithm; `use` other than `sig`, or `key_ops` without `verify`, make the
 /// key unusable for verification.
 ///
+/// The key decides what it decrypts (JWE) in the same way: an RSA key `RSA-OAEP` and
+/// `RSA-OAEP-256`, an EC key on P-256, P-384 or P-521 the `ECDH-ES` family, an `oct` key the
+/// `AxxxKW` of its length and `dir`. A JWK `alg` narrows that to the key-management algorithm
+/// it names (and the key then verifies nothing), or to nothing when it names a JWS algorithm;
+/// `use` other than `enc`, or `key_ops` without an encryption operation, rule encryption out.
+///
 /// ```swift
 /// let key = try JWK(json: #"{"kty":"EC","crv":"P-256","x":"...","y":"..."}"#)
 /// print(key.thumbprint())
@@ -37,6 +43,7 @@ public struct JWK: Sendable {
         let use: String?
         let keyOperations: [String]?
         let algorithm: JWSAlgorithm?
+        let keyManagementAlgorithm: KeyManagementAlgorithm?
         let isPrivate: Bool
         let material: Material
         /// ``material``'s object, unretained: each verification reads it without touching its
@@ -45,16 +52,19 @@ public struct JWK: Sendable {
         private let unretainedMaterial: UnretainedMaterial
         let supportedAlgorithms: AlgorithmSet
         let allowsVerification: Bool
+        let keyManagementAlgorithms: [KeyManagementAlgorithm]
 
         init(
             keyType: KeyType, keyID: String?, use: String?, keyOperations: [String]?, algorithm: JWSAlgorithm?,
-            isPrivate: Bool, material: Material, supportedAlgorithms: AlgorithmSet, allowsVerification: Bool
+            keyManagementAlgorithm: KeyManagementAlgorithm?, isPrivate: Bool, material: Material,
+            supportedAlgorithms: AlgorithmSet, allowsVerification: Bool, keyManagementAlgorithms: [KeyManagementAlgorithm]
         ) {
             self.keyType = keyType
             self.keyID = keyID
             self.use = use
             self.keyOperations = keyOperations
             self.algorithm = algorithm
+            self.keyManagementAlgorithm = keyManagementAlgorithm
             self.isPrivate = isPrivate
             self.material = material
             self.unretainedMaterial = switch material {
@@ -63,14 +73,16 @@ public struct JWK: Sendable {
             }
             self.supportedAlgorithms = supportedAlgorithms
             self.allowsVerification = allowsVerification
+            self.keyManagementAlgorithms = keyManagementAlgorithms
         }
 
         /// A second storage for the same key: the same metadata and material objects.
         func copy() -> Storage {
             Storage(
                 keyType: keyType, keyID: keyID, use: use, keyOperations: keyOperations, algorithm: algorithm,
-                isPrivate: isPrivate, material: material, supportedAlgorithms: supportedAlgorithms,
-                allowsVerification: allowsVerification)
+                keyManagementAlgorithm: keyManagementAlgorithm, isPrivate: isPrivate, material: material,
+                supportedAlgorithms: supportedAlgorithms, allowsVerification: allowsVerification,
+                keyManagementAlgorithms: keyManagementAlgorithms)
         }
 
         /// Whether `signature` is a valid `algorithm` signature of `signingInput` under this
@@ -108,8 +120,10 @@ public struct JWK: Sendable {
     public var use: String? { storage.use }
     /// The permitted operations (`key_ops`), e.g. `["verify"]`.
     public var keyOperations: [String]? { storage.keyOperations }
-    /// The one algorithm this key is meant for (`alg`), when the JWK names it.
+    /// The one signature algorithm this key is meant for (`alg`), when the JWK names one.
     public var algorithm: JWSAlgorithm? { storage.algorithm }
+    /// The one JWE key-management algorithm this key is meant for (`alg`), when the JWK names one.
+    public var keyManagementAlgorithm: KeyManagementAlgorithm? { storage.keyManagementAlgorithm }
     /// Whether private material (or, for `oct`, the secret) is present.
     public var isPrivate: Bool { storage.isPrivate }
 
@@ -122,15 +136,30 @@ public struct JWK: Sendable {
 
     /// Validates the metadata against the material and builds the key.
     ///
-    /// - Parameter policy: decides which HS* algorithms a secret is long enough for.
+    /// - Parameters:
+    ///   - algorithm: the JWS `alg` the JWK names.
+    ///   - keyManagementAlgorithm: the JWE `alg` the JWK names (a JWK names one or neither).
+    ///   - policy: decides which HS* algorithms a secret is long enough for.
     init(
         material: Material, keyID: String?, use: String?, keyOperations: [String]?,
-        algorithm: JWSAlgorithm?, policy: KeyPolicy = .default
+        algorithm: JWSAlgorithm?, keyManagementAlgorithm: KeyManagementAlgorithm? = nil, policy: KeyPolicy = .default
     ) throws {
-        let natural = JWK.naturalAlgorithms(of: material, policy: policy)
-        guard !natural.isEmpty else {
+        let naturalKeyManagement = JWK.naturalKeyManagementAlgorithms(of: material)
+        let keyManagementAlgorithms: [KeyManagementAlgorithm]
+        if let keyManagementAlgorithm {
+            guard naturalKeyManagement.contains(keyManagementAlgorithm) else {
+                throw JOSEError.invalidKey(
+                    "the JWK names alg \(keyManagementAlgorithm), which its \(JWK.describe(material)) key cannot use")
+            }
+            keyManagementAlgorithms = [keyManagementAlgorithm]
+        } else {
+            keyManagementAlgorithms = algorithm == nil ? naturalKeyManagement : []
+        }
+        let forEncryptionOnly = keyManagementAlgorithm != nil || use == "enc"
+        let natural = forEncryptionOnly ? AlgorithmSet([]) : JWK.naturalAlgorithms(of: material, policy: policy)
+        guard !natural.isEmpty || forEncryptionOnly else {
             throw JOSEError.invalidKey(
-                "the \(JWK.describe(material)) secret is shorter than any HMAC hash; RFC 7518 §3.2 requires at least 32 bytes")
+                "the \(JWK.describe(material)) secret is shorter than any HMAC hash; RFC 7518 §3.2 requires at least 32 bytes (a JWE key says so with \"use\":\"enc\" or a JWE \"alg\")")
         }
         let supported: AlgorithmSet
         if let algorithm {
@@ -158,8 +187,12 @@ public struct JWK: Sendable {
         }
         storage = Storage(
             keyType: keyType, keyID: keyID, use: use, keyOperations: keyOperations, algorithm: algorithm,
-            isPrivate: isPrivate, material: material, supportedAlgorithms: supported,
-            allowsVerification: (use == nil || use == "sig") && (keyOperations?.contains("verify") ?? true))
+            keyManagementAlgorithm: keyManagementAlgorithm, isPrivate: isPrivate, material: material,
+            supportedAlgorithms: supported,
+            allowsVerification: (use == nil || use == "sig") && (keyOperations?.contains("verify") ?? true),
+            keyManagementAlgorithms: (use == nil || use == "enc")
+                && (keyOperations.map { !JWK.encryptionOperations.isDisjoint(with: $0) } ?? true)
+                ? keyManagementAlgorithms : [])
     }
 
     /// Wraps an existing storage.
@@ -177,6 +210,35 @@ public struct JWK: Sendable {
     /// `alg`, and none when `use` or `key_ops` rule verification out.
     public var verificationAlgorithms: [JWSAlgorithm] {
         allowsVerification ? supportedAlgorithms.algorithms : []
+    }
+
+    /// The JWE key-management algorithms this key serves: those its material supports, narrowed
+    /// by the JWK's `alg`, and none when `use` or `key_ops` rule encryption out. A public key
+    /// encrypts with them; a private one (or a secret) also decrypts.
+    public var keyManagementAlgorithms: [KeyManagementAlgorithm] { storage.keyManagementAlgorithms }
+
+    /// The `key_ops` values that allow some part of JWE (RFC 7517 §4.3).
+    static let encryptionOperations: Set<String> = ["encrypt", "decrypt", "wrapKey", "unwrapKey", "deriveKey", "deriveBits"]
+
+    /// Every key-management algorithm the material itself can serve.
+    static func naturalKeyManagementAlgorithms(of material: Material) -> [KeyManagementAlgorithm] {
+        switch material {
+        case .symmetric(let secret):
+            let wrap: [KeyManagementAlgorithm] = switch secret.secret.count {
+            case 16: [.a128KW]
+            case 24: [.a192KW]
+            case 32: [.a256KW]
+            default: []
+            }
+            let direct = ContentEncryptionAlgorithm.allCases.contains { $0.keyByteCount == secret.secret.count }
+            return wrap + (direct ? [.direct] : [])
+        case .asymmetric(let key):
+            switch key.kind {
+            case .rsa: return [.rsaOAEP, .rsaOAEP256]
+            case .ec(.secp256k1), .okp: return []
+            case .ec: return [.ecdhES, .ecdhESA128KW, .ecdhESA192KW, .ecdhESA256KW]
+            }
+        }
     }
 
     /// The curve name (`crv`) of an EC or OKP key.

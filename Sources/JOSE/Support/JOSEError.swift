@@ -35,6 +35,10 @@ public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let invalidKey = Code(rawValue: "invalid_key")
         /// The signature does not verify (including a signature of the wrong length).
         public static let invalidSignature = Code(rawValue: "invalid_signature")
+        /// A JWE (RFC 7516) could not be decrypted with the selected key: the key unwrap, the key
+        /// agreement, the authentication tag or the padding failed. One code for every step, so
+        /// an answer never tells which one.
+        public static let decryptionFailed = Code(rawValue: "decryption_failed")
         /// `exp` is at or before now minus the leeway.
         public static let expired = Code(rawValue: "expired")
         /// `nbf` is after now plus the leeway.
@@ -145,7 +149,7 @@ public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
         /// Every code defined by the library, in the order of the design's table.
         public static let all: [Code] = [
             .malformed, .unsupportedAlgorithm, .algorithmNotAllowed, .keyNotFound, .invalidKey,
-            .invalidSignature, .expired, .notYetValid, .issuedInFuture, .tokenTooOld,
+            .invalidSignature, .decryptionFailed, .expired, .notYetValid, .issuedInFuture, .tokenTooOld,
             .invalidIssuer, .invalidAudience, .invalidAuthorizedParty, .invalidNonce,
             .authTimeTooOld, .missingClaim, .invalidClaim, .invalidType,
             .unsupportedCriticalHeader, .invalidTokenHash, .jwksUnavailable, .transportFailed, .discoveryFailed,

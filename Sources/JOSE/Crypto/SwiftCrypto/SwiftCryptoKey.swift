@@ -22,7 +22,7 @@ final class SwiftCryptoKey: BackendAsymmetricKey, Sendable {
     /// The components the key was built from (for export).
     let components: KeyComponents
     /// The swift-crypto keys.
-    private let material: Material
+    let material: Material
 
     /// The swift-crypto keys of each kind: the public key always (verification uses it), the
     /// private key when there is one.
