@@ -59,7 +59,7 @@ write("jwk", jwk_files)
 write("jwks", {"jwks": ex("jwks.json"), "es256": ex("es256.jwks.json"), "empty": b'{"keys":[]}', "not-array": b'{"keys":{}}',
                "duplicate-kid": b'{"keys":[' + ex("hs256.jwk.json")[:-1] + b',"kid":"a"},' + ex("hs256.jwk.json")[:-1] + b',"kid":"a"}]}',
                "mixed": b'{"keys":[{"kty":"EC"},' + ex("hs256.jwk.json") + b',{"kty":"RSA","use":"enc"}]}'})
-fixtures = read("Tests", "JOSETests", "OpenSSL", "PEMFixtures.swift").decode()
+fixtures = read("Tests", "JOSETests", "Crypto", "PEMFixtures.swift").decode()
 pems = {m.group(1): "\n".join(l.strip() for l in m.group(2).strip().splitlines()).encode() + b"\n"
         for m in re.finditer(r'static let (\w+) = """\n(.*?)"""', fixtures, re.S)}
 imports = {}
@@ -95,3 +95,33 @@ write("oauth-documents", {"token": b'{"access_token":"at","token_type":"Bearer",
 write("resource-headers", {"bearer": b"Bearer eyJhbGciOiJIUzI1NiJ9.e30.c2ln", "dpop": b"DPoP abc~+/=", "two": b"Bearer a, Bearer b",
                            "url": b"HTTPS://API.Example:443/a/../b/%7euser?q=1#f", "url-port": b"http://[::1]:80/x",
                            "url-bad": b"https://u:p@h/%zz"})
+
+# The JWE parser and decrypter (#34): tokens jwcrypto makes for the fuzz fixtures' keys (the two
+# secrets are fixed, so those tokens decrypt; the EC and RSA keys are generated per fuzz run, so
+# those reach the key agreement and the unwrap and fail there), plus hand-made hostile ones.
+from jwcrypto import jwe as jwcrypto_jwe, jwk as jwcrypto_jwk
+fuzz_kw = jwcrypto_jwk.JWK(kty="oct", k="c3dpZnQtam9zZSBmdXp6IQ", kid="jwe-a128kw")
+fuzz_dir = jwcrypto_jwk.JWK(kty="oct", k="c3dpZnQtam9zZSBmdXp6aW5nIGRpcmVjdCBrZXkgMzI", kid="jwe-dir")
+other_ec = jwcrypto_jwk.JWK.generate(kty="EC", crv="P-256", kid="jwe-ec")
+other_ec_kw = jwcrypto_jwk.JWK.generate(kty="EC", crv="P-384", kid="jwe-ec-kw")
+other_rsa = jwcrypto_jwk.JWK.generate(kty="RSA", size=2048, kid="jwe-rsa")
+
+
+def jwe_token(key, alg, enc, plaintext=b'{"sub":"alice"}', **extra):
+    token = jwcrypto_jwe.JWE(plaintext, json.dumps({"alg": alg, "enc": enc, "kid": key.key_id, **extra}))
+    token.add_recipient(key)
+    return token.serialize(compact=True).encode()
+
+
+jwe_seeds = {"a128kw-a128gcm": jwe_token(fuzz_kw, "A128KW", "A128GCM"),
+             "a128kw-cbc": jwe_token(fuzz_kw, "A128KW", "A256CBC-HS512"),
+             "dir-a256gcm": jwe_token(fuzz_dir, "dir", "A256GCM"),
+             "dir-cbc": jwe_token(fuzz_dir, "dir", "A128CBC-HS256", plaintext=b""),
+             "ecdh-es": jwe_token(other_ec, "ECDH-ES", "A128GCM"),
+             "ecdh-es-kw": jwe_token(other_ec_kw, "ECDH-ES+A256KW", "A192GCM"),
+             "rsa-oaep-256": jwe_token(other_rsa, "RSA-OAEP-256", "A256GCM"),
+             "zip": jwe_token(fuzz_dir, "dir", "A256GCM", zip="DEF"),
+             "rsa1_5": b64(b'{"alg":"RSA1_5","enc":"A128GCM"}') + b".AA.AAAAAAAAAAAAAAAA.AA.AAAAAAAAAAAAAAAAAAAAAA",
+             "crit": b64(b'{"alg":"dir","enc":"A256GCM","crit":["x"],"x":1}') + b"..AAAAAAAAAAAAAAAA.AA.AAAAAAAAAAAAAAAAAAAAAA",
+             "six-parts": b"a.b.c.d.e.f"}
+write("jwe-decrypt", jwe_seeds)

@@ -16,7 +16,7 @@ struct FuzzTarget: Sendable {
     /// Every target, in the order `run.sh` runs them.
     static let all: [FuzzTarget] = [
         .base64url, .json, .jwsParts, .jwk, .jwks, .keyImport, .jwsVerify, .jwtVerify, .roundTrip,
-        .formURLEncoded, .oauthCallback, .oauthDocuments, .resourceHeaders,
+        .formURLEncoded, .oauthCallback, .oauthDocuments, .resourceHeaders, .jweDecrypt,
     ]
 }
 

@@ -57,3 +57,23 @@ extension FuzzTarget {
         if again != text { fuzzFailure("parts of \(text.debugDescription) re-encode as \(again)") }
     }
 }
+
+extension FuzzTarget {
+    /// `JWEDecrypter` over the fuzz keys: only a ``JOSEError`` may come out, and a token that
+    /// decrypts decrypts again to the same plaintext once encrypted anew to the same key.
+    static let jweDecrypt = FuzzTarget(name: "jwe-decrypt") { bytes in
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let decrypted = allowingJOSEError("decrypt", { try Fixtures.jweDecrypter.decrypt(text) }) else { return }
+        _ = (decrypted.header.keyID, decrypted.header.type, decrypted.header.contentType, decrypted.header.string("x"))
+        let header = decrypted.header
+        let again = allowingJOSEError("encrypt again") {
+            try Fixtures.jweDecrypter.decrypt(JWEEncrypter(
+                key: decrypted.key.publicKey ?? decrypted.key, keyManagementAlgorithm: header.keyManagementAlgorithm,
+                contentEncryptionAlgorithm: header.contentEncryptionAlgorithm
+            ).encrypt(decrypted.plaintext))
+        }
+        if again?.plaintext != decrypted.plaintext {
+            fuzzFailure("a decrypted plaintext did not survive encrypting it again to the same key")
+        }
+    }
+}
