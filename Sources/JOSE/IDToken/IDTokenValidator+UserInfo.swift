@@ -20,7 +20,7 @@ extension IDTokenValidator {
         rules.nonce = nil
         rules.maximumAuthenticationAge = nil
         rules.maximumTokenAge = nil
-        let token = try await verifier.verify(userInfo, rules: rules)
+        let token = try await verifier.verify(signedToken(userInfo, what: "UserInfo response", requiringEncryption: false), rules: rules)
         guard let actual = token.claims.subject, subject.map({ actual.utf8.elementsEqual($0.utf8) }) ?? true else {
             throw JOSEError(.invalidClaim, "the UserInfo response's \"sub\" differs from the ID token's; it is about another user")
         }

@@ -42,6 +42,13 @@ public struct IDTokenValidator: Sendable {
     /// secret. `nil` unless set: such ID tokens are then refused (`algorithm_not_allowed`),
     /// as a public client or one authenticating with a private key must.
     public var clientSecret: String?
+    /// The client's decryption keys, for a provider that encrypts its ID tokens
+    /// (`id_token_encrypted_response_alg`, OpenID Connect Core §10.2): each must then be a
+    /// nested JWT (signed, then encrypted; ``JWEDecrypter/decryptNestedJWT(_:)``), and one that
+    /// is only signed is refused. A signed UserInfo answer that comes encrypted
+    /// (`userinfo_encrypted_response_alg`) is decrypted with them too. `nil` unless set: an
+    /// encrypted token is then refused.
+    public var decrypter: JWEDecrypter?
     /// Verifies the signature with the key source (never an HMAC one) and checks the claims.
     package let verifier: JWTVerifier
     /// How a nonce that was sent must come back; set by a provider preset.
@@ -97,6 +104,7 @@ public struct IDTokenValidator: Sendable {
         _ idToken: String, nonce: ExpectedNonce, maxAge: Duration? = nil, accessToken: String? = nil,
         authorizationCode: String? = nil
     ) async throws -> VerifiedJWT {
+        let idToken = try signedToken(idToken, what: "ID token", requiringEncryption: true)
         let rules = rules(nonce: nonce, maxAge: maxAge)
         let token = if let header = hmacHeader(of: idToken) {
             try verifyWithClientSecret(idToken, header: header, rules: rules)
@@ -107,6 +115,26 @@ public struct IDTokenValidator: Sendable {
         try providerRule?(token.claims)
         try checkAuthenticationRules(token.claims)
         return try checkHashes(token, accessToken: accessToken, authorizationCode: authorizationCode)
+    }
+
+    /// The signed JWT to verify: `token` itself, or with a ``decrypter`` the JWT inside it.
+    ///
+    /// - Parameter requiringEncryption: refuse an unencrypted token when there is a ``decrypter``.
+    /// - Throws: ``JOSEError`` `malformed` for an encrypted token without a ``decrypter``, or an
+    ///   unencrypted one with it when encryption is required; the decrypter's errors.
+    func signedToken(_ token: String, what: String, requiringEncryption: Bool) throws -> String {
+        let isEncrypted = token.utf8.count(where: { $0 == UInt8(ascii: ".") }) == 4
+        guard let decrypter else {
+            guard !isEncrypted else {
+                throw JOSEError.malformed("the \(what) is encrypted (a JWE); set the validator's decrypter to the client's decryption keys")
+            }
+            return token
+        }
+        guard isEncrypted else {
+            guard requiringEncryption else { return token }
+            throw JOSEError.malformed("the \(what) is not encrypted, and this client expects encrypted ones (its validator has a decrypter)")
+        }
+        return try decrypter.decryptNestedJWT(token)
     }
 
     /// The claim rules for one token: this client's, with the request's `nonce` and `max_age`.
@@ -140,6 +168,7 @@ extension IDTokenValidator {
         _ idToken: String, nonce: ExpectedNonce, maxAge: Duration? = nil, accessToken: String? = nil,
         authorizationCode: String? = nil
     ) throws -> VerifiedJWT {
+        let idToken = try signedToken(idToken, what: "ID token", requiringEncryption: true)
         let rules = rules(nonce: nonce, maxAge: maxAge)
         let token = if let header = hmacHeader(of: idToken) {
             try verifyWithClientSecret(idToken, header: header, rules: rules)

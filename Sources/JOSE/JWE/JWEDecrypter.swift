@@ -115,6 +115,23 @@ public struct JWEDecrypter: Sendable {
         throw JOSEError.undecryptable
     }
 
+    /// Decrypts a nested JWT (RFC 7519 §5.2: signed, then encrypted) and returns the inner
+    /// compact JWS, for the usual verifier and rules (``JWTVerifier/verifyNested(_:decrypter:)``).
+    ///
+    /// - Throws: ``JOSEError`` as ``decrypt(_:)``; `invalid_type` when the JWE's `cty` is not
+    ///   `JWT`; `malformed` when the plaintext is not a three-part compact token.
+    public func decryptNestedJWT(_ token: some StringProtocol) throws -> String {
+        let decrypted = try decrypt(token)
+        guard let contentType = decrypted.header.contentType, contentType.uppercased() == "JWT" else {
+            throw JOSEError(.invalidType,
+                "a nested JWT is a JWE whose \"cty\" is \"JWT\"; this one has \(decrypted.header.contentType.map { JOSEError.quoted($0) } ?? "none")")
+        }
+        guard let inner = String(validatingUTF8Bytes: decrypted.plaintext),
+              inner.utf8.count(where: { $0 == UInt8(ascii: ".") }) == 2
+        else { throw JOSEError.malformed("the nested JWT's plaintext is not a compact signed JWT") }
+        return inner
+    }
+
     /// The keys to try: the one key of the header's `kid`, or (without `kid`) every key that
     /// fits, when there are no more than the limit allows.
     private func candidateKeys(for header: JWEHeader) throws -> [JWK] {
