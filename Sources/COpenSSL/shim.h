@@ -16,6 +16,7 @@
 #include <openssl/rand.h>
 #include <openssl/rsa.h>
 #include <openssl/x509.h>
+#include <openssl/x509v3.h>
 
 /* Function forms of OpenSSL macros that Swift cannot import. */
 

@@ -48,3 +48,30 @@ package enum PythonPeers {
         guard installed else { throw TestHTTPServer.Failure(description: missingPeersMessage) }
     }
 }
+
+extension PythonPeers {
+    /// A certificate chain made by pyca/cryptography (`certificate_chains.py`) for `scenario`.
+    package struct CertificateChain: Decodable, Sendable {
+        /// The trusted roots, base64 DER.
+        package let roots: [String]
+        /// The `x5c` chain, leaf first, base64 DER.
+        package let x5c: [String]
+        /// The leaf's private key, PEM.
+        package let key: String
+        /// The JWS algorithm of the leaf's key.
+        package let alg: String
+    }
+
+    /// Runs `certificate_chains.py` for `scenario`.
+    ///
+    /// - Throws: ``TestHTTPServer/Failure`` when the peers are missing or the script fails.
+    package static func certificateChain(_ scenario: String) throws -> CertificateChain {
+        try requireInstalled()
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("certificate_chains.py").path
+        let completed = try run([script, scenario])
+        guard completed.status == 0 else {
+            throw TestHTTPServer.Failure(description: "certificate_chains.py \(scenario) failed: \(String(decoding: completed.stderr, as: UTF8.self))")
+        }
+        return try JSONDecoder().decode(CertificateChain.self, from: completed.stdout)
+    }
+}

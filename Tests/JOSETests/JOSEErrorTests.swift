@@ -6,7 +6,7 @@ import Testing
     @Test func codesMatchTheDesignTable() {
         let expected = [
             "malformed", "unsupported_algorithm", "algorithm_not_allowed", "key_not_found", "invalid_key",
-            "invalid_signature", "decryption_failed", "expired", "not_yet_valid", "issued_in_future", "token_too_old",
+            "invalid_signature", "decryption_failed", "invalid_certificate_chain", "expired", "not_yet_valid", "issued_in_future", "token_too_old",
             "invalid_issuer", "invalid_audience", "invalid_authorized_party", "invalid_nonce",
             "auth_time_too_old", "missing_claim", "invalid_claim", "invalid_type",
             "unsupported_critical_header", "invalid_token_hash", "jwks_unavailable", "transport_failed",

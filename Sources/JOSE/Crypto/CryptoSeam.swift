@@ -1,8 +1,14 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// The one boundary between the JOSE layers and the cryptography beneath them.
 ///
 /// Everything above `Crypto/` (keys, JWS, JWT, the JWKS cache, the login flow) reaches
-/// cryptography only through the four names at the bottom of this file: ``AsymmetricKey``,
-/// ``HMACKey``, ``CryptoPrimitives`` and ``Ciphers``. Each backend supplies a concrete type for each, and
+/// cryptography only through the five names at the bottom of this file: ``AsymmetricKey``,
+/// ``HMACKey``, ``CryptoPrimitives``, ``Ciphers`` and ``CertificateChains``. Each backend supplies a concrete type for each, and
 /// exactly one backend is compiled into a build:
 ///
 /// - `Crypto/OpenSSL/`: OpenSSL 3 through the `COpenSSL` system library (the default on Linux);
@@ -140,6 +146,28 @@ protocol BackendPrimitives {
     static func constantTimeEquals(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool
 }
 
+/// What an `x5c` certificate chain must satisfy besides RFC 5280 path validation.
+struct CertificateChainRequirements: Sendable {
+    /// The instant the chain must be valid at.
+    let validationTime: Date
+    /// The most certificates the validated path may hold, the trusted root included.
+    let maximumPathLength: Int
+    /// A dotted OID the leaf must carry as an extension (Apple's App Store leaf marker).
+    let leafExtension: String?
+    /// A dotted OID the certificate after the leaf must carry (Apple's intermediate marker).
+    let intermediateExtension: String?
+}
+
+/// RFC 5280 path validation of an `x5c` chain to trusted roots (RFC 7515 §4.1.6).
+///
+/// Every refusal is `invalid_certificate_chain`, with a message that names the certificate
+/// (its position in the chain, 0 being the leaf) and why. Beyond path validation the leaf must
+/// allow `digitalSignature` when it has a key-usage extension, and carry the required extensions.
+protocol BackendCertificateChains {
+    /// Validates `chain` (DER, leaf first, each within the size limit) to one of `roots` (DER).
+    static func validate(_ chain: [[UInt8]], roots: [[UInt8]], requirements: CertificateChainRequirements) async throws
+}
+
 #if JOSE_SWIFT_CRYPTO
 /// The asymmetric key type of the compiled backend.
 typealias AsymmetricKey = SwiftCryptoKey
@@ -149,6 +177,8 @@ typealias HMACKey = SwiftCryptoHMACKey
 typealias CryptoPrimitives = SwiftCryptoPrimitives
 /// The AES modes and key wrap of the compiled backend.
 typealias Ciphers = SwiftCryptoCiphers
+/// The certificate-path validation of the compiled backend (swift-certificates).
+typealias CertificateChains = SwiftCryptoCertificateChains
 #else
 /// The asymmetric key type of the compiled backend.
 typealias AsymmetricKey = EVPKey
@@ -158,6 +188,8 @@ typealias HMACKey = OpenSSLHMACKey
 typealias CryptoPrimitives = OpenSSLPrimitives
 /// The AES modes and key wrap of the compiled backend.
 typealias Ciphers = OpenSSLCiphers
+/// The certificate-path validation of the compiled backend (OpenSSL's X509 verification).
+typealias CertificateChains = OpenSSLCertificateChains
 #endif
 
 /// What reflection (`dump`, `Mirror`) shows of a key: its kind, never its material.

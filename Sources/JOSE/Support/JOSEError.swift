@@ -39,6 +39,10 @@ public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
         /// agreement, the authentication tag or the padding failed. One code for every step, so
         /// an answer never tells which one.
         public static let decryptionFailed = Code(rawValue: "decryption_failed")
+        /// An `x5c` certificate chain does not validate to a trusted root (RFC 5280), or breaks
+        /// the verifier's policy (length, size, key usage, required extensions). The message
+        /// names the certificate and why.
+        public static let invalidCertificateChain = Code(rawValue: "invalid_certificate_chain")
         /// `exp` is at or before now minus the leeway.
         public static let expired = Code(rawValue: "expired")
         /// `nbf` is after now plus the leeway.
@@ -149,7 +153,7 @@ public struct JOSEError: Error, Sendable, Hashable, CustomStringConvertible {
         /// Every code defined by the library, in the order of the design's table.
         public static let all: [Code] = [
             .malformed, .unsupportedAlgorithm, .algorithmNotAllowed, .keyNotFound, .invalidKey,
-            .invalidSignature, .decryptionFailed, .expired, .notYetValid, .issuedInFuture, .tokenTooOld,
+            .invalidSignature, .decryptionFailed, .invalidCertificateChain, .expired, .notYetValid, .issuedInFuture, .tokenTooOld,
             .invalidIssuer, .invalidAudience, .invalidAuthorizedParty, .invalidNonce,
             .authTimeTooOld, .missingClaim, .invalidClaim, .invalidType,
             .unsupportedCriticalHeader, .invalidTokenHash, .jwksUnavailable, .transportFailed, .discoveryFailed,
