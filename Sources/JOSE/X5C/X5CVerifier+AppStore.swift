@@ -15,11 +15,14 @@ extension X5CVerifier {
     /// verifiable after its leaf certificate expires. The signature is still checked with that
     /// leaf's key, right after.
     ///
-    /// - Parameter clock: unused by the chain check (which reads `signedDate`); kept for callers
-    ///   that switch ``validationTime`` to ``ValidationTime/clock``.
-    public static func appStore(clock: JOSEClock = .system) -> X5CVerifier {
+    /// - Parameters:
+    ///   - trustedRoots: other roots (DER) in place of Apple's, for chains made in tests with the
+    ///     same shape; `nil` (or empty) for Apple Root CA - G3.
+    ///   - clock: unused by the chain check (which reads `signedDate`); kept for callers that
+    ///     switch ``validationTime`` to ``ValidationTime/clock``.
+    public static func appStore(trustedRoots: [[UInt8]]? = nil, clock: JOSEClock = .system) -> X5CVerifier {
         var verifier = X5CVerifier(
-            checkedRoots: [appleRootCAG3], algorithms: [.es256], validationTime: .claim("signedDate", inMilliseconds: true),
+            checkedRoots: trustedRoots.flatMap { $0.isEmpty ? nil : $0 } ?? [appleRootCAG3], algorithms: [.es256], validationTime: .claim("signedDate", inMilliseconds: true),
             clock: clock, limits: .default)
         verifier.maximumChainLength = 3
         verifier.leafExtension = "1.2.840.113635.100.6.11.1"

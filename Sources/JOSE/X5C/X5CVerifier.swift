@@ -35,8 +35,9 @@ public struct X5CVerifier: Sendable {
 
     /// The trusted roots, DER.
     public let trustedRoots: [[UInt8]]
-    /// The signature algorithms accepted.
-    public let algorithms: Set<JWSAlgorithm>
+    /// The signature algorithms accepted (the leaf's key narrows them further: an EC leaf
+    /// verifies only its curve's ES* algorithm).
+    public var algorithms: Set<JWSAlgorithm>
     /// Which instant the chain is validated at.
     public var validationTime: ValidationTime
     /// The time source of ``ValidationTime/clock``.

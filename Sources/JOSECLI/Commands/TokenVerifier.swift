@@ -25,6 +25,8 @@ struct TokenVerifier: Sendable {
     /// Whether the keys are a local set, so that every verification runs to its end without
     /// suspending.
     private let keysAreLocal: Bool
+    /// `--decrypt-key`: each token is a nested JWT, decrypted before it is verified.
+    private let decrypter: JWEDecrypter?
 
     /// Builds the library verifiers once, for every token to come.
     ///
@@ -33,17 +35,27 @@ struct TokenVerifier: Sendable {
     ///   - keys: the key-source options (`--alg`, `--issuer`).
     ///   - rules: the claim options.
     ///   - signatureOnly: `--jws`.
-    init(source: some JWKSetSource, keys: KeySourceOptions, rules: ClaimRuleOptions, signatureOnly: Bool) {
+    ///   - decrypter: `--decrypt-key`'s.
+    init(
+        source: some JWKSetSource, keys: KeySourceOptions, rules: ClaimRuleOptions, signatureOnly: Bool,
+        decrypter: JWEDecrypter? = nil
+    ) {
         let issuer = rules.iss ?? keys.issuer
         jwtVerifier = JWTVerifier(keySource: source, algorithms: keys.allowList, rules: rules.jwtRules(issuer: issuer))
         self.signatureOnly = signatureOnly
         keysAreLocal = source is JWKSet
+        self.decrypter = decrypter
     }
 
     /// Verifies one token given as UTF-8 bytes (a `String`'s `utf8`, or a line of a batch),
     /// read in place; never throws, so a batch goes on after any line.
     func verify(_ token: some Collection<UInt8>) async -> Outcome {
         do {
+            if let decrypter {
+                let inner = try decrypter.decryptNestedJWT(String(decoding: Array(token), as: UTF8.self))
+                return signatureOnly ? .verified(.jws(try await jwtVerifier.verifySignature(inner)))
+                    : .verified(.jwt(try await jwtVerifier.verify(inner)))
+            }
             if signatureOnly {
                 return .verified(.jws(try await jwtVerifier.verifySignature(token)))
             }
@@ -55,9 +67,9 @@ struct TokenVerifier: Sendable {
 
     /// ``verify(_:)`` without an `async` call, for a JWT verified with a local key set (what a
     /// batch does per line, so that no async frame is made per token); `nil` when the token
-    /// needs the async road (remote keys, or `--jws`).
+    /// needs the async road (remote keys, `--jws` or `--decrypt-key`).
     func verifyWithoutSuspending(_ token: UnsafeRawBufferPointer) -> Outcome? {
-        guard keysAreLocal, !signatureOnly else { return nil }
+        guard keysAreLocal, !signatureOnly, decrypter == nil else { return nil }
         do {
             return .verified(.jwt(try jwtVerifier.verifyWithoutSuspending(token)))
         } catch {

@@ -17,6 +17,12 @@ struct VerifyCommand: AsyncParsableCommand {
             (with --jws "payload":"<base64url>" instead of "claims") or \
             {"valid":false,"error":{"code":"..","message":".."}}.
 
+            With --x5c-roots or --x5c-policy the key is the leaf of the token's x5c chain, \
+            validated to a trusted root (RFC 5280) at --x5c-time; the chain and the signature \
+            are checked, not the claims, and refusals of the chain are \
+            invalid_certificate_chain. With --decrypt-key the token is a nested JWT (a JWE \
+            whose cty is JWT): it is decrypted, then verified as usual.
+
             Exit codes: 0 valid; 1 rejected (with --batch: any token rejected); 2 usage error \
             or unusable key file; 3 remote key set or discovery document unusable.
 
@@ -36,6 +42,9 @@ struct VerifyCommand: AsyncParsableCommand {
               jose verify --jwks jwks.json --batch --threads 4 < tokens.txt
               jose verify --issuer https://op.example --logout-token \\
                 --aud CLIENT_ID - < logout.jwt
+              jose verify --x5c-policy app-store - < signedPayload.txt
+              jose verify --x5c-roots roots.pem --x5c-time claim:iat "$TOKEN"
+              jose verify --jwks jwks.json --decrypt-key my-private.jwk --aud api "$NESTED_JWT"
             """)
 
     /// The token, or `-`/nothing for stdin.
@@ -72,6 +81,10 @@ struct VerifyCommand: AsyncParsableCommand {
     @OptionGroup(title: "Back-channel logout tokens")
     var logout: LogoutTokenOptions
 
+    /// `--decrypt-key`: nested JWTs.
+    @OptionGroup(title: "Encrypted tokens (JWE)")
+    var decryption: DecryptionOptions
+
     /// Checks the combination of options before anything is read.
     mutating func validate() throws {
         try keys.validate()
@@ -81,6 +94,12 @@ struct VerifyCommand: AsyncParsableCommand {
         try logout.validate(rules: rules, keys: keys, output: output, access: access)
         if output.jws, let option = rules.claimOptionNames.first {
             throw ValidationError("\(option) checks claims, which --jws does not do (it checks the signature only)")
+        }
+        if keys.x5cRoots != nil || keys.x5cPolicy != nil {
+            try validateX5C()
+        }
+        if decryption.decryptKey != nil, access.isActive || logout.logoutToken {
+            throw ValidationError("--decrypt-key decrypts nested JWTs for the plain verify; it does not combine with access-token or logout-token checks")
         }
         if output.batch, token != nil {
             throw ValidationError("--batch reads tokens from stdin, one per line; do not pass a token argument")
@@ -97,6 +116,11 @@ struct VerifyCommand: AsyncParsableCommand {
 
     /// Loads the keys once, then verifies the token (or each line of stdin with `--batch`).
     mutating func run() async throws {
+        if let chainVerifier = try keys.x5cVerifier() {
+            try await verifyCertificateChain(with: chainVerifier)
+            return
+        }
+        let decrypter = try decryption.decrypter()
         let source: KeySourceOptions.Resolved
         do {
             source = try await keys.resolve(remote: remote)
@@ -107,7 +131,7 @@ struct VerifyCommand: AsyncParsableCommand {
             throw failure
         }
         if output.batch {
-            try await BatchVerification(verifiers: try batchVerifiers(source)).run()
+            try await BatchVerification(verifiers: try batchVerifiers(source, decrypter: decrypter)).run()
             return
         }
         if logout.logoutToken {
@@ -126,9 +150,9 @@ struct VerifyCommand: AsyncParsableCommand {
         }
         switch source {
         case .local(let keySet):
-            try await verify(with: keySet)
+            try await verify(with: keySet, decrypter: decrypter)
         case .remote(let remoteSource):
-            try await verify(with: remoteSource)
+            try await verify(with: remoteSource, decrypter: decrypter)
         }
     }
 
@@ -138,7 +162,7 @@ struct VerifyCommand: AsyncParsableCommand {
     /// by thread itself.
     ///
     /// - Throws: ``CLIFailure`` should the local keys fail to load again.
-    private func batchVerifiers(_ source: KeySourceOptions.Resolved) throws -> [TokenVerifier] {
+    private func batchVerifiers(_ source: KeySourceOptions.Resolved, decrypter: JWEDecrypter?) throws -> [TokenVerifier] {
         let threads = output.threads ?? 1
         switch source {
         case .local(let keySet):
@@ -147,9 +171,9 @@ struct VerifyCommand: AsyncParsableCommand {
                 guard case .local(let copy) = try keys.resolveLocal(reportingSkippedKeys: false) else { break }
                 sets.append(copy)
             }
-            return sets.map { TokenVerifier(source: $0, keys: keys, rules: rules, signatureOnly: output.jws) }
+            return sets.map { TokenVerifier(source: $0, keys: keys, rules: rules, signatureOnly: output.jws, decrypter: decrypter) }
         case .remote(let remoteSource):
-            let verifier = TokenVerifier(source: remoteSource, keys: keys, rules: rules, signatureOnly: output.jws)
+            let verifier = TokenVerifier(source: remoteSource, keys: keys, rules: rules, signatureOnly: output.jws, decrypter: decrypter)
             return Array(repeating: verifier, count: threads)
         }
     }
@@ -170,12 +194,12 @@ struct VerifyCommand: AsyncParsableCommand {
     }
 
     /// Builds the verifier for `source` and verifies one token.
-    private func verify(with source: some JWKSetSource) async throws {
-        let verifier = TokenVerifier(source: source, keys: keys, rules: rules, signatureOnly: output.jws)
+    private func verify(with source: some JWKSetSource, decrypter: JWEDecrypter?) async throws {
+        let verifier = TokenVerifier(source: source, keys: keys, rules: rules, signatureOnly: output.jws, decrypter: decrypter)
         let outcome: TokenVerifier.Outcome
         var text = ""
         do {
-            text = try TokenInput.read(token)
+            text = try TokenInput.read(token, allowingEncrypted: decrypter != nil)
             outcome = await verifier.verify(text.utf8)
         } catch let error as JOSEError {
             outcome = .failure(error)

@@ -32,6 +32,24 @@ struct KeySourceOptions: ParsableArguments {
     @Option(help: ProviderFlag.issuer.help("Its jwks_uri is the key source."))
     var issuer: String?
 
+    /// `--x5c-roots PATH`.
+    @Option(name: .customLong("x5c-roots"), help: ArgumentHelp(
+        "Trust these root certificates (PEM): the key is the leaf of the token's x5c chain, validated to one of them (RFC 5280).",
+        valueName: "PATH"))
+    var x5cRoots: String?
+
+    /// `--x5c-policy app-store`.
+    @Option(name: .customLong("x5c-policy"), help: ArgumentHelp(
+        "The App Store's chain rules: Apple Root CA - G3 (or --x5c-roots), ES256, Apple's leaf and intermediate markers, validated at the payload's signedDate.",
+        valueName: "app-store"))
+    var x5cPolicy: X5CPolicyArgument?
+
+    /// `--x5c-time`.
+    @Option(name: .customLong("x5c-time"), help: ArgumentHelp(
+        "When the chain must be valid: NOW (the default), seconds since 1970, or claim:NAME (a payload number, seconds; the App Store policy reads signedDate in milliseconds).",
+        valueName: "NOW|UNIX|claim:NAME"))
+    var x5cTime: X5CTimeArgument?
+
     /// `--alg`, repeatable.
     @Option(name: .customLong("alg"), help: ArgumentHelp(
         "Accept this algorithm; repeat for several. Default: every algorithm the keys allow (never 'none').",
@@ -79,10 +97,14 @@ struct KeySourceOptions: ParsableArguments {
 
     /// Requires exactly one key source.
     func validate() throws {
+        let x5c = x5cRoots != nil || x5cPolicy != nil ? "--x5c-roots or --x5c-policy" : nil
         let given = [("--jwks", jwks), ("--key", key), ("--secret", secret), ("--secret-file", secretFile),
-                     ("--issuer", issuer)].filter { $0.1 != nil }.map(\.0)
+                     ("--issuer", issuer), (x5c ?? "", x5c)].filter { $0.1 != nil }.map(\.0)
         guard !given.isEmpty else {
-            throw ValidationError("no key source: give one of --jwks, --key, --secret, --secret-file or --issuer")
+            throw ValidationError("no key source: give one of --jwks, --key, --secret, --secret-file, --issuer, --x5c-roots or --x5c-policy")
+        }
+        if x5cTime != nil, x5c == nil {
+            throw ValidationError("--x5c-time says when an x5c chain must be valid; add --x5c-roots or --x5c-policy")
         }
         guard given.count == 1 else {
             throw ValidationError("give exactly one key source; got \(given.joined(separator: ", "))")

@@ -102,19 +102,12 @@ import Testing
     /// preset itself trusts Apple's root only.
     @Test func appStoreShapedChains() async throws {
         let chain = try PythonPeers.certificateChain("apple-shaped")
-        var verifier = try Self.verifier(chain)
-        verifier.validationTime = .claim("signedDate", inMilliseconds: true)
-        verifier.leafExtension = X5CVerifier.appStore().leafExtension
-        verifier.intermediateExtension = X5CVerifier.appStore().intermediateExtension
+        let verifier = X5CVerifier.appStore(trustedRoots: chain.roots.map { Array(Data(base64Encoded: $0)!) })
         let claims = #"{"notificationType":"SUBSCRIBED","signedDate":\#(Int64(Self.now) * 1000)}"#
         #expect(try await verifier.verify(Self.token(chain, claims: claims)).payload.count > 0)
         for (scenario, missing) in [("apple-shaped-no-leaf-marker", "1.2.840.113635.100.6.11.1"), ("apple-shaped-no-intermediate-marker", "1.2.840.113635.100.6.2.1")] {
             let broken = try PythonPeers.certificateChain(scenario)
-            var brokenVerifier = verifier
-            brokenVerifier = X5CVerifier(checkedRoots: broken.roots.map { Array(Data(base64Encoded: $0)!) }, algorithms: verifier.algorithms,
-                                         validationTime: verifier.validationTime, clock: verifier.clock, limits: verifier.limits)
-            brokenVerifier.leafExtension = verifier.leafExtension
-            brokenVerifier.intermediateExtension = verifier.intermediateExtension
+            let brokenVerifier = X5CVerifier.appStore(trustedRoots: broken.roots.map { Array(Data(base64Encoded: $0)!) })
             let error = await expectJOSEError(.invalidCertificateChain) { try await brokenVerifier.verify(Self.token(broken, claims: claims)) }
             #expect(error?.message.contains(missing) == true, "\(error?.message ?? "")")
         }
