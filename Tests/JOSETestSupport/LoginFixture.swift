@@ -23,14 +23,16 @@ package struct LoginFixture {
         self.clientID = clientID
     }
 
-    /// Starts a provider, registers `clientID` with `registeredAs`, and discovers it.
+    /// Starts a provider, registers `clientID` with `registeredAs` (and `encryptionJWK`, the
+    /// public key the provider encrypts ID tokens and signed UserInfo answers to), and discovers it.
     package static func make(
         clientID: String = "public-app", registeredAs method: String = "none", secret: String? = nil,
-        publicJWK: String? = nil, authentication: ClientAuthentication = .none, issuerPath: String = ""
+        publicJWK: String? = nil, authentication: ClientAuthentication = .none, issuerPath: String = "",
+        encryptionJWK: String? = nil
     ) async throws -> LoginFixture {
         let provider = try OAuthProviderTestServer(issuerPath: issuerPath)
         try await provider.registerClient(clientID, authentication: method, secret: secret, publicJWK: publicJWK,
-                                          redirectURIs: [redirectURI])
+                                          redirectURIs: [redirectURI], encryptionJWK: encryptionJWK)
         let client = try await OpenIDClient.discovered(
             issuer: provider.issuer, clientID: clientID, authentication: authentication)
         return LoginFixture(provider: provider, client: client, clientID: clientID)

@@ -47,12 +47,17 @@ package final class OAuthProviderTestServer: Sendable {
     ///   - secret: The client secret, for the secret methods.
     ///   - publicJWK: The client's public JWK (JSON), for `private_key_jwt`.
     ///   - redirectURIs: The registered redirect URIs.
+    ///   - encryptionJWK: The client's public encryption key (JSON): ID tokens and signed UserInfo
+    ///     answers are then encrypted to it, as nested JWTs.
     package func registerClient(
         _ clientID: String, authentication: String, secret: String? = nil, publicJWK: String? = nil,
-        redirectURIs: [String]
+        redirectURIs: [String], encryptionJWK: String? = nil
     ) async throws {
         var spec: [String: Any] = ["client_id": clientID, "auth": authentication, "redirect_uris": redirectURIs]
         if let secret { spec["secret"] = secret }
+        if let encryptionJWK {
+            spec["encryption_jwk"] = try JSONSerialization.jsonObject(with: Data(encryptionJWK.utf8))
+        }
         if let publicJWK {
             spec["jwk"] = try JSONSerialization.jsonObject(with: Data(publicJWK.utf8))
         }

@@ -41,7 +41,11 @@ Provider endpoints:
 A loopback redirect URI registered without a port matches any port (RFC 8252 §7.3).
 
 Test control:
-  POST /_control/client     {"client_id", "auth", "secret"?, "jwk"?, "redirect_uris": [..]}
+  POST /_control/client     {"client_id", "auth", "secret"?, "jwk"?, "redirect_uris": [..],
+                            "encryption_jwk"?}: with "encryption_jwk" (the client's public key),
+                            ID tokens and signed UserInfo answers are nested JWTs, signed, then
+                            encrypted to it with jwcrypto (RSA-OAEP-256 or ECDH-ES+A256KW, A256GCM,
+                            cty JWT)
   POST /_control/behaviour  members merged into the behaviour (see BEHAVIOUR below)
   POST /_control/release_refresh   lets the refresh requests held by "hold_refresh" answer
   POST /_control/device     {"user_code", "approve": true|false}: the user's answer to a device code
@@ -141,6 +145,19 @@ BEHAVIOUR = {
     "device_id_token": True,      # the device grant's token answer carries an ID token
     "id_token_extra": {},         # claims added to every ID token
 }
+
+
+def encrypted_for(client_id, signed_token):
+    """`signed_token` encrypted to the client's "encryption_jwk" as a nested JWT, or as it is
+    for a client without one."""
+    public = CLIENTS.get(client_id, {}).get("encryption_jwk")
+    if not public:
+        return signed_token
+    key = jwk.JWK(**public)
+    alg = "RSA-OAEP-256" if public["kty"] == "RSA" else "ECDH-ES+A256KW"
+    outer = jwt.JWT(header={"alg": alg, "enc": "A256GCM", "cty": "JWT"}, claims=signed_token)
+    outer.make_encrypted_token(key)
+    return outer.serialize()
 
 
 def now_seconds():
@@ -389,7 +406,7 @@ class Handler(BaseHTTPRequestHandler):
             key = SIGNING_KEY
             token = jwt.JWT(header={"alg": "RS256", "kid": SIGNING_KEY.key_id, "typ": "JWT"}, claims=claims)
         token.make_signed_token(key)
-        return token.serialize()
+        return encrypted_for(client_id, token.serialize())
 
     def hold_refresh(self):
         """Waits for /_control/release_refresh while "hold_refresh" is set."""
@@ -692,7 +709,7 @@ def userinfo(handler, _query):
     claims.update(BEHAVIOUR["userinfo_claims"])
     if not BEHAVIOUR["userinfo_signed"]:
         return handler.send_json(200, claims)
-    data = signed(claims, {"alg": "RS256", "kid": SIGNING_KEY.key_id}).encode("ascii")
+    data = encrypted_for(grant["client_id"], signed(claims, {"alg": "RS256", "kid": SIGNING_KEY.key_id})).encode("ascii")
     handler.send_response(200)
     handler.send_header("Content-Type", "application/jwt")
     handler.send_header("Content-Length", str(len(data)))
