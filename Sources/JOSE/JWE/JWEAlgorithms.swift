@@ -23,21 +23,33 @@ public enum KeyManagementAlgorithm: String, Sendable, Hashable, CaseIterable, Cu
     case a192KW = "A192KW"
     /// AES-256 key wrap with a shared 32-byte key.
     case a256KW = "A256KW"
+    /// AES-128-GCM key wrap with a shared 16-byte key; the header carries its `iv` and `tag`
+    /// (RFC 7518 §4.7).
+    case a128GCMKW = "A128GCMKW"
+    /// AES-192-GCM key wrap with a shared 24-byte key.
+    case a192GCMKW = "A192GCMKW"
+    /// AES-256-GCM key wrap with a shared 32-byte key.
+    case a256GCMKW = "A256GCMKW"
     /// The shared key is the content key itself (RFC 7518 §4.5).
     case direct = "dir"
 
     /// The registered name, e.g. `RSA-OAEP-256`.
     public var description: String { rawValue }
 
-    /// The length of the AES key-wrap key, for the algorithms that wrap: the shared key's
-    /// length for `AxxxKW`, the derived key's for `ECDH-ES+AxxxKW`.
+    /// The length of the key-wrapping key, for the algorithms that wrap: the shared key's
+    /// length for `AxxxKW` and `AxxxGCMKW`, the derived key's for `ECDH-ES+AxxxKW`.
     var keyWrapByteCount: Int? {
         switch self {
-        case .a128KW, .ecdhESA128KW: 16
-        case .a192KW, .ecdhESA192KW: 24
-        case .a256KW, .ecdhESA256KW: 32
+        case .a128KW, .ecdhESA128KW, .a128GCMKW: 16
+        case .a192KW, .ecdhESA192KW, .a192GCMKW: 24
+        case .a256KW, .ecdhESA256KW, .a256GCMKW: 32
         case .rsaOAEP, .rsaOAEP256, .ecdhES, .direct: nil
         }
+    }
+
+    /// Whether the content key is wrapped with AES-GCM (`AxxxGCMKW`), its `iv` and `tag` in the header.
+    var wrapsWithGCM: Bool {
+        self == .a128GCMKW || self == .a192GCMKW || self == .a256GCMKW
     }
 
     /// Whether the algorithm agrees on a key with an ephemeral EC key (`epk`).

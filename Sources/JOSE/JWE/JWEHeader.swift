@@ -1,6 +1,6 @@
 /// The protected header of a compact JWE (RFC 7516 §4), validated: `alg` and `enc` are
-/// supported algorithms, `kid`/`typ`/`cty` are strings when present, `epk`, `apu` and `apv` are
-/// well-formed where the algorithm uses them, and neither `zip` nor `crit` is present.
+/// supported algorithms, `kid`/`typ`/`cty` are strings when present, `epk`, `apu` and `apv` (and
+/// `AxxxGCMKW`'s `iv` and `tag`) are well-formed where the algorithm uses them, and neither `zip` nor `crit` is present.
 ///
 /// `zip` (compression before encryption) is refused: a small token could otherwise inflate to
 /// any size, and compressing secrets beside attacker-chosen text leaks them. `crit` is refused
@@ -18,6 +18,8 @@ public struct JWEHeader: Sendable {
     let partyUInfo: [UInt8]
     /// `apv` decoded (empty when absent).
     let partyVInfo: [UInt8]
+    /// The key wrap's `iv` and `tag` for `AxxxGCMKW`, decoded; empty otherwise.
+    let keyWrapIV: [UInt8], keyWrapTag: [UInt8]
 
     /// The key identifier (`kid`).
     public var keyID: String? { json["kid"]?.string }
@@ -63,6 +65,13 @@ public struct JWEHeader: Sendable {
         self.keyManagementAlgorithm = algorithm
         self.contentEncryptionAlgorithm = encryption
         self.json = json
+        if algorithm.wrapsWithGCM {
+            keyWrapIV = try JWEHeader.base64URLMember(json, "iv", maximumBytes: 12)
+            keyWrapTag = try JWEHeader.base64URLMember(json, "tag", maximumBytes: 16)
+        } else {
+            keyWrapIV = []
+            keyWrapTag = []
+        }
         if algorithm.usesKeyAgreement {
             partyUInfo = try JWEHeader.partyInfo(json, "apu")
             partyVInfo = try JWEHeader.partyInfo(json, "apv")
@@ -88,9 +97,14 @@ public struct JWEHeader: Sendable {
 
     /// `apu` or `apv`, decoded; empty when absent.
     private static func partyInfo(_ json: JSONValue, _ name: String) throws -> [UInt8] {
-        guard let value = json[name] else { return [] }
-        guard let text = value.string, text.utf8.count <= Base64URL.encodedLength(byteCount: maximumPartyInfoBytes) else {
-            throw JOSEError.malformed("the JWE header \"\(name)\" must be a base64url string of at most \(maximumPartyInfoBytes) bytes")
+        guard json[name] != nil else { return [] }
+        return try base64URLMember(json, name, maximumBytes: maximumPartyInfoBytes)
+    }
+
+    /// A required base64url string member of at most `maximumBytes` decoded.
+    private static func base64URLMember(_ json: JSONValue, _ name: String, maximumBytes: Int) throws -> [UInt8] {
+        guard let text = json[name]?.string, text.utf8.count <= Base64URL.encodedLength(byteCount: maximumBytes) else {
+            throw JOSEError.malformed("the JWE header \"\(name)\" must be a base64url string of at most \(maximumBytes) bytes")
         }
         return try Base64URL.decode(text)
     }

@@ -29,6 +29,11 @@ enum KeyManagement {
             return try unwrap(jwe.encryptedKey, kek: kek, encryption: encryption)
         case (.a128KW, .symmetric(let secret)), (.a192KW, .symmetric(let secret)), (.a256KW, .symmetric(let secret)):
             return try unwrap(jwe.encryptedKey, kek: secret.secret, encryption: encryption)
+        case (_, .symmetric(let secret)) where algorithm.wrapsWithGCM:
+            let cek = try Ciphers.gcmOpen(
+                key: secret.secret, iv: header.keyWrapIV, ciphertext: jwe.encryptedKey, additionalData: [], tag: header.keyWrapTag)
+            guard cek.count == encryption.keyByteCount else { throw JOSEError.undecryptable }
+            return cek
         case (.direct, .symmetric(let secret)):
             guard jwe.encryptedKey.isEmpty, secret.secret.count == encryption.keyByteCount else {
                 throw JOSEError.undecryptable
@@ -75,6 +80,11 @@ enum KeyManagement {
         case (.a128KW, .symmetric(let secret)), (.a192KW, .symmetric(let secret)), (.a256KW, .symmetric(let secret)):
             let cek = try SecureRandom.bytes(count: encryption.keyByteCount)
             return (cek, try Ciphers.keyWrap(cek, kek: secret.secret), [])
+        case (_, .symmetric(let secret)) where algorithm.wrapsWithGCM:
+            let cek = try SecureRandom.bytes(count: encryption.keyByteCount)
+            let iv = try SecureRandom.bytes(count: 12)
+            let (wrapped, tag) = try Ciphers.gcmSeal(key: secret.secret, iv: iv, plaintext: cek, additionalData: [])
+            return (cek, wrapped, [("iv", .string(Base64URL.encode(iv))), ("tag", .string(Base64URL.encode(tag)))])
         case (.direct, .symmetric(let secret)):
             guard secret.secret.count == encryption.keyByteCount else {
                 throw JOSEError.invalidInput("dir with \(encryption) needs a \(encryption.keyByteCount)-byte key, not \(secret.secret.count) bytes")

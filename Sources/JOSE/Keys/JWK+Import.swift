@@ -74,7 +74,8 @@ extension JWK {
 
     /// Generates a new private key (or secret) for JWE with `algorithm`, bound to it by `alg`:
     /// RSA-2048 for `RSA-OAEP*`, a key on `curve` for the `ECDH-ES` family, a secret of the wrap
-    /// key's length for `AxxxKW`, and for `dir` a secret as long as `contentEncryption`'s key.
+    /// key's length for `AxxxKW` and `AxxxGCMKW`, and for `dir` a secret as long as
+    /// `contentEncryption`'s key.
     ///
     /// - Throws: ``JOSEError`` `invalid_key` for a curve `ECDH-ES` cannot use (secp256k1), or if
     ///   the crypto backend cannot generate the key.
@@ -88,7 +89,7 @@ extension JWK {
             material = try .asymmetric(AsymmetricKey.generate(rsaBits: 2048))
         case .ecdhES, .ecdhESA128KW, .ecdhESA192KW, .ecdhESA256KW:
             material = try .asymmetric(AsymmetricKey.generate(curve: curve))
-        case .a128KW, .a192KW, .a256KW, .direct:
+        case .a128KW, .a192KW, .a256KW, .a128GCMKW, .a192GCMKW, .a256GCMKW, .direct:
             material = try .symmetric(HMACKey(secret: SecureRandom.bytes(
                 count: algorithm.keyWrapByteCount ?? contentEncryption.keyByteCount)))
         }

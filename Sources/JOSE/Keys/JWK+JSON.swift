@@ -156,6 +156,8 @@ struct JWKMembers {
         guard let name = try optionalString("alg") else { return nil }
         if let algorithm = JWSAlgorithm(rawValue: name) { return (algorithm, nil) }
         if let algorithm = KeyManagementAlgorithm(rawValue: name) { return (nil, algorithm) }
+        // A `dir` key may name the content encryption it serves (as Nimbus and jwcrypto write them).
+        if ContentEncryptionAlgorithm(rawValue: name) != nil { return (nil, .direct) }
         throw JOSEError.invalidKey("JWK alg \(JOSEError.quoted(name)) is not a supported JWS or JWE key-management algorithm")
     }
 }

@@ -225,9 +225,9 @@ public struct JWK: Sendable {
         switch material {
         case .symmetric(let secret):
             let wrap: [KeyManagementAlgorithm] = switch secret.secret.count {
-            case 16: [.a128KW]
-            case 24: [.a192KW]
-            case 32: [.a256KW]
+            case 16: [.a128KW, .a128GCMKW]
+            case 24: [.a192KW, .a192GCMKW]
+            case 32: [.a256KW, .a256GCMKW]
             default: []
             }
             let direct = ContentEncryptionAlgorithm.allCases.contains { $0.keyByteCount == secret.secret.count }

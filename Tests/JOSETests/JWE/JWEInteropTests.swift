@@ -16,7 +16,7 @@ import Testing
         def b64(data): return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
         def unb64(text): return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
         allowed = ["RSA-OAEP", "RSA-OAEP-256", "ECDH-ES", "ECDH-ES+A128KW", "ECDH-ES+A192KW", "ECDH-ES+A256KW",
-                   "A128KW", "A192KW", "A256KW", "dir", "A128GCM", "A192GCM", "A256GCM",
+                   "A128KW", "A192KW", "A256KW", "A128GCMKW", "A192GCMKW", "A256GCMKW", "dir", "A128GCM", "A192GCM", "A256GCM",
                    "A128CBC-HS256", "A192CBC-HS384", "A256CBC-HS512"]
         results = []
         for case in json.load(open(sys.argv[1])):

@@ -53,10 +53,10 @@ import Testing
         let signing = try JWK.generate(for: .rs256)
         #expect(signing.keyManagementAlgorithms.isEmpty)
         let unbound = try JWK(json: #"{"kty":"oct","k":"\#(Base64URL.encode([UInt8](repeating: 7, count: 32)))"}"#)
-        #expect(unbound.keyManagementAlgorithms == [.a256KW, .direct])
+        #expect(unbound.keyManagementAlgorithms == [.a256KW, .a256GCMKW, .direct])
         #expect(unbound.verificationAlgorithms == [.hs256])
         let forEncryption = try JWK(json: #"{"kty":"oct","use":"enc","k":"\#(Base64URL.encode([UInt8](repeating: 7, count: 16)))"}"#)
-        #expect(forEncryption.keyManagementAlgorithms == [.a128KW, .direct])
+        #expect(forEncryption.keyManagementAlgorithms == [.a128KW, .a128GCMKW, .direct])
         #expect(forEncryption.verificationAlgorithms.isEmpty)
         _ = await expectJOSEError(.invalidKey) {
             try JWK(json: #"{"kty":"oct","k":"\#(Base64URL.encode([UInt8](repeating: 7, count: 16)))"}"#)
