@@ -19,11 +19,13 @@ let cryptoBackendDependencies: [Target.Dependency] = swiftCryptoEverywhere
     ? [
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "CryptoExtras", package: "swift-crypto"),
+        .product(name: "X509", package: "swift-certificates"),
     ]
     : [
         .target(name: "COpenSSL", condition: .when(platforms: openSSLPlatforms)),
         .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: applePlatforms)),
         .product(name: "CryptoExtras", package: "swift-crypto", condition: .when(platforms: applePlatforms)),
+        .product(name: "X509", package: "swift-certificates", condition: .when(platforms: applePlatforms)),
     ]
 /// `JOSE_SWIFT_CRYPTO` is defined wherever swift-crypto is the backend; the sources (and the
 /// tests that look at one backend's internals) choose their backend files by it.
@@ -86,6 +88,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        // x5c path validation on the swift-crypto backend (Apple platforms, JOSE_CRYPTO=swift-crypto).
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
