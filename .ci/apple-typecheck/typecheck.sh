@@ -11,7 +11,8 @@
 #    cached in the work folder ($APPLE_TYPECHECK_WORK, else $TMPDIR/apple-typecheck), one per
 #    family: ios16 and the ios15 control share theirs.
 # 2. Builds stub modules (stubs/: the Darwin overlay over a few Darwin C declarations, the `os`
-#    unfair lock, Dispatch, Foundation, Crypto = CryptoKit's API, CryptoExtras, Logging, Security,
+#    unfair lock, Dispatch, Foundation, Crypto = CryptoKit's API, CryptoExtras, SwiftASN1 and X509
+#    (swift-certificates, for x5c on the swift-crypto backend), Logging, Security,
 #    AuthenticationServices, and FlyingSocks and FlyingFox as JOSELoopbackLogin uses them) with the
 #    availability Apple (or the package) declares.
 # 3. Emits JOSE, JOSEOAuth, JOSEURLSession, JOSEAppleLogin and JOSELoopbackLogin as modules against
@@ -57,7 +58,7 @@ fi
 common=(-module-cache-path "$MC" -target "$T" -I "$SDK" -I "$HERE/stubs/Darwin" -I "$HERE/stubs/os" -I "$MODS")
 swiftc -frontend -emit-module -parse-as-library -swift-version 5 -enable-library-evolution "${common[@]}" \
   -module-name Darwin -import-underlying-module -o "$MODS/Darwin.swiftmodule" "$HERE/stubs/DarwinOverlay.swift"
-for m in Dispatch Foundation Crypto CryptoExtras Logging Security AuthenticationServices FlyingSocks FlyingFox; do
+for m in Dispatch Foundation Crypto CryptoExtras SwiftASN1 X509 Logging Security AuthenticationServices FlyingSocks FlyingFox; do
   swiftc -frontend -emit-module -parse-as-library -swift-version 5 -enable-library-evolution "${common[@]}" \
     -module-name "$m" -o "$MODS/$m.swiftmodule" "$HERE/stubs/$m.swift"
 done
