@@ -25,15 +25,7 @@ extension EVPKey {
                 return PEM_read_bio_X509(bio, nil, nil, nil)
             }
         } else {
-            certificate = bytes.withUnsafeBufferPointer { buffer -> OpaquePointer? in
-                var cursor = buffer.baseAddress
-                guard let parsed = d2i_X509(nil, &cursor, buffer.count) else { return nil }
-                guard let base = buffer.baseAddress, let end = cursor, end - base == buffer.count else {
-                    X509_free(parsed)
-                    return nil
-                }
-                return parsed
-            }
+            certificate = parseDERCertificate(bytes)
         }
         guard let certificate else {
             throw OpenSSLErrorQueue.error(.invalidKey, "not one X.509 certificate (PEM or DER)")
@@ -45,6 +37,20 @@ extension EVPKey {
         let adopted = try adopt(key, policy: policy)
         try adopted.checkDecodedPoint()
         return adopted
+    }
+
+    /// One DER X.509 certificate with no bytes after it, owned by the caller (`X509_free`);
+    /// `nil` when the bytes are anything else.
+    static func parseDERCertificate(_ der: [UInt8]) -> OpaquePointer? {
+        der.withUnsafeBufferPointer { buffer -> OpaquePointer? in
+            var cursor = buffer.baseAddress
+            guard let parsed = d2i_X509(nil, &cursor, buffer.count) else { return nil }
+            guard let base = buffer.baseAddress, let end = cursor, end - base == buffer.count else {
+                X509_free(parsed)
+                return nil
+            }
+            return parsed
+        }
     }
 
     /// The PEM (`-----BEGIN PRIVATE KEY-----`) PKCS#8 encoding of the private key, unencrypted.

@@ -69,16 +69,7 @@ enum OpenSSLCertificateChains: BackendCertificateChains {
 
     /// One DER certificate, with no bytes after it.
     private static func parse(_ der: [UInt8], orThrow message: String) throws -> OpaquePointer {
-        let parsed = der.withUnsafeBufferPointer { buffer -> OpaquePointer? in
-            var cursor = buffer.baseAddress
-            guard let parsed = d2i_X509(nil, &cursor, buffer.count) else { return nil }
-            guard let base = buffer.baseAddress, let end = cursor, end - base == buffer.count else {
-                X509_free(parsed)
-                return nil
-            }
-            return parsed
-        }
-        guard let parsed else { throw failure(message) }
+        guard let parsed = EVPKey.parseDERCertificate(der) else { throw failure(message) }
         return parsed
     }
 
