@@ -9,7 +9,7 @@ struct CompletionCommandTests {
             let result = try await JoseProcess.run(["completion", shell])
             #expect(result.status == 0, "\(shell) \(result)")
             #expect(result.stdout.contains(marker), "\(shell)")
-            #expect(result.stdout.contains("verify") && result.stdout.contains("jwk"))
+            #expect(result.stdout.contains("verify") && result.stdout.contains("jwk") && result.stdout.contains("decrypt"))
         }
         #expect(try await JoseProcess.run(["completion", "tcsh"]).status == 2)
     }

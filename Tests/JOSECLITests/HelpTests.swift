@@ -5,12 +5,14 @@ import Testing
 @Suite("jose help")
 struct HelpTests {
     @Test("--help exits 0 and documents every option", arguments: [
-        ([], ["verify", "decode", "sign", "keygen", "pkce", "thumbprint", "bench", "Exit codes"]),
+        ([], ["verify", "decode", "sign", "decrypt", "encrypt", "keygen", "pkce", "thumbprint", "bench", "Exit codes"]),
         (["verify"], ["--jwks", "--key", "--secret", "--secret-file", "--issuer", "--alg", "--iss", "--aud", "--nonce",
                       "--azp", "--typ", "--max-age", "--id-token", "--require", "--leeway", "--now", "--timeout",
                       "--cooldown", "--jws", "--json", "--batch", "--threads", "default: 60", "default: 10", "default: 30"]),
         (["decode"], ["TOKEN|-", "WITHOUT"]),
         (["sign"], ["--key", "--alg", "--kid", "--typ", "CLAIMS_JSON_FILE|-"]),
+        (["decrypt"], ["TOKEN|-", "--key", "--jwks", "--secret-file", "--alg", "--enc", "--json", "RSA-OAEP-256", "A256GCM"]),
+        (["encrypt"], ["FILE|-", "--key", "--secret-file", "--alg", "--enc", "--cty", "ECDH-ES+A256KW", "A128CBC-HS256"]),
         (["keygen"], ["--alg", "--kid", "--jwks-out"]),
         (["pkce"], ["--verifier", "--length", "--json", "S256"]),
         (["thumbprint"], ["JWK_FILE|-", "--hash", "sha256|sha384|sha512"]),
@@ -34,7 +36,7 @@ struct HelpTests {
 
     /// Every command, the root included.
     static let commands: [[String]] = [
-        ["verify"], ["decode"], ["sign"], ["keygen"], ["pkce"], ["thumbprint"], ["bench"], ["jwk"], ["jwk", "pub"],
+        ["verify"], ["decode"], ["sign"], ["decrypt"], ["encrypt"], ["keygen"], ["pkce"], ["thumbprint"], ["bench"], ["jwk"], ["jwk", "pub"],
         ["jwk", "from-pem"], ["jwk", "to-pem"], ["jwk", "set"], ["jwk", "set", "add"], ["jwk", "set", "remove"],
         ["jwk", "set", "list"], ["jwk", "inspect"], ["completion"], ["discover"], ["login"], ["token"], ["profiles"], ["logout"], ["authorize-url"], ["callback"],
         ["dpop"], ["refresh"], ["userinfo"], ["revoke"], ["introspect"], ["logout-url"], [],

@@ -7,10 +7,10 @@ import Foundation
 /// A JWK Set (RFC 7517 §5): the keys a verifier may use.
 ///
 /// Loading is tolerant of keys the library cannot use and strict about everything else: a key
-/// with an unknown `kty`, curve or `alg`, a `use` other than `sig`, private members where none
-/// are allowed, or weak material is skipped (its reason kept in ``skippedKeys``) instead of
-/// failing the whole set. A `kid` shared by several keys that could verify is ambiguous, and no
-/// key with it is ever selected.
+/// with an unknown `kty`, curve or `alg`, a `use` other than `sig`, an `alg` of JWE key
+/// management, private members where none are allowed, or weak material is skipped (its reason
+/// kept in ``skippedKeys``) instead of failing the whole set. A `kid` shared by several keys that
+/// could verify is ambiguous, and no key with it is ever selected.
 ///
 /// ```swift
 /// let keys = try JWKSet(json: jwksData)
@@ -142,6 +142,9 @@ public struct JWKSet: Sendable {
                 }
                 if let use = key.use, use != "sig" {
                     throw JOSEError.invalidKey("the key is for use \(JOSEError.quoted(use)), not \"sig\"")
+                }
+                if let algorithm = key.keyManagementAlgorithm {
+                    throw JOSEError.invalidKey("the key is for JWE key management (alg \(algorithm)), not for signatures")
                 }
                 keys.append(key)
             } catch let error as JOSEError {

@@ -13,7 +13,8 @@ struct DecodeCommand: ParsableCommand {
             when it is not JSON) and a warning on stderr that nothing was verified. Never use \
             decoded content for a decision: use 'jose verify'. A token that cannot be decoded \
             prints 'invalid: malformed: ...' and exits 1. A JWE (five parts) prints its protected \
-            header alone, {"header":{..}}: its payload is encrypted, and jose does not decrypt.
+            header alone, {"header":{..}}: its payload is encrypted; 'jose decrypt' decrypts it \
+            with your key.
 
             The token may be pasted as it comes: surrounding whitespace and quotes, an \
             'Authorization:' prefix and one 'Bearer ' or 'DPoP ' are removed. Each of exp, nbf, \
@@ -58,7 +59,7 @@ struct DecodeCommand: ParsableCommand {
             let token = try TokenInput.read(token, allowingEncrypted: true)
             if let header = try Self.encryptedHeader(token) {
                 Console.out(JSONOutput.object([("header", header.json)]).serialized(pretty: true))
-                Console.err("jwe: the payload is encrypted (alg=\(header.algorithm), enc=\(header.encryption)); only the protected header is shown")
+                Console.err("jwe: the payload is encrypted (alg=\(header.algorithm), enc=\(header.encryption)); only the protected header is shown; 'jose decrypt' decrypts it")
                 return
             }
             let parts = try UnverifiedJWS(unverified: token)

@@ -8,7 +8,7 @@ struct JOSECommand: AsyncParsableCommand {
     /// Names the tool, its version, its subcommands and its exit codes.
     static let configuration = CommandConfiguration(
         commandName: "jose",
-        abstract: "Verify, decode and sign JWS/JWT tokens; make keys, PKCE pairs and thumbprints; walk an OpenID Connect login.",
+        abstract: "Verify, decode and sign JWS/JWT tokens; encrypt and decrypt JWEs; make keys, PKCE pairs and thumbprints; walk an OpenID Connect login.",
         discussion: """
             Exit codes: 0 success; 1 token rejected (in --batch: any token rejected); \
             2 usage error or unusable local input (flags, key files, claims files); \
@@ -21,12 +21,13 @@ struct JOSECommand: AsyncParsableCommand {
               jose decode "$TOKEN"
               jose verify --jwks https://issuer.example/jwks.json --aud api "$TOKEN"
               jose sign --key es256.private.jwk.json --sub alice --aud api --exp 1h
+              jose decrypt --key my-rsa.private.pem "$JWE" > plaintext.bin
               jose jwk inspect https://issuer.example/jwks.json
               jose completion zsh > "${fpath[1]}/_jose"
             """,
         version: version,
         subcommands: [
-            VerifyCommand.self, DecodeCommand.self, SignCommand.self, KeygenCommand.self,
+            VerifyCommand.self, DecodeCommand.self, SignCommand.self, DecryptCommand.self, EncryptCommand.self, KeygenCommand.self,
             PKCECommand.self, ThumbprintCommand.self, BenchCommand.self,
             JWKCommand.self, CompletionCommand.self,
             LoginCommand.self, TokenCommand.self, ProfilesCommand.self, LogoutCommand.self, DiscoverCommand.self, AuthorizeURLCommand.self, CallbackCommand.self,

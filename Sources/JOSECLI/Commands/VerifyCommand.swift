@@ -44,7 +44,8 @@ struct VerifyCommand: AsyncParsableCommand {
                 --aud CLIENT_ID - < logout.jwt
               jose verify --x5c-policy app-store - < signedPayload.txt
               jose verify --x5c-roots roots.pem --x5c-time claim:iat "$TOKEN"
-              jose verify --jwks jwks.json --decrypt-key my-private.jwk --aud api "$NESTED_JWT"
+              jose verify --jwks jwks.json --decrypt-key my-private.jwk \\
+                --aud api "$NESTED_JWT"
             """)
 
     /// The token, or `-`/nothing for stdin.

@@ -1,7 +1,7 @@
 import Foundation
 import JOSE
 
-/// Forgiving reading of one token typed or pasted at a terminal, for `verify` and `decode`
+/// Forgiving reading of one token typed or pasted at a terminal, for `verify`, `decode` and `decrypt`
 /// (not `--batch`, whose lines are passed on exactly as they are).
 ///
 /// Only wrapping is removed: surrounding whitespace, line ends and blank lines (from an argument
@@ -21,7 +21,8 @@ enum TokenInput {
     /// - Parameters:
     ///   - argument: the token argument, `-` or `nil`.
     ///   - allowingEncrypted: whether a five-part token (a JWE) is returned like any other;
-    ///     only `jose decode`, which shows a JWE's header, allows it.
+    ///     `jose decode` (which shows a JWE's header), `jose decrypt` and `verify --decrypt-key`
+    ///     allow it.
     /// - Throws: ``CLIFailure`` (exit 2) as ``argumentOrStandardInput(_:)``, for empty standard
     ///   input and for a file name instead of a token; ``JOSE/JOSEError`` `malformed` for a JWE
     ///   where it is not allowed (`unsupported: this is a JWE (alg=..., enc=...)`) or an
@@ -102,7 +103,7 @@ enum TokenInput {
             enc = document.root["enc"]?.string.map { JOSEError.quoted($0) } ?? enc
         }
         throw JOSEError(.malformed, "unsupported: this is a JWE (alg=\(alg), enc=\(enc)), an encrypted token; "
-                        + "jose verifies signed tokens (JWS) only; 'jose decode' shows its header")
+                        + "jose verify checks signed tokens (JWS) only; 'jose decrypt' decrypts it, 'jose decode' shows its header")
     }
 
     /// `text` without leading and trailing whitespace and newlines.

@@ -80,6 +80,81 @@ struct RFC7517Examples: Decodable {
     }
 }
 
+/// `Vectors/rfc/rfc7520_section_5.json`: the JWE examples of RFC 7520 §5 that have a compact
+/// serialization (5.1–5.9).
+struct RFC7520JWEExamples: Decodable {
+    struct Example: Decodable, CustomTestStringConvertible {
+        let section: String
+        let alg: String
+        let enc: String
+        /// `"decrypt"`, or the `JOSEError` code the library refuses the example with.
+        let expect: String
+        /// The recipient's JWK; `nil` for 5.3, whose key is a password.
+        let key: JSONFragment?
+        let protectedHeader: JSONFragment
+        /// The plaintext as text (its UTF-8 octets are the JWE plaintext).
+        let plaintext: String
+        let compact: String
+        /// 5.3 only: the PBES2 password.
+        let password: String?
+
+        var testDescription: String { "\(section) \(alg) \(enc)" }
+    }
+
+    let examples: [Example]
+
+    static func load() throws -> RFC7520JWEExamples {
+        try VectorFile.load("rfc/rfc7520_section_5.json", as: RFC7520JWEExamples.self)
+    }
+}
+
+/// `Vectors/rfc/rfc7516_appendix_a.json`: RFC 7516 App. A.1–A.3.
+struct RFC7516Examples: Decodable {
+    struct Example: Decodable, CustomTestStringConvertible {
+        let section: String
+        let alg: String
+        let enc: String
+        /// `"decrypt"`, or the `JOSEError` code the library refuses the example with.
+        let expect: String
+        let key: JSONFragment
+        let protectedHeader: JSONFragment
+        let plaintextOctets: [UInt8]
+        let compact: String
+
+        var testDescription: String { "\(section) \(alg) \(enc)" }
+    }
+
+    let examples: [Example]
+
+    static func load() throws -> RFC7516Examples {
+        try VectorFile.load("rfc/rfc7516_appendix_a.json", as: RFC7516Examples.self)
+    }
+}
+
+/// `Vectors/rfc/rfc7518_appendix_c.json`: the ECDH-ES key agreement and Concat KDF of RFC 7518
+/// App. C.
+struct RFC7518ConcatKDFExample: Decodable {
+    /// Alice's ephemeral key, private part included.
+    let ephemeralKey: JSONFragment
+    /// Bob's key, private part included.
+    let recipientKey: JSONFragment
+    let protectedHeader: JSONFragment
+    let algorithmID: String
+    /// The derived key's length in bits.
+    let keyDataLength: Int
+    let zOctets: [UInt8]
+    let partyUInfoOctets: [UInt8]
+    let partyVInfoOctets: [UInt8]
+    let otherInfoOctets: [UInt8]
+    let round1HashInputOctets: [UInt8]
+    let derivedKeyOctets: [UInt8]
+    let derivedKey: String
+
+    static func load() throws -> RFC7518ConcatKDFExample {
+        try VectorFile.load("rfc/rfc7518_appendix_c.json", as: RFC7518ConcatKDFExample.self)
+    }
+}
+
 /// A flat JSON object of strings, for small edits of exported JWKs.
 struct JSONFragmentObject {
     var members: [String: String]
