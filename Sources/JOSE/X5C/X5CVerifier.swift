@@ -48,9 +48,9 @@ public struct X5CVerifier: Sendable {
     public var maximumCertificateBytes = 8 * 1024
     /// Size and nesting limits for the token.
     public var limits: JWSLimits
-    /// A dotted OID the leaf must carry as an extension (set by ``appStore(clock:)``).
+    /// A dotted OID the leaf must carry as an extension (set by ``appStore(trustedRoots:clock:)``).
     public internal(set) var leafExtension: String?
-    /// A dotted OID the certificate after the leaf must carry (set by ``appStore(clock:)``).
+    /// A dotted OID the certificate after the leaf must carry (set by ``appStore(trustedRoots:clock:)``).
     public internal(set) var intermediateExtension: String?
 
     /// Creates a verifier.
