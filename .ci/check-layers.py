@@ -38,8 +38,8 @@ from swift_lexer import code_of  # noqa: E402
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 LIBRARY = pathlib.Path(sys.argv[1]).resolve() if len(sys.argv) > 2 else ROOT / "Sources" / "JOSE"
 CLI = pathlib.Path(sys.argv[2]).resolve() if len(sys.argv) > 2 else ROOT / "Sources" / "JOSECLI"
-LAYERS = {"Support": 0, "Encoding": 1, "Algorithms": 2, "HTTP": 2, "Crypto": 3, "Keys": 4, "PKCE": 4, "JWS": 5,
-          "JWT": 6, "Replay": 6, "Discovery": 6, "JWKS": 7, "DPoP": 7, "IDToken": 7, "ResourceServer": 8, "Providers": 9}
+LAYERS = {"Support": 0, "Encoding": 1, "Algorithms": 2, "HTTP": 2, "Crypto": 3, "Keys": 4, "PKCE": 4, "JWS": 5, "X5C": 6,
+          "JWT": 6, "Replay": 6, "Discovery": 6, "JWKS": 7, "DPoP": 7, "JWE": 7, "IDToken": 8, "ResourceServer": 8, "Providers": 9}
 # The kits every module of the package shares at `package` level: errors, locks and durations; the
 # JSON engine and base64url; the HTTP and URL kit.
 KITS = {"Support", "Encoding", "HTTP"}
