@@ -105,6 +105,7 @@ fuzz_dir = jwcrypto_jwk.JWK(kty="oct", k="c3dpZnQtam9zZSBmdXp6aW5nIGRpcmVjdCBrZX
 other_ec = jwcrypto_jwk.JWK.generate(kty="EC", crv="P-256", kid="jwe-ec")
 other_ec_kw = jwcrypto_jwk.JWK.generate(kty="EC", crv="P-384", kid="jwe-ec-kw")
 other_rsa = jwcrypto_jwk.JWK.generate(kty="RSA", size=2048, kid="jwe-rsa")
+other_x25519 = jwcrypto_jwk.JWK.generate(kty="OKP", crv="X25519", kid="jwe-x25519")
 
 
 def jwe_token(key, alg, enc, plaintext=b'{"sub":"alice"}', **extra):
@@ -120,8 +121,32 @@ jwe_seeds = {"a128kw-a128gcm": jwe_token(fuzz_kw, "A128KW", "A128GCM"),
              "ecdh-es": jwe_token(other_ec, "ECDH-ES", "A128GCM"),
              "ecdh-es-kw": jwe_token(other_ec_kw, "ECDH-ES+A256KW", "A192GCM"),
              "rsa-oaep-256": jwe_token(other_rsa, "RSA-OAEP-256", "A256GCM"),
+             "ecdh-es-x25519": jwe_token(other_x25519, "ECDH-ES+A128KW", "A128GCM"),
              "zip": jwe_token(fuzz_dir, "dir", "A256GCM", zip="DEF"),
              "rsa1_5": b64(b'{"alg":"RSA1_5","enc":"A128GCM"}') + b".AA.AAAAAAAAAAAAAAAA.AA.AAAAAAAAAAAAAAAAAAAAAA",
              "crit": b64(b'{"alg":"dir","enc":"A256GCM","crit":["x"],"x":1}') + b"..AAAAAAAAAAAAAAAA.AA.AAAAAAAAAAAAAAAAAAAAAA",
              "six-parts": b"a.b.c.d.e.f"}
 write("jwe-decrypt", jwe_seeds)
+
+# x5c: the real App Store notification (Vectors/apple, verifies through the preset at its
+# signedDate), the same with its payload changed, and headers whose chain is malformed.
+apple = read("Vectors", "apple", "app-store-test-notification.jws").strip()
+apple_header, apple_payload, apple_signature = apple.split(b".")
+apple_chain = json.loads(base64.urlsafe_b64decode(apple_header + b"=" * (-len(apple_header) % 4)))["x5c"]
+
+
+def with_chain(chain, alg="ES256"):
+    return b64(json.dumps({"alg": alg, "x5c": chain}).encode()) + b"." + apple_payload + b"." + apple_signature
+
+
+write("x5c", {"app-store-notification": apple,
+              "changed-payload": apple_header + b"." + b64(b'{"signedDate":1700000000000}') + b"." + apple_signature,
+              "leaf-only": with_chain(apple_chain[:1]),
+              "reversed": with_chain(list(reversed(apple_chain))),
+              "too-long": with_chain(apple_chain * 2),
+              "empty-chain": with_chain([]),
+              "chain-not-array": with_chain(apple_chain[0]),
+              "not-base64": with_chain(["MII*" + apple_chain[0][4:]] + apple_chain[1:]),
+              "garbage-certificate": with_chain([base64.b64encode(b"\x30\x03\x02\x01\x00").decode()] + apple_chain[1:]),
+              "hs256": with_chain(apple_chain, alg="HS256"),
+              "no-x5c": b64(b'{"alg":"ES256"}') + b"." + apple_payload + b"." + apple_signature})

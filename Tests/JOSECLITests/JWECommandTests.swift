@@ -136,6 +136,48 @@ struct JWECommandTests {
         #expect(viaKey.status == 0 && viaKey.stdout == Self.binaryPlaintext, "\(viaKey)")
     }
 
+    @Test("keygen makes JWE keys: an X25519 key whose --jwks-out half encrypts and whose private JWK decrypts, secrets of the algorithm's length, and options that do not fit --alg refused")
+    func keygenForJWE() async throws {
+        let folder = try JoseProcess.makeScratch()
+        defer { JoseProcess.removeScratch(folder) }
+        let privatePath = folder.appendingPathComponent("x25519.private.jwk").path
+        let jwksPath = folder.appendingPathComponent("jwks.json").path
+        let made = try await JoseProcess.run(
+            ["keygen", "--alg", "ECDH-ES+A256KW", "--crv", "X25519", "--kid", "x-1", "--out", privatePath, "--jwks-out", jwksPath])
+        #expect(made.status == 0, "\(made)")
+        #expect(try FileManager.default.attributesOfItem(atPath: privatePath)[.posixPermissions] as? Int == 0o600)
+        let privateKey = try JoseProcess.object(String(contentsOfFile: privatePath, encoding: .utf8))
+        #expect(privateKey["kty"] as? String == "OKP" && privateKey["crv"] as? String == "X25519")
+        #expect(privateKey["alg"] as? String == "ECDH-ES+A256KW" && privateKey["kid"] as? String == "x-1" && privateKey["d"] is String)
+        let keys = try #require(JoseProcess.object(String(contentsOfFile: jwksPath, encoding: .utf8))["keys"] as? [[String: Any]])
+        #expect(keys.count == 1 && keys[0]["d"] == nil && keys[0]["crv"] as? String == "X25519")
+        let publicURL = folder.appendingPathComponent("x25519.jwk")
+        try JSONSerialization.data(withJSONObject: keys[0]).write(to: publicURL)
+
+        let token = try await Self.encrypt(["--key", publicURL.path, "--alg", "ECDH-ES+A256KW", "--enc", "A256GCM"], Self.binaryPlaintext)
+        let header = try JoseProcess.object(String(decoding: Base64URL.decode(token.prefix { $0 != "." }), as: UTF8.self))
+        let epk = try #require(header["epk"] as? [String: Any])
+        #expect(epk["kty"] as? String == "OKP" && epk["crv"] as? String == "X25519" && epk["d"] == nil)
+        let decrypted = try await Self.runRaw(["decrypt", "--key", privatePath, token], stdin: [])
+        #expect(decrypted.status == 0 && decrypted.stdout == Self.binaryPlaintext, "\(decrypted)")
+
+        for (arguments, secretBytes) in [(["--alg", "dir", "--enc", "A128CBC-HS256"], 32), (["--alg", "A192KW"], 24), (["--alg", "A128GCMKW"], 16)] {
+            let secret = try await JoseProcess.run(["keygen"] + arguments)
+            #expect(secret.status == 0, "\(secret)")
+            let key = try secret.jsonObject()
+            #expect(key["kty"] as? String == "oct" && key["alg"] as? String == arguments[1])
+            #expect(try Base64URL.decode(#require(key["k"] as? String)).count == secretBytes, "\(arguments)")
+        }
+        for arguments in [
+            ["--alg", "ES256", "--crv", "X25519"], ["--alg", "RSA-OAEP", "--enc", "A128GCM"], ["--alg", "ECDH-ES", "--crv", "P-192"],
+            ["--alg", "A256KW", "--jwks-out", folder.appendingPathComponent("never.json").path], ["--alg", "RSA1_5"],
+        ] {
+            let refused = try await JoseProcess.run(["keygen"] + arguments)
+            #expect(refused.status == 2, "\(arguments): \(refused)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("never.json").path))
+    }
+
     @Test("a tampered tag is decryption_failed, exit 1, in both output shapes")
     func tamperedTag() async throws {
         let folder = try JoseProcess.makeScratch()

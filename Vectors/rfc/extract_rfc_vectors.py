@@ -166,7 +166,7 @@ def main(source, output):
 
     rfc8037 = read(source, "rfc8037.txt")
     write(output, "rfc8037_appendix_a.json", {
-        "source": "RFC 8037 (CFRG curves in JOSE), Appendix A.1-A.5",
+        "source": "RFC 8037 (CFRG curves in JOSE), Appendix A.1-A.6",
         "privateKey": jwk(rfc8037, 462, 464),
         "privateKeyHex": joined(rfc8037, 468, 469).replace(" ", ""),
         "publicKeyHex": joined(rfc8037, 473, 474).replace(" ", ""),
@@ -181,6 +181,14 @@ def main(source, output):
         "signature": joined(rfc8037, 545, 546),
         "compact": joined(rfc8037, 551, 553),
         "validationCompact": joined(rfc8037, 571, 573),
+        "ecdhRecipientPublicKey": jwk(rfc8037, 598, 599),
+        "ecdhRecipientPublicKeyHex": joined(rfc8037, 603, 604).replace(" ", ""),
+        "ecdhEphemeralSecretHex": joined(rfc8037, 608, 609).replace(" ", ""),
+        "ecdhEphemeralPublicKeyHex": joined(rfc8037, 613, 614).replace(" ", ""),
+        "ecdhEphemeralPublicKey": jwk(rfc8037, 625, 626),
+        "ecdhProtectedHeader": jwk(rfc8037, 630, 632),
+        "ecdhSenderSharedSecretHex": joined(rfc8037, 637, 638).replace(" ", ""),
+        "ecdhReceiverSharedSecretHex": joined(rfc8037, 643, 644).replace(" ", ""),
     })
 
     rfc7520 = read(source, "rfc7520.txt")

@@ -52,13 +52,30 @@ public enum KeyManagementAlgorithm: String, Sendable, Hashable, CaseIterable, Cu
         self == .a128GCMKW || self == .a192GCMKW || self == .a256GCMKW
     }
 
-    /// Whether the algorithm agrees on a key with an ephemeral EC key (`epk`).
-    var usesKeyAgreement: Bool {
+    /// Whether the algorithm agrees on a key with an ephemeral key (`epk`): the `ECDH-ES`
+    /// family, whose keys are on a ``KeyAgreementCurve``.
+    public var usesKeyAgreement: Bool {
         switch self {
         case .ecdhES, .ecdhESA128KW, .ecdhESA192KW, .ecdhESA256KW: true
         default: false
         }
     }
+}
+
+/// The curves an `ECDH-ES` key can be on: the NIST curves of RFC 7518 §4.6 and X25519
+/// (RFC 8037 §3.2). The raw value is the JWK `crv`.
+public enum KeyAgreementCurve: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// NIST P-256 (an `EC` key).
+    case p256 = "P-256"
+    /// NIST P-384 (an `EC` key).
+    case p384 = "P-384"
+    /// NIST P-521 (an `EC` key).
+    case p521 = "P-521"
+    /// X25519 (an `OKP` key).
+    case x25519 = "X25519"
+
+    /// The JWK `crv` name, e.g. `X25519`.
+    public var description: String { rawValue }
 }
 
 /// How a JWE encrypts and authenticates its content: the `enc` header (RFC 7518 §5).

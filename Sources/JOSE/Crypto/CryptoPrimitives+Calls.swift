@@ -40,3 +40,15 @@ func constantTimeEquals(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPoi
 package func constantTimeEquals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
     lhs.withUnsafeBytes { left in rhs.withUnsafeBytes { right in CryptoPrimitives.constantTimeEquals(left, right) } }
 }
+
+extension AsymmetricKey {
+    /// A new key pair on an ECDH-ES curve: an EC key on a NIST curve, or an X25519 key.
+    static func generate(agreementCurve curve: KeyAgreementCurve) throws -> AsymmetricKey {
+        switch curve {
+        case .p256: try generate(curve: .p256)
+        case .p384: try generate(curve: .p384)
+        case .p521: try generate(curve: .p521)
+        case .x25519: try generate(okp: .x25519)
+        }
+    }
+}

@@ -39,8 +39,8 @@ protocol BackendAsymmetricKey: AnyObject, Sendable {
     ) throws -> Self
     /// An EC key from fixed-width big-endian coordinates (the JWK `x`, `y`, `d`).
     static func ec(curve: EllipticCurve, x: [UInt8], y: [UInt8], d: [UInt8]?) throws -> Self
-    /// An Ed25519/Ed448 key from its raw encodings (the JWK `x`, `d`).
-    static func okp(curve: EdwardsCurve, x: [UInt8], d: [UInt8]?) throws -> Self
+    /// An octet key pair (Ed25519, Ed448, X25519) from its raw encodings (the JWK `x`, `d`).
+    static func okp(curve: OKPCurve, x: [UInt8], d: [UInt8]?) throws -> Self
     /// A PEM key: SPKI, PKCS#1 (public or private), PKCS#8 or SEC1; never an encrypted one.
     static func importPEM(_ text: String, policy: RSAKeyPolicy) throws -> Self
     /// A DER key in any of the structures ``importPEM(_:policy:)`` accepts, with no trailing bytes.
@@ -51,14 +51,14 @@ protocol BackendAsymmetricKey: AnyObject, Sendable {
     static func generate(rsaBits: Int) throws -> Self
     /// A new EC key pair.
     static func generate(curve: EllipticCurve) throws -> Self
-    /// A new Ed25519/Ed448 key pair.
-    static func generate(edwards curve: EdwardsCurve) throws -> Self
+    /// A new octet key pair (Ed25519, Ed448, X25519).
+    static func generate(okp curve: OKPCurve) throws -> Self
 
     /// The RSA components as minimal big-endian bytes.
     func rsaComponents() throws -> RSAComponents
     /// The EC coordinates (and scalar), each exactly the curve's width.
     func ecComponents() throws -> ECComponents
-    /// The raw Ed25519/Ed448 public (and private) key.
+    /// The raw public (and private) key of an octet key pair.
     func okpComponents() throws -> OKPComponents
     /// The public part as DER SubjectPublicKeyInfo.
     func subjectPublicKeyInfoDER() throws -> [UInt8]
@@ -87,10 +87,12 @@ protocol BackendAsymmetricKey: AnyObject, Sendable {
     /// - Throws: `decryption_failed` for anything that goes wrong, with nothing that tells one
     ///   failure from another.
     func oaepDecrypt(_ ciphertext: [UInt8], hash: OAEPHash) throws -> [UInt8]
-    /// The ECDH shared secret (the x coordinate of the shared point, the curve's width) of this
-    /// private EC key and `peer`, a public key on the same curve.
+    /// The ECDH shared secret of this private key and `peer`, a public key on the same curve:
+    /// for an EC key the x coordinate of the shared point (the curve's width), for X25519 the
+    /// 32-byte output of RFC 7748 §6.1.
     ///
-    /// - Throws: `decryption_failed` when the keys are not on one curve or the agreement fails.
+    /// - Throws: `decryption_failed` when the keys are not on one curve, the agreement fails, or
+    ///   an X25519 output is all zeros (a peer key of small order, RFC 7748 §6.1).
     func sharedSecret(with peer: Self) throws -> [UInt8]
 }
 

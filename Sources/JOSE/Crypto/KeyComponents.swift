@@ -4,8 +4,8 @@ enum AsymmetricKeyKind: Sendable, Hashable {
     case rsa(modulusBits: Int)
     /// An ECDSA key on a short-Weierstrass curve.
     case ec(EllipticCurve)
-    /// An EdDSA key (`OKP` in JWK terms).
-    case okp(EdwardsCurve)
+    /// An octet key pair (RFC 8037): Ed25519/Ed448 for EdDSA, X25519 for ECDH-ES.
+    case okp(OKPCurve)
 
     /// A short name for messages: "RSA-2048", "EC P-256", "Ed25519".
     var name: String {
@@ -13,6 +13,42 @@ enum AsymmetricKeyKind: Sendable, Hashable {
         case .rsa(let bits): "RSA-\(bits)"
         case .ec(let curve): "EC \(curve.rawValue)"
         case .okp(let curve): curve.rawValue
+        }
+    }
+}
+
+/// The curves of an octet key pair (`OKP`, RFC 8037 §2): the Edwards curves that sign and
+/// X25519, which only agrees on keys (ECDH-ES, RFC 8037 §3.2).
+enum OKPCurve: String, Sendable, Hashable, CaseIterable {
+    /// Ed25519 (EdDSA).
+    case ed25519 = "Ed25519"
+    /// Ed448 (EdDSA).
+    case ed448 = "Ed448"
+    /// X25519 (key agreement, RFC 7748).
+    case x25519 = "X25519"
+
+    /// The curve of an EdDSA key.
+    init(_ curve: EdwardsCurve) {
+        self = switch curve {
+        case .ed25519: .ed25519
+        case .ed448: .ed448
+        }
+    }
+
+    /// The Edwards curve, for the curves that sign; `nil` for X25519.
+    var edwardsCurve: EdwardsCurve? {
+        switch self {
+        case .ed25519: .ed25519
+        case .ed448: .ed448
+        case .x25519: nil
+        }
+    }
+
+    /// The length in bytes of the public key and of the private key.
+    var keyByteCount: Int {
+        switch self {
+        case .ed25519, .x25519: 32
+        case .ed448: 57
         }
     }
 }
@@ -74,7 +110,7 @@ extension ECComponents {
     }
 }
 
-/// The raw encodings of an Ed25519/Ed448 key.
+/// The raw encodings of an octet key pair (Ed25519, Ed448, X25519).
 struct OKPComponents: Sendable, Equatable {
     /// The public key.
     var x: [UInt8]

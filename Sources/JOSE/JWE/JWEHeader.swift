@@ -109,14 +109,17 @@ public struct JWEHeader: Sendable {
         return try Base64URL.decode(text)
     }
 
-    /// The `epk`: a public EC key (RFC 7518 §4.6.1.1). Its point is checked to be on its curve
-    /// as every EC key is; a bad point is a failed decryption, not a separate answer.
+    /// The `epk`: a public EC key (RFC 7518 §4.6.1.1) or X25519 key (RFC 8037 §3.2). An EC
+    /// point is checked to be on its curve as every EC key is; a bad key is a failed decryption,
+    /// not a separate answer.
     private static func ephemeralKey(_ json: JSONValue) throws -> JWK {
         guard let value = json["epk"], value.kind == .object else {
             throw JOSEError.malformed("the JWE header has no \"epk\" object, which \(json["alg"]?.string ?? "ECDH-ES") needs")
         }
-        guard value["kty"]?.string == "EC", value["d"] == nil else {
-            throw JOSEError.malformed("the JWE header \"epk\" must be a public EC key")
+        guard value["kty"]?.string == "EC" || (value["kty"]?.string == "OKP" && value["crv"]?.string == "X25519"),
+              value["d"] == nil
+        else {
+            throw JOSEError.malformed("the JWE header \"epk\" must be a public EC or X25519 key")
         }
         do {
             let key = try JWK(jsonObject: value, policy: .default)

@@ -58,16 +58,26 @@ enum KeyManagement {
             let cek = try SecureRandom.bytes(count: encryption.keyByteCount)
             return (cek, try rsa.oaepEncrypt(cek, hash: algorithm == .rsaOAEP ? .sha1 : .sha256), [])
         case (_, .asymmetric(let recipient)) where algorithm.usesKeyAgreement:
-            guard case .ec(let curve) = recipient.kind else {
-                throw JOSEError.invalidInput("\(algorithm) needs an EC key, not \(recipient.kind.name)")
+            let ephemeral: AsymmetricKey
+            let epk: JSONOutput
+            switch recipient.kind {
+            case .ec(let curve) where curve != .secp256k1:
+                ephemeral = try AsymmetricKey.generate(curve: curve)
+                let point = try ephemeral.ecComponents()
+                epk = .object([
+                    ("kty", .string("EC")), ("crv", .string(curve.rawValue)),
+                    ("x", .string(Base64URL.encode(point.x))), ("y", .string(Base64URL.encode(point.y))),
+                ])
+            case .okp(.x25519):
+                ephemeral = try AsymmetricKey.generate(okp: .x25519)
+                epk = .object([
+                    ("kty", .string("OKP")), ("crv", .string("X25519")),
+                    ("x", .string(Base64URL.encode(try ephemeral.okpComponents().x))),
+                ])
+            default:
+                throw JOSEError.invalidInput("\(algorithm) needs an EC key on P-256, P-384 or P-521, or an X25519 key, not \(recipient.kind.name)")
             }
-            let ephemeral = try AsymmetricKey.generate(curve: curve)
             let z = try ephemeral.sharedSecret(with: recipient.publicKey())
-            let point = try ephemeral.ecComponents()
-            let epk: JSONOutput = .object([
-                ("kty", .string("EC")), ("crv", .string(curve.rawValue)),
-                ("x", .string(Base64URL.encode(point.x))), ("y", .string(Base64URL.encode(point.y))),
-            ])
             if algorithm == .ecdhES {
                 let cek = concatKDF(z, algorithmID: encryption.rawValue, byteCount: encryption.keyByteCount,
                                     partyUInfo: partyUInfo, partyVInfo: partyVInfo)
@@ -103,12 +113,13 @@ enum KeyManagement {
     }
 
     /// The key the recipient agrees with the header's `epk`, which must lie on the recipient's
-    /// curve (a point on another curve, or off every curve, is an invalid-curve attack).
+    /// curve (a point on another curve, or off every curve, is an invalid-curve attack; an
+    /// X25519 key of small order gives an all-zero secret, which the backend refuses).
     private static func agreedKey(
         _ header: JWEHeader, recipient: AsymmetricKey, algorithmID: String, byteCount: Int
     ) throws -> [UInt8] {
         guard let ephemeral = header.ephemeralKey, case .asymmetric(let peer) = ephemeral.material,
-              case .ec = recipient.kind, peer.kind == recipient.kind
+              peer.kind == recipient.kind
         else { throw JOSEError.undecryptable }
         let z = try recipient.sharedSecret(with: peer)
         return concatKDF(z, algorithmID: algorithmID, byteCount: byteCount,

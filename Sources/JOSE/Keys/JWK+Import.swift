@@ -67,20 +67,19 @@ extension JWK {
         case .ecdsa(let curve):
             material = try .asymmetric(AsymmetricKey.generate(curve: curve))
         case .eddsa(let curve):
-            material = try .asymmetric(AsymmetricKey.generate(edwards: curve ?? .ed25519))
+            material = try .asymmetric(AsymmetricKey.generate(okp: OKPCurve(curve ?? .ed25519)))
         }
         return try JWK(material: material, keyID: keyID, use: nil, keyOperations: nil, algorithm: algorithm)
     }
 
     /// Generates a new private key (or secret) for JWE with `algorithm`, bound to it by `alg`:
-    /// RSA-2048 for `RSA-OAEP*`, a key on `curve` for the `ECDH-ES` family, a secret of the wrap
-    /// key's length for `AxxxKW` and `AxxxGCMKW`, and for `dir` a secret as long as
-    /// `contentEncryption`'s key.
+    /// RSA-2048 for `RSA-OAEP*`, a key on `curve` for the `ECDH-ES` family (an `EC` key, or an
+    /// `OKP` key for X25519), a secret of the wrap key's length for `AxxxKW` and `AxxxGCMKW`,
+    /// and for `dir` a secret as long as `contentEncryption`'s key.
     ///
-    /// - Throws: ``JOSEError`` `invalid_key` for a curve `ECDH-ES` cannot use (secp256k1), or if
-    ///   the crypto backend cannot generate the key.
+    /// - Throws: ``JOSEError`` `invalid_input` if the crypto backend cannot generate the key.
     public static func generate(
-        for algorithm: KeyManagementAlgorithm, curve: EllipticCurve = .p256,
+        for algorithm: KeyManagementAlgorithm, curve: KeyAgreementCurve = .p256,
         contentEncryption: ContentEncryptionAlgorithm = .a256GCM, keyID: String? = nil
     ) throws -> JWK {
         let material: Material
@@ -88,7 +87,7 @@ extension JWK {
         case .rsaOAEP, .rsaOAEP256:
             material = try .asymmetric(AsymmetricKey.generate(rsaBits: 2048))
         case .ecdhES, .ecdhESA128KW, .ecdhESA192KW, .ecdhESA256KW:
-            material = try .asymmetric(AsymmetricKey.generate(curve: curve))
+            material = try .asymmetric(AsymmetricKey.generate(agreementCurve: curve))
         case .a128KW, .a192KW, .a256KW, .a128GCMKW, .a192GCMKW, .a256GCMKW, .direct:
             material = try .symmetric(HMACKey(secret: SecureRandom.bytes(
                 count: algorithm.keyWrapByteCount ?? contentEncryption.keyByteCount)))

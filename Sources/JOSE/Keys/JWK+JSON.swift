@@ -49,8 +49,8 @@ extension JWK {
                 d: members.optionalBytes("d")))
         case "OKP":
             let crv = try members.requiredString("crv")
-            guard let curve = EdwardsCurve(rawValue: crv) else {
-                throw JOSEError.invalidKey("OKP curve \(JOSEError.quoted(crv)) cannot sign (Ed25519, Ed448 can)")
+            guard let curve = OKPCurve(rawValue: crv) else {
+                throw JOSEError.invalidKey("OKP curve \(JOSEError.quoted(crv)) is not supported (Ed25519, Ed448, X25519)")
             }
             material = try .asymmetric(AsymmetricKey.okp(
                 curve: curve, x: members.requiredBytes("x"), d: members.optionalBytes("d")))

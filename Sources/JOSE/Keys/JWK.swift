@@ -7,7 +7,8 @@
 /// key unusable for verification.
 ///
 /// The key decides what it decrypts (JWE) in the same way: an RSA key `RSA-OAEP` and
-/// `RSA-OAEP-256`, an EC key on P-256, P-384 or P-521 the `ECDH-ES` family, an `oct` key the
+/// `RSA-OAEP-256`, an EC key on P-256, P-384 or P-521 and an OKP key on X25519 the `ECDH-ES`
+/// family (an X25519 key verifies nothing), an `oct` key the
 /// `AxxxKW` of its length and `dir`. A JWK `alg` narrows that to the key-management algorithm
 /// it names (and the key then verifies nothing), or to nothing when it names a JWS algorithm;
 /// `use` other than `enc`, or `key_ops` without an encryption operation, rule encryption out.
@@ -23,7 +24,7 @@ public struct JWK: Sendable {
         case rsa = "RSA"
         /// A key on a short-Weierstrass curve (`kty` "EC").
         case ellipticCurve = "EC"
-        /// An Edwards-curve key (`kty` "OKP", RFC 8037).
+        /// An octet key pair (`kty` "OKP", RFC 8037): Ed25519, Ed448 or X25519.
         case octetKeyPair = "OKP"
         /// A symmetric secret (`kty` "oct").
         case octetSequence = "oct"
@@ -157,7 +158,7 @@ public struct JWK: Sendable {
         }
         let forEncryptionOnly = keyManagementAlgorithm != nil || use == "enc"
         let natural = forEncryptionOnly ? AlgorithmSet([]) : JWK.naturalAlgorithms(of: material, policy: policy)
-        guard !natural.isEmpty || forEncryptionOnly else {
+        if natural.isEmpty, !forEncryptionOnly, case .symmetric = material {
             throw JOSEError.invalidKey(
                 "the \(JWK.describe(material)) secret is shorter than any HMAC hash; RFC 7518 §3.2 requires at least 32 bytes (a JWE key says so with \"use\":\"enc\" or a JWE \"alg\")")
         }
@@ -235,8 +236,8 @@ public struct JWK: Sendable {
         case .asymmetric(let key):
             switch key.kind {
             case .rsa: return [.rsaOAEP, .rsaOAEP256]
-            case .ec(.secp256k1), .okp: return []
-            case .ec: return [.ecdhES, .ecdhESA128KW, .ecdhESA192KW, .ecdhESA256KW]
+            case .ec(.secp256k1), .okp(.ed25519), .okp(.ed448): return []
+            case .ec, .okp(.x25519): return [.ecdhES, .ecdhESA128KW, .ecdhESA192KW, .ecdhESA256KW]
             }
         }
     }
@@ -291,8 +292,12 @@ public struct JWK: Sendable {
                 return AlgorithmSet([.rs256, .rs384, .rs512, .ps256, .ps384, .ps512])
             case .ec(let curve):
                 return AlgorithmSet([curve.algorithm])
-            case .okp(let curve):
-                return AlgorithmSet([.eddsa, curve == .ed25519 ? .ed25519 : .ed448])
+            case .okp(.ed25519):
+                return AlgorithmSet([.eddsa, .ed25519])
+            case .okp(.ed448):
+                return AlgorithmSet([.eddsa, .ed448])
+            case .okp(.x25519):
+                return AlgorithmSet([])
             }
         }
     }

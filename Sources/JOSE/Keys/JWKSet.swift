@@ -146,6 +146,9 @@ public struct JWKSet: Sendable {
                 if let algorithm = key.keyManagementAlgorithm {
                     throw JOSEError.invalidKey("the key is for JWE key management (alg \(algorithm)), not for signatures")
                 }
+                if key.supportedAlgorithms.isEmpty {
+                    throw JOSEError.invalidKey("the \(JWK.describe(key.material)) key serves no JWS algorithm, only JWE key agreement")
+                }
                 keys.append(key)
             } catch let error as JOSEError {
                 skipped.append(SkippedKey(index: index, keyID: kid, reason: error))

@@ -46,7 +46,7 @@ enum Fixtures {
     /// An HS256 secret without a `kid`, so a verifier given it alone accepts any token `kid`.
     static let hmacKey: JWK = load("hs256") { try JWK.symmetric(Array("swift-jose round-trip fuzzing secret, 256 bits".utf8)) }
     /// The JWE recipient's keys: an A128KW and a `dir` secret fixed by `make-corpus.py`'s
-    /// seeds (so those decrypt), and EC and RSA keys generated per run.
+    /// seeds (so those decrypt), and EC, RSA and X25519 keys generated per run.
     static let jweDecrypter: JWEDecrypter = load("jwe keys") {
         try JWEDecrypter(keys: [
             JWK(json: #"{"kty":"oct","use":"enc","kid":"jwe-a128kw","k":"c3dpZnQtam9zZSBmdXp6IQ"}"#),
@@ -54,8 +54,11 @@ enum Fixtures {
             JWK.generate(for: .ecdhES, keyID: "jwe-ec"),
             JWK.generate(for: .ecdhESA256KW, curve: .p384, keyID: "jwe-ec-kw"),
             JWK.generate(for: .rsaOAEP256, keyID: "jwe-rsa"),
+            JWK.generate(for: .ecdhESA128KW, curve: .x25519, keyID: "jwe-x25519"),
         ])
     }
+    /// The App Store preset: Apple Root CA G3, ES256, `signedDate` as the instant.
+    static let appStoreVerifier = X5CVerifier.appStore()
     /// An ES256 private key without a `kid`, generated per run.
     static let ecPrivateKey: JWK = load("es256") { try JWK.generate(for: .es256) }
     /// The instant the example tokens are valid at (their `iat` plus one hour).

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Dispatch
 import JOSE
 
 /// One fuzz target: a name for the command line and a function that must never crash, trap,
@@ -16,7 +17,7 @@ struct FuzzTarget: Sendable {
     /// Every target, in the order `run.sh` runs them.
     static let all: [FuzzTarget] = [
         .base64url, .json, .jwsParts, .jwk, .jwks, .keyImport, .jwsVerify, .jwtVerify, .roundTrip,
-        .formURLEncoded, .oauthCallback, .oauthDocuments, .resourceHeaders, .jweDecrypt,
+        .formURLEncoded, .oauthCallback, .oauthDocuments, .resourceHeaders, .jweDecrypt, .x5c,
     ]
 }
 
@@ -43,6 +44,34 @@ func allowingJOSEError<Value>(_ what: String, _ body: () throws -> Value) -> Val
     } catch {
         fuzzFailure("\(what) threw a non-JOSEError: \(error)")
     }
+}
+
+/// Like ``allowingJOSEError(_:_:)`` for an `async` body.
+func allowingJOSEError<Value>(_ what: String, _ body: () async throws -> Value) async -> Value? {
+    do {
+        return try await body()
+    } catch is JOSEError {
+        return nil
+    } catch {
+        fuzzFailure("\(what) threw a non-JOSEError: \(error)")
+    }
+}
+
+/// Runs `body` in a task and blocks this (fuzzer) thread until it is done: libFuzzer calls each
+/// target synchronously.
+func waitForTask<Value: Sendable>(_ body: @escaping @Sendable () async -> Value) -> Value {
+    final class Outcome: @unchecked Sendable {
+        var value: Value?
+    }
+    let outcome = Outcome()
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        outcome.value = await body()
+        done.signal()
+    }
+    done.wait()
+    guard let value = outcome.value else { fuzzFailure("a task ended without a value") }
+    return value
 }
 
 /// Like ``allowingJOSEError(_:_:)`` but returns the outcome as text: "ok" or the error code.

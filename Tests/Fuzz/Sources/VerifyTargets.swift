@@ -42,4 +42,16 @@ extension FuzzTarget {
         _ = (claims.tokenID, claims.nonce, claims.authorizedParty, claims.authenticationTime, claims.jsonString)
         _ = (claims.bool("email_verified"), claims.contains("scope"), claims.number("x"), claims.string("name"))
     }
+
+    /// `X5CVerifier.appStore()` (Apple Root CA G3, ES256 only, the `signedDate` claim as the
+    /// instant): the header's chain, RFC 5280 path validation and the leaf's signature. A token
+    /// it accepts must be ES256 and carry an `x5c` header.
+    static let x5c = FuzzTarget(name: "x5c") { bytes in
+        let text = String(decoding: bytes, as: UTF8.self)
+        let verified = waitForTask { await allowingJOSEError("x5c verify") { try await Fixtures.appStoreVerifier.verify(text) } }
+        guard let verified else { return }
+        if verified.header.algorithm != .es256 || !verified.header.contains("x5c") {
+            fuzzFailure("the App Store preset accepted a token with header \(verified.header.jsonString)")
+        }
+    }
 }

@@ -178,15 +178,46 @@ struct AsymmetricKeyTests {
 
     /// OKP keys round-trip through their raw encodings, and a `d` must match `x`.
     @Test("OKP components", arguments: EdwardsCurve.allCases)
-    func okp(_ curve: EdwardsCurve) throws {
-        try skipIfBackendLacks(curve == .ed25519 ? .ed25519 : .ed448)
-        let key = try #require(TestKeys.okp[curve])
+    func okp(_ edwardsCurve: EdwardsCurve) throws {
+        try skipIfBackendLacks(edwardsCurve == .ed25519 ? .ed25519 : .ed448)
+        let key = try #require(TestKeys.okp[edwardsCurve])
+        try checkOKPComponents(key, curve: OKPCurve(edwardsCurve))
+    }
+
+    /// X25519 keys (ECDH-ES only) load from their raw encodings and PEM on both backends, sign
+    /// nothing, and agree on one secret from either side.
+    @Test func x25519Keys() throws {
+        let key = try AsymmetricKey.generate(okp: .x25519)
+        #expect(key.kind == .okp(.x25519) && key.hasPrivateKey)
+        try checkOKPComponents(key, curve: .x25519)
+        let message = Array("x25519".utf8)
+        expectRejected(.algorithmNotAllowed) { _ = try sign(.eddsa, key, message) }
+        #expect(!verify(.eddsa, key, message, [UInt8](repeating: 0, count: 64)))
+
+        let spki = try key.subjectPublicKeyInfoPEM()
+        #expect(spki.hasPrefix("-----BEGIN PUBLIC KEY-----"))
+        let fromSPKI = try AsymmetricKey.importPEM(spki)
+        #expect(fromSPKI.kind == .okp(.x25519) && !fromSPKI.hasPrivateKey)
+        let fromPKCS8 = try AsymmetricKey.importPEM(key.privateKeyPKCS8PEM())
+        #expect(try fromPKCS8.okpComponents() == key.okpComponents())
+
+        let peer = try AsymmetricKey.generate(okp: .x25519)
+        let secret = try key.sharedSecret(with: peer.publicKey())
+        #expect(secret.count == 32)
+        #expect(try peer.sharedSecret(with: fromSPKI) == secret)
+        expectRejected(.decryptionFailed) { _ = try fromSPKI.sharedSecret(with: peer) }
+        expectRejected(.decryptionFailed) { _ = try key.sharedSecret(with: AsymmetricKey.generate(curve: .p256)) }
+    }
+
+    /// `key`'s components rebuild it, a public key comes from `x` alone, and a `d` that does not
+    /// match `x` or a member of the wrong length is refused.
+    private func checkOKPComponents(_ key: AsymmetricKey, curve: OKPCurve) throws {
         let c = try key.okpComponents()
         #expect(c.x.count == curve.keyByteCount && c.d?.count == curve.keyByteCount)
         let rebuilt = try AsymmetricKey.okp(curve: curve, x: c.x, d: c.d)
         #expect(try rebuilt.okpComponents().d == c.d)
         #expect(try !AsymmetricKey.okp(curve: curve, x: c.x).hasPrivateKey)
-        let stranger = try AsymmetricKey.generate(edwards: curve).okpComponents()
+        let stranger = try AsymmetricKey.generate(okp: curve).okpComponents()
         expectRejected(.invalidKey, "does not match") { _ = try AsymmetricKey.okp(curve: curve, x: c.x, d: stranger.d) }
         expectRejected(.invalidKey, "exactly") { _ = try AsymmetricKey.okp(curve: curve, x: Array(c.x.dropLast())) }
         expectRejected(.invalidKey, "exactly") { _ = try AsymmetricKey.okp(curve: curve, x: c.x, d: (c.d ?? []) + [0]) }
@@ -250,10 +281,12 @@ struct AsymmetricKeyTests {
 
     /// Encrypted keys, unsupported key types and curves, and garbage are refused without
     /// prompting.
-    @Test func importRejections() {
+    @Test func importRejections() throws {
         expectRejected(.invalidKey) { _ = try AsymmetricKey.importPEM(PEMFixtures.ecEncryptedPKCS8) }
         expectRejected(.invalidKey) { _ = try AsymmetricKey.importPEM(PEMFixtures.ecEncryptedSEC1) }
-        expectRejected(.invalidKey, "unsupported key type") { _ = try AsymmetricKey.importPEM(PEMFixtures.x25519SPKI) }
+        #expect(try AsymmetricKey.importPEM(PEMFixtures.x25519SPKI).kind == .okp(.x25519))
+        let x448SPKI = hexBytes("3042300506032b656f033900") + [UInt8](repeating: 9, count: 56)
+        expectRejected(.invalidKey, "unsupported key type") { _ = try AsymmetricKey.importDER(x448SPKI) }
         expectRejected(.invalidKey, "P-256") { _ = try AsymmetricKey.importPEM(PEMFixtures.brainpoolSPKI) }
         expectRejected(.invalidKey) { _ = try AsymmetricKey.importPEM("") }
         expectRejected(.invalidKey) { _ = try AsymmetricKey.importPEM("hello") }

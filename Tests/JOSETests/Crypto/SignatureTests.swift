@@ -20,7 +20,7 @@ struct SignatureTests {
         switch key.kind {
         case .rsa(let bits): #expect(signature.count == bits / 8)
         case .ec(let curve): #expect(signature.count == 2 * curve.coordinateByteCount)
-        case .okp(let curve): #expect(signature.count == curve.signatureByteCount)
+        case .okp(let curve): #expect(signature.count == curve.edwardsCurve?.signatureByteCount)
         }
         #expect(verify(alg, key, Self.message, signature))
         #expect(verify(alg, try key.publicKey(), Self.message, signature))

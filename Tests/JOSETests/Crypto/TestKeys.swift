@@ -16,7 +16,7 @@ enum TestKeys {
     /// A generated private key for each Edwards curve.
     static let okp: [EdwardsCurve: AsymmetricKey] = Dictionary(
         uniqueKeysWithValues: EdwardsCurve.allCases.compactMap { curve in
-            (try? AsymmetricKey.generate(edwards: curve)).map { (curve, $0) }
+            (try? AsymmetricKey.generate(okp: OKPCurve(curve))).map { (curve, $0) }
         })
 
     /// A private key that can sign with `alg` (Ed25519 for `EdDSA`), or `nil` for HMAC.

@@ -63,6 +63,53 @@ import Testing
         _ = await expectJOSEError(.malformed) { try JWEDecrypter(keys: [recipient]).decrypt(withPrivatePart) }
     }
 
+    /// An X25519 `epk` of small order makes the shared secret all zeros, which the attacker then
+    /// knows (RFC 7748 §6.1, RFC 8037 §4). Each forged token below is made with that all-zero
+    /// secret, so it would decrypt if the agreement's output were not checked.
+    @Test(arguments: [
+        [UInt8](repeating: 0, count: 32),
+        [1] + [UInt8](repeating: 0, count: 31),
+    ])
+    func x25519EphemeralKeysOfSmallOrderAreRefused(smallOrderPoint: [UInt8]) async throws {
+        let recipient = try JWETestSupport.key(.ecdhES, curve: .x25519)
+        let epk = #"{"kty":"OKP","crv":"X25519","x":"\#(Base64URL.encode(smallOrderPoint))"}"#
+        let header = Base64URL.encode(Array(#"{"alg":"ECDH-ES","enc":"A128GCM","epk":\#(epk)}"#.utf8))
+        let contentKey = KeyManagement.concatKDF(
+            [UInt8](repeating: 0, count: 32), algorithmID: "A128GCM", byteCount: 16, partyUInfo: [], partyVInfo: [])
+        let (iv, ciphertext, tag) = try ContentEncryption.seal(
+            JWETestSupport.plaintext, algorithm: .a128GCM, key: contentKey, additionalData: Array(header.utf8))
+        let forged = [header, "", Base64URL.encode(iv), Base64URL.encode(ciphertext), Base64URL.encode(tag)].joined(separator: ".")
+        _ = await expectJOSEError(.decryptionFailed) { try JWEDecrypter(keys: [recipient]).decrypt(forged) }
+    }
+
+    /// An X25519 `epk` sent to an EC recipient, and an EC `epk` sent to an X25519 recipient, are
+    /// refused before any agreement; an `epk` that is an Ed25519 key is not an ECDH key at all.
+    @Test func ephemeralKeysMustBeOfTheRecipientsKind() async throws {
+        let x25519Recipient = try JWETestSupport.key(.ecdhESA256KW, curve: .x25519)
+        let ecRecipient = try JWETestSupport.key(.ecdhESA256KW, curve: .p256)
+        let toX25519 = try JWEEncrypter(
+            key: #require(x25519Recipient.publicKey), keyManagementAlgorithm: .ecdhESA256KW, contentEncryptionAlgorithm: .a256GCM)
+            .encrypt(JWETestSupport.plaintext)
+        let toEC = try JWEEncrypter(
+            key: #require(ecRecipient.publicKey), keyManagementAlgorithm: .ecdhESA256KW, contentEncryptionAlgorithm: .a256GCM)
+            .encrypt(JWETestSupport.plaintext)
+        #expect(try JWEDecrypter(keys: [x25519Recipient]).decrypt(toX25519).plaintext == JWETestSupport.plaintext)
+        #expect(try JWEDecrypter(keys: [ecRecipient]).decrypt(toEC).plaintext == JWETestSupport.plaintext)
+
+        let ecPoint = try #require(JWK.generate(for: .es256).publicKey).jsonString()
+        let x25519Point = try #require(JWK.generate(for: .ecdhES, curve: .x25519).publicKey).jsonString()
+        let ed25519Point = try #require(JWK.generate(for: .ed25519).publicKey).jsonString()
+        _ = await expectJOSEError(.decryptionFailed) {
+            try JWEDecrypter(keys: [x25519Recipient]).decrypt(Self.replacingEphemeralKey(of: toX25519, with: ecPoint))
+        }
+        _ = await expectJOSEError(.decryptionFailed) {
+            try JWEDecrypter(keys: [ecRecipient]).decrypt(Self.replacingEphemeralKey(of: toEC, with: x25519Point))
+        }
+        _ = await expectJOSEError(.malformed) {
+            try JWEDecrypter(keys: [x25519Recipient]).decrypt(Self.replacingEphemeralKey(of: toX25519, with: ed25519Point))
+        }
+    }
+
     /// CBC-HS checks the tag before it decrypts: changing the first of three ciphertext blocks
     /// leaves the padding valid, so only the tag check refuses it.
     @Test(arguments: [ContentEncryptionAlgorithm.a128CBCHS256, .a192CBCHS384, .a256CBCHS512])

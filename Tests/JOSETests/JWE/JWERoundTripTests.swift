@@ -11,7 +11,7 @@ import Testing
     }
 
     @Test(arguments: pairs)
-    func everyPairRoundTrips(algorithm: KeyManagementAlgorithm, curve: EllipticCurve, encryption: ContentEncryptionAlgorithm) throws {
+    func everyPairRoundTrips(algorithm: KeyManagementAlgorithm, curve: KeyAgreementCurve, encryption: ContentEncryptionAlgorithm) throws {
         let key = try JWETestSupport.key(algorithm, curve: curve, encryption: encryption, keyID: "k1")
         let recipient = try #require(key.keyType == .octetSequence ? key : key.publicKey)
         let token = try JWEEncrypter(

@@ -3,10 +3,10 @@ import Foundation
 
 /// Keys and tokens shared by the JWE suites.
 enum JWETestSupport {
-    /// Every `alg` with the curve its key uses (the `ECDH-ES` family on each JOSE curve JWE takes).
-    static let recipients: [(KeyManagementAlgorithm, EllipticCurve)] =
-        KeyManagementAlgorithm.allCases.flatMap { algorithm -> [(KeyManagementAlgorithm, EllipticCurve)] in
-            algorithm.usesKeyAgreement ? [(algorithm, .p256), (algorithm, .p384), (algorithm, .p521)] : [(algorithm, .p256)]
+    /// Every `alg` with the curve its key uses (the `ECDH-ES` family on each curve JWE takes).
+    static let recipients: [(KeyManagementAlgorithm, KeyAgreementCurve)] =
+        KeyManagementAlgorithm.allCases.flatMap { algorithm -> [(KeyManagementAlgorithm, KeyAgreementCurve)] in
+            algorithm.usesKeyAgreement ? KeyAgreementCurve.allCases.map { (algorithm, $0) } : [(algorithm, .p256)]
         }
 
     /// Plaintext with bytes that are not UTF-8, a NUL and more than one AES block.
@@ -14,7 +14,7 @@ enum JWETestSupport {
 
     /// A new private key for `algorithm` (on `curve`), with `dir` keys as long as `encryption`'s key.
     static func key(
-        _ algorithm: KeyManagementAlgorithm, curve: EllipticCurve = .p256, encryption: ContentEncryptionAlgorithm = .a256GCM,
+        _ algorithm: KeyManagementAlgorithm, curve: KeyAgreementCurve = .p256, encryption: ContentEncryptionAlgorithm = .a256GCM,
         keyID: String? = nil
     ) throws -> JWK {
         try JWK.generate(for: algorithm, curve: curve, contentEncryption: encryption, keyID: keyID)

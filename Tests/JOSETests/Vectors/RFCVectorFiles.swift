@@ -50,6 +50,14 @@ struct RFC8037Examples: Decodable {
     let signature: String
     let compact: String
     let validationCompact: String
+    let ecdhRecipientPublicKey: JSONFragment
+    let ecdhRecipientPublicKeyHex: String
+    let ecdhEphemeralSecretHex: String
+    let ecdhEphemeralPublicKeyHex: String
+    let ecdhEphemeralPublicKey: JSONFragment
+    let ecdhProtectedHeader: JSONFragment
+    let ecdhSenderSharedSecretHex: String
+    let ecdhReceiverSharedSecretHex: String
 
     static func load() throws -> RFC8037Examples {
         try VectorFile.load("rfc/rfc8037_appendix_a.json", as: RFC8037Examples.self)

@@ -189,6 +189,44 @@ extension Vectors {
             } == .keyNotFound)
         }
 
+        @Test("RFC 8037 A.6: X25519 agrees on the RFC's Z from both sides, and a JWE under the A.6 header decrypts")
+        func rfc8037X25519KeyAgreement() throws {
+            let v = try RFC8037Examples.load()
+            let recipientPublic = try JWK(json: v.ecdhRecipientPublicKey.json)
+            #expect(recipientPublic.keyType == .octetKeyPair && recipientPublic.curve == "X25519" && recipientPublic.keyID == "Bob")
+            #expect(recipientPublic.verificationAlgorithms.isEmpty)
+            #expect(recipientPublic.keyManagementAlgorithms == [.ecdhES, .ecdhESA128KW, .ecdhESA192KW, .ecdhESA256KW])
+            #expect(try recipientPublic.okpX() == hexBytes(v.ecdhRecipientPublicKeyHex))
+            let ephemeralPublic = try JWK(json: v.ecdhEphemeralPublicKey.json)
+            #expect(try ephemeralPublic.okpX() == hexBytes(v.ecdhEphemeralPublicKeyHex))
+
+            // The sender: the ephemeral secret gives the RFC's ephemeral public key and Z.
+            let ephemeral = try JWK(json: #"{"kty":"OKP","crv":"X25519","d":"\#(Base64URL.encode(hexBytes(v.ecdhEphemeralSecretHex)))","x":"\#(Base64URL.encode(hexBytes(v.ecdhEphemeralPublicKeyHex)))"}"#)
+            #expect(try ephemeral.publicKey?.jsonString() == ephemeralPublic.jsonString())
+            #expect(try ephemeral.asymmetric().sharedSecret(with: recipientPublic.asymmetric()) == hexBytes(v.ecdhSenderSharedSecretHex))
+
+            // The receiver: Bob's private key is RFC 7748 §6.1's (RFC 8037 A.6 reuses its key
+            // pair and prints only the public half).
+            let bobPrivate = hexBytes("5dab087e624a8a4b79e17f8b83800ee66f3bb1292618b6fd1c2f8b27ff88e0eb")
+            let bob = try JWK(json: #"{"kty":"OKP","crv":"X25519","kid":"Bob","x":"\#(Base64URL.encode(hexBytes(v.ecdhRecipientPublicKeyHex)))","d":"\#(Base64URL.encode(bobPrivate))"}"#)
+            let z = try bob.asymmetric().sharedSecret(with: ephemeralPublic.asymmetric())
+            #expect(z == hexBytes(v.ecdhReceiverSharedSecretHex))
+
+            // A JWE under the A.6 protected header (its members, sorted), made from Z with the
+            // RFC 7518 §4.6 Concat KDF: Bob's key decrypts it through the public API.
+            let header = Base64URL.encode(Array(v.ecdhProtectedHeader.json.utf8))
+            let kek = KeyManagement.concatKDF(z, algorithmID: "ECDH-ES+A128KW", byteCount: 16, partyUInfo: [], partyVInfo: [])
+            let contentKey = try SecureRandom.bytes(count: 16)
+            let plaintext = Array("Example of X25519 key agreement".utf8)
+            let (iv, ciphertext, tag) = try ContentEncryption.seal(plaintext, algorithm: .a128GCM, key: contentKey, additionalData: Array(header.utf8))
+            let token = [header, Base64URL.encode(try Ciphers.keyWrap(contentKey, kek: kek)), Base64URL.encode(iv),
+                         Base64URL.encode(ciphertext), Base64URL.encode(tag)].joined(separator: ".")
+            let decrypted = try JWEDecrypter(keys: [bob]).decrypt(token)
+            #expect(decrypted.plaintext == plaintext)
+            #expect(decrypted.header.keyID == "Bob")
+            #expect(VectorSupport.errorCode { _ = try JWEDecrypter(keys: [JWK.generate(for: .ecdhESA128KW, curve: .x25519, keyID: "Bob")]).decrypt(token) } == .decryptionFailed)
+        }
+
         // MARK: RFC 7638 §3.1
 
         @Test("RFC 7638 §3.1 RSA thumbprint")
@@ -364,4 +402,15 @@ extension Vectors {
             #expect(VectorSupport.errorCode { _ = try JWK(json: withES256.json) } == .invalidKey)
         }
     }
+}
+
+extension JWK {
+    /// The backend key of an asymmetric JWK.
+    fileprivate func asymmetric() throws -> AsymmetricKey {
+        guard case .asymmetric(let key) = material else { throw JOSEError(.invalidKey, "not an asymmetric key") }
+        return key
+    }
+
+    /// The raw public key of an OKP JWK.
+    fileprivate func okpX() throws -> [UInt8] { try asymmetric().okpComponents().x }
 }

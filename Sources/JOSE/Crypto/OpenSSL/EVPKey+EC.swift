@@ -44,7 +44,8 @@ extension EVPKey {
 }
 
 extension EVPKey {
-    /// Creates an Ed25519/Ed448 key from its raw encodings (the JWK `x` and `d`).
+    /// Creates an octet key pair (Ed25519, Ed448, X25519) from its raw encodings (the JWK `x`
+    /// and `d`).
     ///
     /// - Parameters:
     ///   - curve: the curve.
@@ -52,7 +53,7 @@ extension EVPKey {
     ///   - d: the private key (seed), exactly `curve.keyByteCount` bytes, or `nil`.
     /// - Throws: ``JOSEError/Code/invalidKey`` for a wrong length or a `d` whose public key is
     ///   not `x`.
-    static func okp(curve: EdwardsCurve, x: [UInt8], d: [UInt8]? = nil) throws -> EVPKey {
+    static func okp(curve: OKPCurve, x: [UInt8], d: [UInt8]? = nil) throws -> EVPKey {
         let width = curve.keyByteCount
         guard x.count == width else {
             throw JOSEError(.invalidKey, "\(curve.rawValue) x is \(x.count) bytes; exactly \(width) are required")

@@ -63,27 +63,34 @@ extension EVPKey {
         return result
     }
 
-    /// The ECDH shared secret of this private EC key and `peer`, a public key on the same curve:
-    /// the shared point's x coordinate, the curve's width.
+    /// The ECDH shared secret of this private key and `peer`, a public key on the same curve:
+    /// for EC the shared point's x coordinate (the curve's width), for X25519 the 32-byte
+    /// output of RFC 7748 §6.1.
     ///
-    /// - Throws: ``JOSEError/Code/decryptionFailed`` when the keys are not EC keys on one
-    ///   curve, this key is public, or OpenSSL fails.
+    /// - Throws: ``JOSEError/Code/decryptionFailed`` when the keys are not EC or X25519 keys on
+    ///   one curve, this key is public, OpenSSL fails, or the X25519 output is all zeros.
     func sharedSecret(with peer: EVPKey) throws -> [UInt8] {
-        guard case .ec(let curve) = kind, peer.kind == kind, hasPrivateKey,
-              let context = EVP_PKEY_CTX_new_from_pkey(nil, pointer, nil)
-        else { throw JOSEError.undecryptable }
+        let width: Int
+        switch kind {
+        case .ec(let curve): width = curve.coordinateByteCount
+        case .okp(.x25519): width = OKPCurve.x25519.keyByteCount
+        default: throw JOSEError.undecryptable
+        }
+        guard peer.kind == kind, hasPrivateKey, let context = EVP_PKEY_CTX_new_from_pkey(nil, pointer, nil) else {
+            throw JOSEError.undecryptable
+        }
         defer { EVP_PKEY_CTX_free(context) }
         var length = 0
         guard EVP_PKEY_derive_init(context) == 1,
               EVP_PKEY_derive_set_peer_ex(context, peer.pointer, 1) == 1,
-              EVP_PKEY_derive(context, nil, &length) == 1, length == curve.coordinateByteCount
+              EVP_PKEY_derive(context, nil, &length) == 1, length == width
         else {
             OpenSSLErrorQueue.clear()
             throw JOSEError.undecryptable
         }
         var secret = [UInt8](repeating: 0, count: length)
         guard secret.withUnsafeMutableBufferPointer({ EVP_PKEY_derive(context, $0.baseAddress, &length) }) == 1,
-              length == curve.coordinateByteCount
+              length == width, secret.contains(where: { $0 != 0 })
         else {
             OpenSSLErrorQueue.clear()
             throw JOSEError.undecryptable

@@ -47,7 +47,7 @@ extension EVPKey {
         return components
     }
 
-    /// Exports an Ed25519/Ed448 key's raw public (and private) key.
+    /// Exports an octet key pair's raw public (and private) key.
     /// - Throws: ``JOSEError/Code/invalidInput`` when the key is not OKP or cannot be read.
     func okpComponents() throws -> OKPComponents {
         guard case .okp(let curve) = kind else { throw JOSEError(.invalidInput, "not an OKP key") }

@@ -21,8 +21,8 @@ extension EVPKey {
         }
     }
 
-    /// Generates an Ed25519 or Ed448 key pair.
-    static func generate(edwards curve: EdwardsCurve) throws -> EVPKey {
+    /// Generates an Ed25519, Ed448 or X25519 key pair.
+    static func generate(okp curve: OKPCurve) throws -> EVPKey {
         try generate(type: curve.openSSLName, policy: .default) { _ in true }
     }
 

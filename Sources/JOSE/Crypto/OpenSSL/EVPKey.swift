@@ -1,8 +1,8 @@
 #if !JOSE_SWIFT_CRYPTO
 internal import COpenSSL
 
-/// An OpenSSL key (`EVP_PKEY`) of one of the types JOSE signs with: RSA, EC on the four JOSE
-/// curves, or Ed25519/Ed448.
+/// An OpenSSL key (`EVP_PKEY`) of one of the types JOSE uses: RSA, EC on the four JOSE
+/// curves, Ed25519/Ed448, or X25519 (ECDH-ES only).
 ///
 /// Keys are parsed and validated once, when created; signing and verification never re-parse
 /// key material.
@@ -79,7 +79,7 @@ final class EVPKey: BackendAsymmetricKey, @unchecked Sendable {
             }
             return (.ec(curve), bigNumberParameter(pointer, "priv", secret: true) != nil)
         }
-        for curve in EdwardsCurve.allCases where EVP_PKEY_is_a(pointer, curve.openSSLName.cString) == 1 {
+        for curve in OKPCurve.allCases where EVP_PKEY_is_a(pointer, curve.openSSLName.cString) == 1 {
             var length = 0
             let isPrivate = EVP_PKEY_get_raw_private_key(pointer, nil, &length) == 1
             OpenSSLErrorQueue.clear()
@@ -87,7 +87,7 @@ final class EVPKey: BackendAsymmetricKey, @unchecked Sendable {
         }
         let name = EVP_PKEY_get0_type_name(pointer).map { String(cString: $0) } ?? "unknown"
         throw OpenSSLErrorQueue.error(
-            .invalidKey, "unsupported key type \(name): only RSA, EC and Ed25519/Ed448 keys are accepted")
+            .invalidKey, "unsupported key type \(name): only RSA, EC, Ed25519/Ed448 and X25519 keys are accepted")
     }
 
     /// Runs OpenSSL's checks for this kind of key: for EC a public (on-curve) check, plus a full
@@ -96,7 +96,7 @@ final class EVPKey: BackendAsymmetricKey, @unchecked Sendable {
     private func checkConsistency() throws {
         switch kind {
         case .okp:
-            return  // the public key is derived from the seed by OpenSSL itself
+            return  // the public key is derived from the private key by OpenSSL itself
         case .ec:
             try withCheckContext { context in
                 let ok = hasPrivateKey ? EVP_PKEY_check(context) : EVP_PKEY_public_check_quick(context)
@@ -202,12 +202,13 @@ extension EllipticCurve {
     }
 }
 
-extension EdwardsCurve {
+extension OKPCurve {
     /// OpenSSL's key type name for the curve.
     var openSSLName: StaticString {
         switch self {
         case .ed25519: "ED25519"
         case .ed448: "ED448"
+        case .x25519: "X25519"
         }
     }
 }

@@ -101,7 +101,8 @@ enum OpenSSLSignature {
             case (.rsaPSS, .rsa, let hash?): self = .rsa(hash, .pss)
             case (.ecdsa(let algCurve), .ec(let keyCurve), let hash?) where algCurve == keyCurve:
                 self = .ecdsa(hash, keyCurve)
-            case (.eddsa(let algCurve), .okp(let keyCurve), _) where algCurve == nil || algCurve == keyCurve:
+            case (.eddsa(let algCurve), .okp(let okpCurve), _):
+                guard let keyCurve = okpCurve.edwardsCurve, algCurve == nil || algCurve == keyCurve else { return nil }
                 self = .eddsa(keyCurve)
             default: return nil
             }

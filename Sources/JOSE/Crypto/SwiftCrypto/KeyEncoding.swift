@@ -6,8 +6,8 @@ enum DecodedKey {
     case rsa(RSAComponents)
     /// An EC point as encoded (uncompressed or compressed) and, for a private key, the scalar.
     case ec(EllipticCurve, point: [UInt8]?, d: [UInt8]?)
-    /// An Edwards-curve key: the raw public key and, for a private key, the seed.
-    case okp(EdwardsCurve, x: [UInt8]?, d: [UInt8]?)
+    /// An octet key pair: the raw public key and, for a private key, the private key.
+    case okp(OKPCurve, x: [UInt8]?, d: [UInt8]?)
 }
 
 /// The object identifiers of the key types and curves JOSE uses (contents only, no tag or
@@ -21,6 +21,8 @@ enum KeyAlgorithmIdentifier {
     static let ed25519: [UInt8] = [0x2B, 0x65, 0x70]
     /// id-Ed448, 1.3.101.113.
     static let ed448: [UInt8] = [0x2B, 0x65, 0x71]
+    /// id-X25519, 1.3.101.110 (RFC 8410).
+    static let x25519: [UInt8] = [0x2B, 0x65, 0x6E]
 
     /// The named-curve identifier of `curve`.
     static func namedCurve(_ curve: EllipticCurve) -> [UInt8] {
@@ -37,11 +39,18 @@ enum KeyAlgorithmIdentifier {
         EllipticCurve.allCases.first { namedCurve($0)[...] == identifier }
     }
 
-    /// The Edwards curve an algorithm identifier stands for.
-    static func edwardsCurve(_ identifier: ArraySlice<UInt8>) -> EdwardsCurve? {
-        if identifier == ed25519[...] { return .ed25519 }
-        if identifier == ed448[...] { return .ed448 }
-        return nil
+    /// The algorithm identifier of an octet-key-pair curve (RFC 8410).
+    static func okp(_ curve: OKPCurve) -> [UInt8] {
+        switch curve {
+        case .ed25519: ed25519
+        case .ed448: ed448
+        case .x25519: x25519
+        }
+    }
+
+    /// The octet-key-pair curve an algorithm identifier stands for.
+    static func okpCurve(_ identifier: ArraySlice<UInt8>) -> OKPCurve? {
+        OKPCurve.allCases.first { okp($0)[...] == identifier }
     }
 }
 
@@ -151,11 +160,11 @@ enum KeyDecoder {
             let curve = try namedCurve(&algorithm)
             return .ec(curve, point: key, d: nil)
         }
-        if let curve = KeyAlgorithmIdentifier.edwardsCurve(identifier) {
+        if let curve = KeyAlgorithmIdentifier.okpCurve(identifier) {
             try algorithm.expectEnd()
             return .okp(curve, x: key, d: nil)
         }
-        throw DERReader.Failure(reason: "unsupported key type: only RSA, EC and Ed25519/Ed448 keys are accepted")
+        throw DERReader.Failure(reason: "unsupported key type: only RSA, EC, Ed25519/Ed448 and X25519 keys are accepted")
     }
 
     /// The contents of a PKCS#8 PrivateKeyInfo / OneAsymmetricKey (RFC 5208, RFC 5958).
@@ -178,7 +187,7 @@ enum KeyDecoder {
             var inner = DERReader(try DERReader(privateKey).readSingle(DERTag.sequence))
             return try ecPrivateKey(&inner, curve: curve)
         }
-        if let curve = KeyAlgorithmIdentifier.edwardsCurve(identifier) {
+        if let curve = KeyAlgorithmIdentifier.okpCurve(identifier) {
             try algorithm.expectEnd()
             let seed = try DERReader(privateKey).readSingle(DERTag.octetString)
             let x = try publicKey.map { (bits) throws(DERReader.Failure) -> [UInt8] in
@@ -187,7 +196,7 @@ enum KeyDecoder {
             }
             return .okp(curve, x: x, d: Array(seed))
         }
-        throw DERReader.Failure(reason: "unsupported key type: only RSA, EC and Ed25519/Ed448 keys are accepted")
+        throw DERReader.Failure(reason: "unsupported key type: only RSA, EC, Ed25519/Ed448 and X25519 keys are accepted")
     }
 
     /// The contents of a PKCS#1 RSAPublicKey (RFC 8017 §A.1.1).
@@ -288,7 +297,7 @@ enum KeyEncoder {
                 DERWriter.bitString([0x04] + ec.x + ec.y))
         case .okp(let curve, let okp):
             return DERWriter.sequence(
-                DERWriter.sequence(DERWriter.element(DERTag.objectIdentifier, edwardsIdentifier(curve))),
+                DERWriter.sequence(DERWriter.element(DERTag.objectIdentifier, KeyAlgorithmIdentifier.okp(curve))),
                 DERWriter.bitString(okp.x))
         }
     }
@@ -317,7 +326,7 @@ enum KeyEncoder {
             guard let d = okp.d else { return nil }
             return DERWriter.sequence(
                 DERWriter.unsignedInteger([0]),
-                DERWriter.sequence(DERWriter.element(DERTag.objectIdentifier, edwardsIdentifier(curve))),
+                DERWriter.sequence(DERWriter.element(DERTag.objectIdentifier, KeyAlgorithmIdentifier.okp(curve))),
                 DERWriter.octetString(DERWriter.octetString(d)))
         }
     }
@@ -336,11 +345,6 @@ enum KeyEncoder {
     /// The DER PKCS#1 RSAPublicKey.
     static func rsaPublicKey(_ rsa: RSAComponents) -> [UInt8] {
         DERWriter.sequence(DERWriter.unsignedInteger(rsa.modulus), DERWriter.unsignedInteger(rsa.exponent))
-    }
-
-    /// The algorithm identifier of an Edwards curve.
-    private static func edwardsIdentifier(_ curve: EdwardsCurve) -> [UInt8] {
-        curve == .ed25519 ? KeyAlgorithmIdentifier.ed25519 : KeyAlgorithmIdentifier.ed448
     }
 }
 

@@ -55,14 +55,20 @@ extension SwiftCryptoKey {
         }
     }
 
-    /// The ECDH shared secret of this private EC key and `peer`, a public key on the same curve:
-    /// the x coordinate of the shared point, exactly the curve's width (32, 48 or 66 bytes).
+    /// The ECDH shared secret of this private key and `peer`, a public key on the same curve:
+    /// for EC the x coordinate of the shared point, exactly the curve's width (32, 48 or 66
+    /// bytes); for X25519 the 32-byte output of RFC 7748 §6.1.
     ///
-    /// - Throws: ``JOSEError/Code/decryptionFailed`` for a key that is not EC or not private, a
-    ///   `peer` on another curve (or not EC), a secret of the wrong width, or anything else that
-    ///   fails.
+    /// - Throws: ``JOSEError/Code/decryptionFailed`` for a key that is not EC or X25519 or not
+    ///   private, a `peer` on another curve, a secret of the wrong width, an all-zero X25519
+    ///   output, or anything else that fails.
     func sharedSecret(with peer: SwiftCryptoKey) throws -> [UInt8] {
-        guard case .ec(let curve) = kind else { throw JOSEError.undecryptable }
+        let width: Int
+        switch kind {
+        case .ec(let curve): width = curve.coordinateByteCount
+        case .okp(.x25519): width = OKPCurve.x25519.keyByteCount
+        default: throw JOSEError.undecryptable
+        }
         let secret: [UInt8]
         do {
             switch (material, peer.material) {
@@ -78,13 +84,15 @@ extension SwiftCryptoKey {
                 secret = try P521.KeyAgreement.PrivateKey(rawRepresentation: own.rawRepresentation)
                     .sharedSecretFromKeyAgreement(with: P521.KeyAgreement.PublicKey(rawRepresentation: other.rawRepresentation))
                     .withUnsafeBytes { Array($0) }
+            case (.x25519(_, let own?), .x25519(let other, _)):
+                secret = try own.sharedSecretFromKeyAgreement(with: other).withUnsafeBytes { Array($0) }
             default:
                 throw JOSEError.undecryptable
             }
         } catch {
             throw JOSEError.undecryptable
         }
-        guard secret.count == curve.coordinateByteCount else { throw JOSEError.undecryptable }
+        guard secret.count == width, secret.contains(where: { $0 != 0 }) else { throw JOSEError.undecryptable }
         return secret
     }
 

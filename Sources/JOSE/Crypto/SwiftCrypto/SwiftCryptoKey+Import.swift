@@ -150,11 +150,11 @@ extension SwiftCryptoKey {
         return SwiftCryptoKey(kind: .ec(curve), components: .ec(curve, components), material: material(publicKey, secret))
     }
 
-    /// Creates an Ed25519 key from its raw encodings (the JWK `x` and `d`).
+    /// Creates an Ed25519 or X25519 key from its raw encodings (the JWK `x` and `d`).
     ///
     /// - Throws: ``JOSEError/Code/invalidKey`` for a wrong length or a `d` whose public key is
     ///   not `x`; ``JOSEError/Code/unsupportedAlgorithm`` for Ed448.
-    static func okp(curve: EdwardsCurve, x: [UInt8], d: [UInt8]? = nil) throws -> SwiftCryptoKey {
+    static func okp(curve: OKPCurve, x: [UInt8], d: [UInt8]? = nil) throws -> SwiftCryptoKey {
         let width = curve.keyByteCount
         guard x.count == width else {
             throw JOSEError(.invalidKey, "\(curve.rawValue) x is \(x.count) bytes; exactly \(width) are required")
@@ -162,29 +162,45 @@ extension SwiftCryptoKey {
         return try okp(curve: curve, x: Optional(x), d: d)
     }
 
-    /// Creates an Ed25519 key from its public key and/or seed, checking that they agree.
-    static func okp(curve: EdwardsCurve, x: [UInt8]?, d: [UInt8]?) throws -> SwiftCryptoKey {
-        guard curve == .ed25519 else { throw unsupported("Ed448") }
+    /// Creates an Ed25519 or X25519 key from its public key and/or private key, checking that
+    /// they agree.
+    static func okp(curve: OKPCurve, x: [UInt8]?, d: [UInt8]?) throws -> SwiftCryptoKey {
         let width = curve.keyByteCount
-        if let d {
-            guard d.count == width else {
-                throw JOSEError(.invalidKey, "\(curve.rawValue) d is \(d.count) bytes; exactly \(width) are required")
-            }
-            guard let privateKey = try? Curve25519.Signing.PrivateKey(rawRepresentation: d) else {
-                throw JOSEError(.invalidKey, "swift-crypto rejected the \(curve.rawValue) key")
-            }
-            let derived = Array(privateKey.publicKey.rawRepresentation)
-            if let x, x != derived {
-                throw JOSEError(.invalidKey, "\(curve.rawValue) private key d does not match x")
-            }
-            return SwiftCryptoKey(
-                kind: .okp(curve), components: .okp(curve, OKPComponents(x: derived, d: d)),
-                material: .ed25519(privateKey.publicKey, privateKey))
+        if let d, d.count != width {
+            throw JOSEError(.invalidKey, "\(curve.rawValue) d is \(d.count) bytes; exactly \(width) are required")
         }
-        guard let x, x.count == width, let publicKey = try? Curve25519.Signing.PublicKey(rawRepresentation: x) else {
-            throw JOSEError(.invalidKey, "swift-crypto rejected the \(curve.rawValue) key")
+        let rejected = JOSEError(.invalidKey, "swift-crypto rejected the \(curve.rawValue) key")
+        let material: Material
+        switch curve {
+        case .ed448:
+            throw unsupported("Ed448")
+        case .ed25519:
+            if let d {
+                guard let privateKey = try? Curve25519.Signing.PrivateKey(rawRepresentation: d) else { throw rejected }
+                material = .ed25519(privateKey.publicKey, privateKey)
+            } else {
+                guard let x, let publicKey = try? Curve25519.Signing.PublicKey(rawRepresentation: x) else { throw rejected }
+                material = .ed25519(publicKey, nil)
+            }
+        case .x25519:
+            if let d {
+                guard let privateKey = try? Curve25519.KeyAgreement.PrivateKey(rawRepresentation: d) else { throw rejected }
+                material = .x25519(privateKey.publicKey, privateKey)
+            } else {
+                guard let x, let publicKey = try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: x) else { throw rejected }
+                material = .x25519(publicKey, nil)
+            }
         }
-        return SwiftCryptoKey(kind: .okp(curve), components: .okp(curve, OKPComponents(x: x)), material: .ed25519(publicKey, nil))
+        let derived: [UInt8] = switch material {
+        case .ed25519(let publicKey, _): Array(publicKey.rawRepresentation)
+        case .x25519(let publicKey, _): Array(publicKey.rawRepresentation)
+        default: []
+        }
+        guard derived.count == width else { throw rejected }
+        if let x, x != derived {
+            throw JOSEError(.invalidKey, "\(curve.rawValue) private key d does not match x")
+        }
+        return SwiftCryptoKey(kind: .okp(curve), components: .okp(curve, OKPComponents(x: derived, d: d)), material: material)
     }
 
     // MARK: - Encoded keys
@@ -299,10 +315,14 @@ extension SwiftCryptoKey {
         return try ec(curve: curve, point: nil, d: d)
     }
 
-    /// Generates an Ed25519 key pair.
-    static func generate(edwards curve: EdwardsCurve) throws -> SwiftCryptoKey {
-        guard curve == .ed25519 else { throw unsupported("Ed448") }
-        return try okp(curve: curve, x: nil, d: Array(Curve25519.Signing.PrivateKey().rawRepresentation))
+    /// Generates an Ed25519 or X25519 key pair.
+    static func generate(okp curve: OKPCurve) throws -> SwiftCryptoKey {
+        let d: [UInt8] = switch curve {
+        case .ed25519: Array(Curve25519.Signing.PrivateKey().rawRepresentation)
+        case .x25519: Array(Curve25519.KeyAgreement.PrivateKey().rawRepresentation)
+        case .ed448: throw unsupported("Ed448")
+        }
+        return try okp(curve: curve, x: nil, d: d)
     }
 
     // MARK: - Helpers

@@ -2,7 +2,8 @@
 import Crypto
 import CryptoExtras
 
-/// The swift-crypto backend's asymmetric key: RSA, ECDSA on P-256/P-384/P-521, or Ed25519,
+/// The swift-crypto backend's asymmetric key: RSA, ECDSA on P-256/P-384/P-521, Ed25519, or
+/// X25519 (ECDH-ES only),
 /// held as swift-crypto keys (CryptoKit on Apple platforms, BoringSSL elsewhere) beside the
 /// components they were made from.
 ///
@@ -32,6 +33,7 @@ final class SwiftCryptoKey: BackendAsymmetricKey, Sendable {
         case p384(P384.Signing.PublicKey, P384.Signing.PrivateKey?)
         case p521(P521.Signing.PublicKey, P521.Signing.PrivateKey?)
         case ed25519(Curve25519.Signing.PublicKey, Curve25519.Signing.PrivateKey?)
+        case x25519(Curve25519.KeyAgreement.PublicKey, Curve25519.KeyAgreement.PrivateKey?)
     }
 
     /// Wraps keys already checked against `components`.
@@ -45,6 +47,7 @@ final class SwiftCryptoKey: BackendAsymmetricKey, Sendable {
         case .p384(_, let key): key != nil
         case .p521(_, let key): key != nil
         case .ed25519(_, let key): key != nil
+        case .x25519(_, let key): key != nil
         }
     }
 
@@ -125,7 +128,8 @@ final class SwiftCryptoKey: BackendAsymmetricKey, Sendable {
         switch (kind, algorithm.family) {
         case (.rsa, .rsaPKCS1), (.rsa, .rsaPSS): true
         case (.ec(let keyCurve), .ecdsa(let algorithmCurve)): keyCurve == algorithmCurve
-        case (.okp(let keyCurve), .eddsa(let algorithmCurve)): algorithmCurve == nil || algorithmCurve == keyCurve
+        case (.okp(let keyCurve), .eddsa(let algorithmCurve)):
+            keyCurve.edwardsCurve != nil && (algorithmCurve == nil || algorithmCurve == keyCurve.edwardsCurve)
         default: false
         }
     }
@@ -144,7 +148,7 @@ final class SwiftCryptoKey: BackendAsymmetricKey, Sendable {
         return ec
     }
 
-    /// The raw Ed25519 public (and private) key.
+    /// The raw Ed25519 or X25519 public (and private) key.
     func okpComponents() throws -> OKPComponents {
         guard case .okp(_, let okp) = components else { throw JOSEError(.invalidInput, "not an OKP key") }
         return okp
@@ -179,6 +183,7 @@ final class SwiftCryptoKey: BackendAsymmetricKey, Sendable {
         case .p384(let key, _): .p384(key, nil)
         case .p521(let key, _): .p521(key, nil)
         case .ed25519(let key, _): .ed25519(key, nil)
+        case .x25519(let key, _): .x25519(key, nil)
         }
         return SwiftCryptoKey(kind: kind, components: components.publicPart, material: publicMaterial)
     }
@@ -190,8 +195,8 @@ enum KeyComponents: Sendable {
     case rsa(RSAComponents)
     /// EC on a curve.
     case ec(EllipticCurve, ECComponents)
-    /// Ed25519 / Ed448.
-    case okp(EdwardsCurve, OKPComponents)
+    /// An octet key pair.
+    case okp(OKPCurve, OKPComponents)
 
     /// The same components without the private ones.
     var publicPart: KeyComponents {
