@@ -178,6 +178,28 @@ struct JWECommandTests {
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("never.json").path))
     }
 
+    @Test("on a terminal (a pty from util-linux script), a plaintext with escape sequences is shown escaped with a note; through a pipe the same bytes come out exactly")
+    func terminalEscaping() async throws {
+        let folder = try JoseProcess.makeScratch()
+        defer { JoseProcess.removeScratch(folder) }
+        let secret = try Self.secretFile("dir.key", [UInt8](repeating: 3, count: 16), in: folder)
+        // An OSC that retitles the window, BEL, and a CSI colour: valid UTF-8 that drives a terminal.
+        let hostile = Array("title\u{1B}]0;pwned\u{07} \u{1B}[31mred".utf8)
+        let token = try await Self.encrypt(["--secret-file", secret, "--alg", "dir", "--enc", "A128GCM"], hostile)
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        environment["JOSE_CONFIG_DIR"] = folder.appendingPathComponent("config").path
+        let command = [JoseProcess.binary.path, "decrypt", "--secret-file", secret, token].map { "'" + $0 + "'" }.joined(separator: " ")
+        let onTerminal = try ChildProcess.run("/usr/bin/script", ["-q", "-e", "-c", command, "/dev/null"], environment: environment)
+        let transcript = String(decoding: onTerminal.stdout, as: UTF8.self)
+        #expect(onTerminal.status == 0, "\(transcript)")
+        #expect(!onTerminal.stdout.contains(0x1B) && !onTerminal.stdout.contains(0x07), "raw control bytes reached the terminal: \(transcript)")
+        #expect(transcript.contains(#"title\u{001b}]0;pwned\u{0007} \u{001b}[31mred"#), "\(transcript)")
+        #expect(transcript.contains("could drive the terminal"), "\(transcript)")
+        let piped = try await Self.runRaw(["decrypt", "--secret-file", secret, token], stdin: [])
+        #expect(piped.status == 0 && piped.stdout == hostile, "\(piped)")
+    }
+
     @Test("a tampered tag is decryption_failed, exit 1, in both output shapes")
     func tamperedTag() async throws {
         let folder = try JoseProcess.makeScratch()

@@ -72,6 +72,21 @@ import Testing
         _ = await expectJOSEError(.invalidKey) {
             try JWK(json: #"{"kty":"oct","alg":"A256KW","k":"\#(Base64URL.encode([UInt8](repeating: 7, count: 16)))"}"#)
         }
+        // An X25519 key agrees on keys and verifies nothing; a key set of verification keys
+        // skips it, naming why, and keeps the signing key beside it.
+        let x25519 = try JWK.generate(for: .ecdhES, curve: .x25519)
+        #expect(x25519.keyType == .octetKeyPair && x25519.curve == "X25519" && x25519.verificationAlgorithms.isEmpty)
+        let x25519Public = try #require(x25519.publicKey)
+        let members = try #require(JSONSerialization.jsonObject(with: Data(x25519Public.jsonString().utf8)) as? [String: Any])
+        let x = try #require(members["x"] as? String)
+        let unboundX25519 = #"{"kty":"OKP","crv":"X25519","x":"\#(x)"}"#
+        #expect(try JWK(json: unboundX25519).keyManagementAlgorithms == [.ecdhES, .ecdhESA128KW, .ecdhESA192KW, .ecdhESA256KW])
+        let signingPublic = try #require(signing.publicKey)
+        let set = try JWKSet(json: #"{"keys":[\#(unboundX25519),\#(try signingPublic.jsonString())]}"#)
+        #expect(set.keys.count == 1 && set.keys[0].keyType == .rsa)
+        #expect(set.skippedKeys.map(\.index) == [0])
+        #expect(set.skippedKeys.first?.reason.message.contains("no JWS algorithm") == true)
+
         let exported = try JWK(json: rsa.jsonString(includingPrivateMembers: true))
         #expect(exported.keyManagementAlgorithm == .rsaOAEP256)
         #expect(try #require(rsa.publicKey).jsonString().contains(#""alg":"RSA-OAEP-256""#))
