@@ -25,6 +25,8 @@ fi
 
 # Swift's crash backtracer reads memory that ASan flags; libFuzzer's own report is enough.
 export SWIFT_BACKTRACE=enable=no
+# The fixtures' one-time allocations (see lsan.supp for why LeakSanitizer misreads them).
+export LSAN_OPTIONS="suppressions=$PWD/Tests/Fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 work="$(mktemp -d "${TMPDIR:-/tmp}/jose-fuzz.XXXXXX")"
 
 # One target: fuzz it for the given time, then write "ok" or "failed" to its status file.

@@ -60,10 +60,7 @@ func allowingJOSEError<Value>(_ what: String, _ body: () async throws -> Value) 
 /// Runs `body` in a task and blocks this (fuzzer) thread until it is done: libFuzzer calls each
 /// target synchronously.
 func waitForTask<Value: Sendable>(_ body: @escaping @Sendable () async -> Value) -> Value {
-    final class Outcome: @unchecked Sendable {
-        var value: Value?
-    }
-    let outcome = Outcome()
+    let outcome = TaskOutcome<Value>()
     let done = DispatchSemaphore(value: 0)
     Task {
         outcome.value = await body()
@@ -72,6 +69,12 @@ func waitForTask<Value: Sendable>(_ body: @escaping @Sendable () async -> Value)
     done.wait()
     guard let value = outcome.value else { fuzzFailure("a task ended without a value") }
     return value
+}
+
+/// What a task of ``waitForTask(_:)`` produced, written by the task before it signals and read
+/// after the wait.
+private final class TaskOutcome<Value>: @unchecked Sendable {
+    var value: Value?
 }
 
 /// Like ``allowingJOSEError(_:_:)`` but returns the outcome as text: "ok" or the error code.

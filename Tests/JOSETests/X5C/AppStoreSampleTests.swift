@@ -31,4 +31,20 @@ import Testing
         parts[1] = Base64URL.encode(Array(#"{"notificationType":"REFUND","signedDate":1757035472686}"#.utf8))
         _ = await expectJOSEError(.invalidSignature) { try await X5CVerifier.appStore().verify(parts.joined(separator: ".")) }
     }
+
+    /// A chain whose last certificate is not DER is refused by name; the certificates parsed
+    /// before it are freed (the fuzz target `x5c` found them leaked, which this suite's
+    /// AddressSanitizer run would report).
+    @Test func aCertificateThatIsNotDERIsRefusedByPosition() async throws {
+        let parts = try Self.sample().split(separator: ".").map(String.init)
+        let header = try #require(JSONSerialization.jsonObject(with: Data(Base64URL.decode(parts[0]))) as? [String: Any])
+        var chain = try #require(header["x5c"] as? [String])
+        #expect(chain.count == 3)
+        chain[2] = Data([0x30, 0x03, 0x02, 0x01, 0x00]).base64EncodedString()
+        var changed = header
+        changed["x5c"] = chain
+        let token = [Base64URL.encode(Array(try JSONSerialization.data(withJSONObject: changed))), parts[1], parts[2]].joined(separator: ".")
+        let error = await expectJOSEError(.invalidCertificateChain) { try await X5CVerifier.appStore().verify(token) }
+        #expect(error?.message.hasPrefix("certificate 2") == true, "\(error?.message ?? "")")
+    }
 }

@@ -14,10 +14,12 @@ enum OpenSSLCertificateChains: BackendCertificateChains {
     ///
     /// - Throws: ``JOSEError/Code/invalidCertificateChain`` naming the certificate and why.
     static func validate(_ chain: [[UInt8]], roots: [[UInt8]], requirements: CertificateChainRequirements) async throws {
-        let certificates = try chain.enumerated().map { index, der in
-            try parse(der, orThrow: "certificate \(index) (\(role(index, of: chain.count + 1))) is not DER X.509")
-        }
+        // Freed however the parsing ends: a certificate that fails to parse leaves those before it.
+        var certificates: [OpaquePointer] = []
         defer { certificates.forEach { X509_free($0) } }
+        for (index, der) in chain.enumerated() {
+            certificates.append(try parse(der, orThrow: "certificate \(index) (\(role(index, of: chain.count + 1))) is not DER X.509"))
+        }
         guard let store = X509_STORE_new() else { throw failure("OpenSSL cannot create a certificate store") }
         defer { X509_STORE_free(store) }
         for (index, der) in roots.enumerated() {
