@@ -189,7 +189,18 @@ public struct OpenIDClient: Sendable {
     /// The outcome of a login whose answer arrived at `receivedAt`.
     func makeLoginResult(tokens: TokenResponse, idToken: VerifiedJWT?, receivedAt: Double) -> LoginResult {
         LoginResult(tokens: tokens, idToken: idToken, session: StoredSession(
-            issuer: metadata.issuer, clientID: clientID, tokens: tokens, idToken: idToken, receivedAt: receivedAt))
+            issuer: metadata.issuer, clientID: clientID, tokens: tokens, idToken: idToken,
+            signedIDToken: signedIDToken(of: tokens), receivedAt: receivedAt))
+    }
+
+    /// The answer's ID token, signed: as received, or the signed JWT inside it when the provider
+    /// encrypted it (the validator's decrypter, which has just decrypted it once, opens it
+    /// again), as an `id_token_hint` must be (OpenID Connect Core §3.1.2.1).
+    func signedIDToken(of tokens: TokenResponse) -> String? {
+        guard let idToken = tokens.idToken, let decrypter = idTokenValidator.decrypter,
+              idToken.utf8.count(where: { $0 == UInt8(ascii: ".") }) == 4
+        else { return tokens.idToken }
+        return try? decrypter.decryptNestedJWT(idToken)
     }
 
     /// Refreshes tokens. A returned ID token is validated as OpenID Connect Core §12.2 asks:

@@ -25,6 +25,17 @@ import JOSETestSupport
         try await fixture.provider.setBehaviour(["userinfo_signed": true])
         let info = try await client.userInfo(accessToken: login.tokens.accessToken, idToken: idToken)
         #expect(info.signedResponse?.claims.string("email") == "alice@example.com")
+
+        // The session keeps the signed ID token inside, the form an id_token_hint takes (OpenID
+        // Connect Core §3.1.2.1): the provider verifies it as the hint of a logout, and a refresh
+        // keeps that form.
+        let signed = try #require(login.session.idToken)
+        #expect(signed.split(separator: ".", omittingEmptySubsequences: false).count == 3)
+        let logout = try client.logoutURL(LogoutRequest(idTokenHint: signed, postLogoutRedirectURI: LoginFixture.redirectURI, state: "s"))
+        #expect(try await fixture.provider.authorize(logout)["location"] == LoginFixture.redirectURI + "?state=s")
+        let refreshed = try await client.refresh(login.session)
+        #expect(refreshed.idToken?.split(separator: ".", omittingEmptySubsequences: false).count == 3)
+        #expect(refreshed.idTokenClaims?.subject == "alice")
     }
 
     @Test func withoutTheDecrypterAnEncryptedIDTokenIsRefused() async throws {

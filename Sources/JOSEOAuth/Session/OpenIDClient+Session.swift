@@ -50,6 +50,6 @@ extension OpenIDClient {
         }
         let receivedAt = clock.secondsSince1970
         let idToken = try await validateRefreshedIDToken(of: tokens, against: session.idTokenClaims)
-        return session.refreshed(with: tokens, idToken: idToken, receivedAt: receivedAt)
+        return session.refreshed(with: tokens, idToken: idToken, signedIDToken: signedIDToken(of: tokens), receivedAt: receivedAt)
     }
 }

@@ -40,7 +40,9 @@ public struct StoredSession: Sendable, Hashable, Codable {
     /// The granted scopes, as the provider last named them (space-separated); `nil` when it never
     /// did (they are then those asked for).
     public let scope: String?
-    /// The ID token of the login or of the last refresh that returned one, as received.
+    /// The ID token of the login or of the last refresh that returned one, signed: as received,
+    /// or, when the provider encrypted it, the signed JWT inside, which is the form an
+    /// `id_token_hint` takes (OpenID Connect Core §3.1.2.1).
     public let idToken: String?
     /// The claims of ``idToken``, validated when the token was received: the reference a
     /// refreshed ID token is checked against (OpenID Connect Core §12.2). `nil` without an ID
@@ -56,8 +58,11 @@ public struct StoredSession: Sendable, Hashable, Codable {
     public var attributes: [String: String] = [:]
 
     /// A session from a token answer received at `receivedAt`, whose ID token (if any) was
-    /// validated as `idToken`.
-    init(issuer: String, clientID: String, tokens: TokenResponse, idToken: VerifiedJWT?, receivedAt: Double) {
+    /// validated as `idToken` from the signed JWT `signedIDToken`.
+    init(
+        issuer: String, clientID: String, tokens: TokenResponse, idToken: VerifiedJWT?, signedIDToken: String?,
+        receivedAt: Double
+    ) {
         self.issuer = issuer
         self.clientID = clientID
         accessToken = tokens.accessToken
@@ -66,7 +71,7 @@ public struct StoredSession: Sendable, Hashable, Codable {
         refreshToken = tokens.refreshToken
         refreshTokenExpiresAt = tokens.refreshTokenExpiresIn.map { Date(timeIntervalSince1970: receivedAt + $0.inSeconds) }
         scope = tokens.scope
-        self.idToken = idToken == nil ? nil : tokens.idToken
+        self.idToken = idToken == nil ? nil : signedIDToken
         idTokenClaims = idToken?.claims
         dpopKeyThumbprint = tokens.proofSigner?.keyThumbprint
         self.receivedAt = Date(timeIntervalSince1970: receivedAt)
@@ -76,8 +81,12 @@ public struct StoredSession: Sendable, Hashable, Codable {
     /// leaves out is kept (RFC 6749 §6: without a new refresh token the old one stays valid;
     /// without a new ID token the last one stays the reference; without `scope` the scopes are
     /// unchanged).
-    func refreshed(with tokens: TokenResponse, idToken: VerifiedJWT?, receivedAt: Double) -> StoredSession {
-        let answer = StoredSession(issuer: issuer, clientID: clientID, tokens: tokens, idToken: idToken, receivedAt: receivedAt)
+    func refreshed(
+        with tokens: TokenResponse, idToken: VerifiedJWT?, signedIDToken: String?, receivedAt: Double
+    ) -> StoredSession {
+        let answer = StoredSession(
+            issuer: issuer, clientID: clientID, tokens: tokens, idToken: idToken, signedIDToken: signedIDToken,
+            receivedAt: receivedAt)
         let keepsRefreshToken = tokens.refreshToken == nil
         return StoredSession(
             issuer: issuer, clientID: clientID, accessToken: answer.accessToken, tokenType: answer.tokenType,
