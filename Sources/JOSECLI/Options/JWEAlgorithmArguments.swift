@@ -38,3 +38,18 @@ struct ContentEncryptionArgument: ExpressibleByArgument, Hashable {
     /// The value as shown in help.
     var defaultValueDescription: String { algorithm.rawValue }
 }
+
+/// An ECDH-ES curve named on the command line (`--crv X25519`), as the JWK `crv` names it.
+struct KeyAgreementCurveArgument: ExpressibleByArgument {
+    /// The curve.
+    let curve: KeyAgreementCurve
+
+    /// Parses a JWK `crv` name, case-sensitively.
+    init?(argument: String) {
+        guard let curve = KeyAgreementCurve(rawValue: argument) else { return nil }
+        self.curve = curve
+    }
+
+    /// Every supported name, listed in help, completions and errors.
+    static var allValueStrings: [String] { KeyAgreementCurve.allCases.map(\.rawValue) }
+}
