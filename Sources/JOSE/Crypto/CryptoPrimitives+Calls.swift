@@ -41,6 +41,19 @@ package func constantTimeEquals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
     lhs.withUnsafeBytes { left in rhs.withUnsafeBytes { right in CryptoPrimitives.constantTimeEquals(left, right) } }
 }
 
+extension KeyAgreementCurve {
+    /// The curve of a key that can serve ECDH-ES; `nil` for every other kind.
+    init?(_ kind: AsymmetricKeyKind) {
+        switch kind {
+        case .ec(.p256): self = .p256
+        case .ec(.p384): self = .p384
+        case .ec(.p521): self = .p521
+        case .okp(.x25519): self = .x25519
+        default: return nil
+        }
+    }
+}
+
 extension AsymmetricKey {
     /// A new key pair on an ECDH-ES curve: an EC key on a NIST curve, or an X25519 key.
     static func generate(agreementCurve curve: KeyAgreementCurve) throws -> AsymmetricKey {

@@ -58,25 +58,12 @@ enum KeyManagement {
             let cek = try SecureRandom.bytes(count: encryption.keyByteCount)
             return (cek, try rsa.oaepEncrypt(cek, hash: algorithm == .rsaOAEP ? .sha1 : .sha256), [])
         case (_, .asymmetric(let recipient)) where algorithm.usesKeyAgreement:
-            let ephemeral: AsymmetricKey
-            let epk: JSONOutput
-            switch recipient.kind {
-            case .ec(let curve) where curve != .secp256k1:
-                ephemeral = try AsymmetricKey.generate(curve: curve)
-                let point = try ephemeral.ecComponents()
-                epk = .object([
-                    ("kty", .string("EC")), ("crv", .string(curve.rawValue)),
-                    ("x", .string(Base64URL.encode(point.x))), ("y", .string(Base64URL.encode(point.y))),
-                ])
-            case .okp(.x25519):
-                ephemeral = try AsymmetricKey.generate(okp: .x25519)
-                epk = .object([
-                    ("kty", .string("OKP")), ("crv", .string("X25519")),
-                    ("x", .string(Base64URL.encode(try ephemeral.okpComponents().x))),
-                ])
-            default:
+            guard let curve = KeyAgreementCurve(recipient.kind) else {
                 throw JOSEError.invalidInput("\(algorithm) needs an EC key on P-256, P-384 or P-521, or an X25519 key, not \(recipient.kind.name)")
             }
+            let ephemeral = try AsymmetricKey.generate(agreementCurve: curve)
+            let epk = try JSONOutput.object(
+                JWK(material: .asymmetric(ephemeral), keyID: nil, use: nil, keyOperations: nil, algorithm: nil).publicKeyMembers())
             let z = try ephemeral.sharedSecret(with: recipient.publicKey())
             if algorithm == .ecdhES {
                 let cek = concatKDF(z, algorithmID: encryption.rawValue, byteCount: encryption.keyByteCount,

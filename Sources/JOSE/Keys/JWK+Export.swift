@@ -32,6 +32,12 @@ extension JWK {
         return JSONOutput.object(members).serialized()
     }
 
+    /// `kty` and the public key's own members (curve and coordinates, or modulus and exponent),
+    /// without metadata: a JWE header's `epk`.
+    func publicKeyMembers() throws -> [(String, JSONOutput)] {
+        try [("kty", .string(keyType.rawValue))] + keyMembers(includingPrivate: false)
+    }
+
     /// The RFC 7638 thumbprint: the base64url hash of the required members in lexicographic order.
     ///
     /// - Parameter hash: the hash function; SHA-256 unless a protocol says otherwise.

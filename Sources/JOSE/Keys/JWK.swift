@@ -234,11 +234,8 @@ public struct JWK: Sendable {
             let direct = ContentEncryptionAlgorithm.allCases.contains { $0.keyByteCount == secret.secret.count }
             return wrap + (direct ? [.direct] : [])
         case .asymmetric(let key):
-            switch key.kind {
-            case .rsa: return [.rsaOAEP, .rsaOAEP256]
-            case .ec(.secp256k1), .okp(.ed25519), .okp(.ed448): return []
-            case .ec, .okp(.x25519): return [.ecdhES, .ecdhESA128KW, .ecdhESA192KW, .ecdhESA256KW]
-            }
+            if case .rsa = key.kind { return [.rsaOAEP, .rsaOAEP256] }
+            return KeyAgreementCurve(key.kind) == nil ? [] : [.ecdhES, .ecdhESA128KW, .ecdhESA192KW, .ecdhESA256KW]
         }
     }
 
