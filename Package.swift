@@ -6,32 +6,25 @@ let applePlatforms: [Platform] = [.macOS, .macCatalyst, .iOS, .tvOS, .watchOS, .
 /// Where OpenSSL 3 (the `COpenSSL` system library) is the crypto backend by default.
 let openSSLPlatforms: [Platform] = [.linux, .android, .windows, .openbsd, .wasi]
 
-/// `JOSE_CRYPTO=swift-crypto swift build` compiles the swift-crypto backend everywhere, so that it
-/// is built and tested on Linux too; unset (or `openssl`), each platform gets its default.
-let cryptoBackendChoice = Context.environment["JOSE_CRYPTO"] ?? "openssl"
-precondition(
-    ["openssl", "swift-crypto"].contains(cryptoBackendChoice),
-    "JOSE_CRYPTO must be openssl or swift-crypto, not \(cryptoBackendChoice)")
-let swiftCryptoEverywhere = cryptoBackendChoice == "swift-crypto"
-
-/// Exactly one backend per build: the `COpenSSL` system library or swift-crypto's products.
-let cryptoBackendDependencies: [Target.Dependency] = swiftCryptoEverywhere
-    ? [
-        .product(name: "Crypto", package: "swift-crypto"),
-        .product(name: "CryptoExtras", package: "swift-crypto"),
-        .product(name: "X509", package: "swift-certificates"),
-    ]
-    : [
-        .target(name: "COpenSSL", condition: .when(platforms: openSSLPlatforms)),
-        .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: applePlatforms)),
-        .product(name: "CryptoExtras", package: "swift-crypto", condition: .when(platforms: applePlatforms)),
-        .product(name: "X509", package: "swift-certificates", condition: .when(platforms: applePlatforms)),
-    ]
+/// The crypto backend: OpenSSL 3 (the `COpenSSL` system library) on Linux and the other
+/// OpenSSL platforms, swift-crypto on Apple platforms, and swift-crypto everywhere with the
+/// `SwiftCrypto` trait (through the `SwiftCryptoBackend` target: one target listing a product
+/// twice, under two conditions, has SwiftPM warn and drop one). A condition cannot say "without a
+/// trait", so with the trait on Linux `COpenSSL` stays a dependency: nothing imports it, but
+/// SwiftPM still links libssl and libcrypto.
+let cryptoBackendDependencies: [Target.Dependency] = [
+    .target(name: "COpenSSL", condition: .when(platforms: openSSLPlatforms)),
+    .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: applePlatforms)),
+    .product(name: "CryptoExtras", package: "swift-crypto", condition: .when(platforms: applePlatforms)),
+    .product(name: "X509", package: "swift-certificates", condition: .when(platforms: applePlatforms)),
+    "SwiftCryptoBackend",
+]
 /// `JOSE_SWIFT_CRYPTO` is defined wherever swift-crypto is the backend; the sources (and the
 /// tests that look at one backend's internals) choose their backend files by it.
-let cryptoBackendSettings: [SwiftSetting] = swiftCryptoEverywhere
-    ? [.define("JOSE_SWIFT_CRYPTO")]
-    : [.define("JOSE_SWIFT_CRYPTO", .when(platforms: applePlatforms))]
+let cryptoBackendSettings: [SwiftSetting] = [
+    .define("JOSE_SWIFT_CRYPTO", .when(platforms: applePlatforms)),
+    .define("JOSE_SWIFT_CRYPTO", .when(traits: ["SwiftCrypto"])),
+]
 
 /// The library's `async` functions run on the caller's executor (SE-0461, Swift 6.2): awaited
 /// from the main actor or another actor, a call that needs no suspension never leaves it.
@@ -75,6 +68,8 @@ let package = Package(
     // Optional pieces for servers, each off by default: a package that depends on `JOSE` alone
     // resolves and builds none of their dependencies. Turn one on with
     // `.package(url: …, from: …, traits: ["Hummingbird"])` and depend on its product.
+    // `SwiftCrypto` chooses the crypto backend instead, so a build with every trait on runs
+    // swift-crypto: name the server traits (as .ci/run and the README do) to test OpenSSL.
     traits: [
         .trait(name: "AsyncHTTPClient", description: "JOSEAsyncHTTPClient: an HTTPFetcher on AsyncHTTPClient."),
         .trait(name: "Hummingbird", description: "JOSEHummingbird: bearer and DPoP middleware for Hummingbird 2."),
@@ -82,13 +77,16 @@ let package = Package(
         .trait(name: "ServiceLifecycle", description: "JOSEServiceLifecycle: key sets kept fresh in the background."),
         .trait(name: "Metrics", description: "JOSEMetrics: swift-metrics for key-set fetches and verifications."),
         .trait(name: "PostgreSQL", description: "JOSEPostgreSQL: replay state shared by a fleet, on PostgreSQL."),
+        .trait(
+            name: "SwiftCrypto",
+            description: "swift-crypto (BoringSSL) as the crypto backend on Linux too, instead of the system's OpenSSL 3."),
         .default(enabledTraits: []),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
-        // x5c path validation on the swift-crypto backend (Apple platforms, JOSE_CRYPTO=swift-crypto).
+        // x5c path validation on the swift-crypto backend (Apple platforms, trait `SwiftCrypto`).
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -109,6 +107,16 @@ let package = Package(
             name: "COpenSSL",
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
+        // swift-crypto's products under the `SwiftCrypto` trait, for JOSE (an empty module
+        // otherwise, and on Apple platforms JOSE names them itself).
+        .target(
+            name: "SwiftCryptoBackend",
+            dependencies: ["Crypto", "CryptoExtras"].map {
+                .product(name: $0, package: "swift-crypto", condition: .when(traits: ["SwiftCrypto"]))
+            } + [
+                .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["SwiftCrypto"])),
+            ]
         ),
         .target(
             name: "JOSE",

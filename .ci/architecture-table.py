@@ -27,6 +27,7 @@ END = "<!-- targets: end -->"
 # What the targets without a DocC catalog are.
 DESCRIPTIONS = {
     "COpenSSL": "the system-library target over the distribution's OpenSSL 3 (pkg-config `openssl`)",
+    "SwiftCryptoBackend": "no code: swift-crypto's products in JOSE's build under the `SwiftCrypto` trait",
     "JOSEPrimitiveSignatureCheck": "the bare crypto-backend check `jose bench` measures against",
     "JOSECLI": "the `jose` executable (swift-argument-parser), a thin layer over the public API "
                "(<doc:CommandLineTool>)",

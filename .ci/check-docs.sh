@@ -2,9 +2,9 @@
 # Builds the DocC documentation of every library product's targets through swift-docc-plugin
 # (`swift package generate-documentation`, as a user would) and fails on any warning: a broken
 # symbol link, a missing parameter document, an article link that goes nowhere. Every package
-# trait is on, so the trait-gated products (JOSEHummingbird on `Hummingbird`, say) have their
-# code there to document. It uses the package's own .build with the trait set of the README's
-# test command, so after `swift build --enable-all-traits` it only extracts symbols.
+# server trait is on (.ci/server-traits), so the trait-gated products (JOSEHummingbird on
+# `Hummingbird`, say) have their code there to document. It uses the package's own .build with
+# the trait set of the README's test command, so after that build it only extracts symbols.
 # Then checks that every public type is listed on its target's landing page
 # (.ci/check-landing-pages.py).
 #
@@ -22,6 +22,6 @@ names = dict.fromkeys(t for p in description["products"] if "library" in p["type
 print(" ".join(names))')"
 # One plugin run for all of them: the package graph is loaded and the build checked once.
 # shellcheck disable=SC2086 # $targets is a list of target names, split on purpose
-swift package --enable-all-traits generate-documentation $(printf -- '--target %s ' $targets) --warnings-as-errors
+swift package --traits "$(.ci/server-traits)" generate-documentation $(printf -- '--target %s ' $targets) --warnings-as-errors
 echo "check-docs: the documentation of $targets builds without warnings"
 python3 .ci/check-landing-pages.py

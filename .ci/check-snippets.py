@@ -2,9 +2,9 @@
 """Compiles every Swift snippet of the README and the DocC catalogs against today's API.
 
 Each ```swift block becomes its own file, and all of them are type-checked together by `swiftc`
-against the modules of this package's debug build with every package trait on (`swift build
---enable-all-traits` first: the check reuses that build rather than making its own), so a
-snippet may import any library product, the trait-gated ones included. Importing one of this
+against the modules of this package's debug build with every server trait on (`swift build
+--traits $(.ci/server-traits)` first: the check reuses that build rather than making its own),
+so a snippet may import any library product, the trait-gated ones included. Importing one of this
 package's targets that no library product offers (a test helper, the C shim) fails the check, as
 it would in an app. A snippet's body is wrapped in an `async throws` function, its `import`
 lines stay at the top of its file (a snippet without any gets `import JOSE`), and
@@ -86,6 +86,12 @@ def swift_source(snippet: Snippet, function_name: str) -> str:
     return "\n".join(out)
 
 
+def server_traits() -> str:
+    """The traits of the build the snippets are checked against (.ci/server-traits)."""
+    return subprocess.run([str(ROOT / ".ci" / "server-traits")], check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
 def compile_flags(bin_path: pathlib.Path, targets: list[str]) -> list[str]:
     """What `swiftc` needs to import `targets`' modules from the build in `bin_path`: its module
     folder, and the Clang module maps and header folders of the C modules they depend on, read
@@ -95,7 +101,7 @@ def compile_flags(bin_path: pathlib.Path, targets: list[str]) -> list[str]:
     lines = manifest.read_text().splitlines() if manifest.exists() else []
     if not keys <= {line.strip() for line in lines}:
         sys.exit(f"check-snippets: {bin_path} holds no build of {', '.join(targets)}: "
-                 "run `swift build --enable-all-traits` first")
+                 "run `swift build --traits $(.ci/server-traits)` first")
     groups: dict[tuple[str, ...], None] = {}
     command = None
     for line in lines:
@@ -144,7 +150,7 @@ def main() -> int:
                 print("check-snippets: FAILED: a snippet imports a module that users cannot")
                 return 1
     bin_path = pathlib.Path(subprocess.run(
-        ["swift", "build", "--enable-all-traits", "--show-bin-path"], cwd=ROOT, check=True,
+        ["swift", "build", "--traits", server_traits(), "--show-bin-path"], cwd=ROOT, check=True,
         capture_output=True, text=True).stdout.strip())
 
     with tempfile.TemporaryDirectory() as directory:

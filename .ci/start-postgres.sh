@@ -20,6 +20,11 @@ fi
 bin="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)"
 as_postgres() { if [ "$(id -u)" = 0 ]; then su postgres -s /bin/sh -c "$*"; else sh -c "$*"; fi; }
 
+# A server left by an earlier run on this port would take the tests' connections: refuse.
+if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+    echo "start-postgres: 127.0.0.1:$port is in use (a server from an earlier run?): stop it, or choose another PORT" >&2
+    exit 1
+fi
 dir="$(mktemp -d /tmp/jose-postgres.XXXXXX)"
 [ "$(id -u)" = 0 ] && chown postgres: "$dir"
 as_postgres "'$bin/initdb' -D '$dir/data' -U postgres -A trust --no-sync -E UTF8" >&2

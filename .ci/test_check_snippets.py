@@ -4,8 +4,8 @@ line, and passes on good ones (a block marked not compiled may hold anything).
 
     python3 .ci/test_check_snippets.py
 
-The checker type-checks against the package's debug build with every trait on, so run
-`swift build --enable-all-traits` first.
+The checker type-checks against the package's debug build with every server trait on, so run
+`swift build --traits $(.ci/server-traits)` first.
 """
 import pathlib
 import subprocess

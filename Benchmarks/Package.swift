@@ -18,9 +18,17 @@ let openSSLLinkerSettings: [LinkerSetting] = [
 let package = Package(
     name: "swift-jose-benchmarks",
     platforms: [.macOS(.v15)],
+    // `--traits SwiftCrypto` builds the benchmarks on swift-jose's swift-crypto backend.
+    traits: [
+        .trait(name: "SwiftCrypto", description: "swift-jose on its swift-crypto backend."),
+        .default(enabledTraits: []),
+    ],
     dependencies: [
         // PostgreSQL: `replay-bench` measures the shared replay store (JOSEPostgreSQL).
-        .package(name: "swift-jose", path: "..", traits: ["PostgreSQL"]),
+        .package(name: "swift-jose", path: "..", traits: [
+            "PostgreSQL",
+            .trait(name: "SwiftCrypto", condition: .when(traits: ["SwiftCrypto"])),
+        ]),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.1"),
@@ -58,7 +66,7 @@ let package = Package(
             ]
         ),
         // `swift run -c release --package-path Benchmarks compare`; its per-backend table also runs
-        // the `compare` of a second build made with `JOSE_CRYPTO=swift-crypto` (see README.md).
+        // the `compare` of a second build made with `--traits SwiftCrypto` (see README.md).
         .executableTarget(
             name: "compare",
             dependencies: [

@@ -12,11 +12,11 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 configuration="${1:-debug}"
-# CI passes the flags of its OpenSSL build (--enable-all-traits), so that this reuses it. Fixed
+# CI passes the flags of its OpenSSL build (its --traits), so that this reuses it. Fixed
 # hashing keeps SwiftPM's order of the trait flags that build used (.ci/run says why).
 read -r -a flags <<<"${CROSS_BACKEND_BUILD_FLAGS:-}"
 SWIFT_DETERMINISTIC_HASHING=1 swift build -c "$configuration" --product jose ${flags[@]+"${flags[@]}"}
-JOSE_CRYPTO=swift-crypto swift build -c "$configuration" --product jose --scratch-path .build-swift-crypto \
+swift build -c "$configuration" --product jose --traits SwiftCrypto --scratch-path .build-swift-crypto \
     -Xswiftc -DJOSE_LOCK_FALLBACK
 declare -A jose=([openssl]="$PWD/.build/$configuration/jose" [swift-crypto]="$PWD/.build-swift-crypto/$configuration/jose")
 

@@ -5,14 +5,21 @@
 # reproducer path and the command that replays it.
 #
 #   Tests/Fuzz/run.sh [SECONDS] [TARGET...]
-#   JOSE_CRYPTO=swift-crypto Tests/Fuzz/run.sh [SECONDS] [TARGET...]   (the swift-crypto backend)
+#   Tests/Fuzz/run.sh --traits SwiftCrypto [SECONDS] [TARGET...]   (the swift-crypto backend)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
+traits=()
+scratch=.build-fuzz
+if [ "${1:-}" = --traits ]; then
+    traits=(--traits "$2")
+    scratch=".build-fuzz-$2"
+    shift 2
+fi
 seconds="${1:-30}"
 shift || true
 # lld, not gold: gold stops with an internal error while linking the libFuzzer runtime here.
-build=(swift build --scratch-path ".build-fuzz${JOSE_CRYPTO:+-$JOSE_CRYPTO}" --product jose-fuzz
+build=(swift build --scratch-path "$scratch" ${traits[@]+"${traits[@]}"} --product jose-fuzz
        -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -use-ld=lld)
 export JOSE_FUZZ=1
 "${build[@]}"

@@ -100,7 +100,7 @@ enum BackendComparison {
         if let otherBackend {
             guard otherBackend != local else {
                 throw BenchSetupError("\(other.executable.path) was built with \(local) too: build it with "
-                                      + "JOSE_CRYPTO=swift-crypto (see Benchmarks/README.md)")
+                                      + "--traits SwiftCrypto (see Benchmarks/README.md)")
             }
             if otherUnsupported { row.unsupported.insert(otherBackend) }
             if !otherOurs.isEmpty { row.ours[otherBackend] = Measure.median(otherOurs) }

@@ -7,10 +7,10 @@ import VerifierKit
 /// per-backend table.
 ///
 /// One build of swift-jose holds one backend (OpenSSL by default on Linux; swift-crypto when built
-/// with `JOSE_CRYPTO=swift-crypto`), so the other backend's rates come from a second build of the
+/// with the trait `SwiftCrypto`), so the other backend's rates come from a second build of the
 /// benchmarks, in its own scratch folder:
 ///
-///     JOSE_CRYPTO=swift-crypto swift build -c release --package-path Benchmarks \
+///     swift build -c release --package-path Benchmarks --traits SwiftCrypto \
 ///         --scratch-path Benchmarks/.build-swift-crypto --product compare
 ///
 /// This process runs it once per round with ``childFlag``, a file holding the token (a

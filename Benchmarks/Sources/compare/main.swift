@@ -195,7 +195,7 @@ if options.backendTable {
         print("""
             no build with the other crypto backend at \(options.otherBuild ?? OtherBackendBuild.defaultPath): \
             the per-backend table is skipped. Build it with
-              JOSE_CRYPTO=swift-crypto swift build -c release --package-path Benchmarks \
+              swift build -c release --package-path Benchmarks --traits SwiftCrypto \
             --scratch-path Benchmarks/.build-swift-crypto --product compare
             """)
     }

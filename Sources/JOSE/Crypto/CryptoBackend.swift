@@ -2,7 +2,7 @@
 ///
 /// Exactly one backend is compiled into a build: OpenSSL 3 on Linux (and the other platforms
 /// with a system OpenSSL), swift-crypto on Apple platforms (where it is CryptoKit) and on Linux
-/// when built with `JOSE_CRYPTO=swift-crypto`. Both reject the same keys and signatures; they
+/// when built with the package trait `SwiftCrypto`. Both reject the same keys and signatures; they
 /// differ only in the algorithms they have (see ``supportedAlgorithms``).
 ///
 /// ```swift
