@@ -12,14 +12,12 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 configuration="${1:-debug}"
-# CI passes the flags of its two builds, so that this reuses them: CROSS_BACKEND_OPENSSL_FLAGS
-# (its --traits) and CROSS_BACKEND_SWIFT_CRYPTO_FLAGS (added to the flags below). Fixed hashing
-# keeps SwiftPM's order of the trait flags that build used (.ci/run says why).
-read -r -a openssl_flags <<<"${CROSS_BACKEND_OPENSSL_FLAGS:-}"
-read -r -a swift_crypto_flags <<<"${CROSS_BACKEND_SWIFT_CRYPTO_FLAGS:-}"
-SWIFT_DETERMINISTIC_HASHING=1 swift build -c "$configuration" --product jose ${openssl_flags[@]+"${openssl_flags[@]}"}
+# CI passes the flags of its OpenSSL build (its --traits), so that this reuses it. Fixed
+# hashing keeps SwiftPM's order of the trait flags that build used (.ci/run says why).
+read -r -a flags <<<"${CROSS_BACKEND_BUILD_FLAGS:-}"
+SWIFT_DETERMINISTIC_HASHING=1 swift build -c "$configuration" --product jose ${flags[@]+"${flags[@]}"}
 swift build -c "$configuration" --product jose --traits SwiftCrypto --scratch-path .build-swift-crypto \
-    -Xswiftc -DJOSE_LOCK_FALLBACK ${swift_crypto_flags[@]+"${swift_crypto_flags[@]}"}
+    -Xswiftc -DJOSE_LOCK_FALLBACK
 declare -A jose=([openssl]="$PWD/.build/$configuration/jose" [swift-crypto]="$PWD/.build-swift-crypto/$configuration/jose")
 
 work=$(mktemp -d)

@@ -19,9 +19,7 @@ fi
 seconds="${1:-30}"
 shift || true
 # lld, not gold: gold stops with an internal error while linking the libFuzzer runtime here.
-# JOSE_FUZZ_BUILD_FLAGS: more `swift build` flags (CI's --disable-index-store).
-read -r -a extra <<<"${JOSE_FUZZ_BUILD_FLAGS:-}"
-build=(swift build --scratch-path "$scratch" ${traits[@]+"${traits[@]}"} ${extra[@]+"${extra[@]}"} --product jose-fuzz
+build=(swift build --scratch-path "$scratch" ${traits[@]+"${traits[@]}"} --product jose-fuzz
        -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -use-ld=lld)
 export JOSE_FUZZ=1
 "${build[@]}"
