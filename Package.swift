@@ -226,7 +226,10 @@ let package = Package(
             name: "JOSETestSupport",
             dependencies: ["JOSE", "JOSEOAuth", "JOSEURLSession", .product(name: "Logging", package: "swift-log")],
             path: "Tests/JOSETestSupport",
-            exclude: ["jwks_test_server.py", "oauth_provider_test_server.py", "browser_login.py", "certificate_chains.py"]
+            exclude: [
+                "jwks_test_server.py", "oauth_provider_test_server.py", "provider_signing_key.json", "browser_login.py",
+                "certificate_chains.py",
+            ]
         ),
         .testTarget(
             name: "JOSETests",

@@ -19,8 +19,11 @@ fi
 seconds="${1:-30}"
 shift || true
 # lld, not gold: gold stops with an internal error while linking the libFuzzer runtime here.
+# JOSE_BUILD_FLAGS: more flags for the build (CI's line-table debug info).
+read -r -a build_flags <<<"${JOSE_BUILD_FLAGS:-}"
 build=(swift build --scratch-path "$scratch" ${traits[@]+"${traits[@]}"} --product jose-fuzz
-       -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -use-ld=lld)
+       -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -use-ld=lld
+       ${build_flags[@]+"${build_flags[@]}"})
 export JOSE_FUZZ=1
 "${build[@]}"
 binary="$("${build[@]}" --show-bin-path)/jose-fuzz"

@@ -87,6 +87,7 @@ import base64
 import hashlib
 import json
 import os
+import pathlib
 import secrets
 import sys
 import threading
@@ -98,7 +99,10 @@ from jwcrypto import jwk, jwt
 
 LOCK = threading.Lock()
 ISSUER_PATH = sys.argv[1] if len(sys.argv) > 1 else ""
-SIGNING_KEY = jwk.JWK.generate(kty="RSA", size=2048, kid="provider-key-1", alg="RS256", use="sig")
+# A fixed test key, made once with jwcrypto (`jwk.JWK.generate(kty="RSA", size=2048,
+# kid="provider-key-1", alg="RS256", use="sig")`): generating it at every start was a third of the
+# server's start-up, and the tests start hundreds of servers.
+SIGNING_KEY = jwk.JWK.from_json((pathlib.Path(__file__).parent / "provider_signing_key.json").read_text())
 CLIENTS = {}
 CODES = {}
 REFRESH_TOKENS = {}

@@ -19,6 +19,32 @@ enum TestKeys {
             (try? AsymmetricKey.generate(okp: OKPCurve(curve))).map { (curve, $0) }
         })
 
+    /// A private JWK for `algorithm`, for tests that need one but do not test key generation: for
+    /// RS* and PS*, ``rsa`` under this `alg` and `keyID` (an RSA key takes about 0.3 s to
+    /// generate, and the suites would make about a hundred); a new key for the others.
+    static func jwk(for algorithm: JWSAlgorithm, keyID: String? = nil) throws -> JWK {
+        switch algorithm.family {
+        case .rsaPKCS1, .rsaPSS:
+            guard let rsa else { return try JWK.generate(for: algorithm, keyID: keyID) }
+            return try JWK(material: .asymmetric(rsa), keyID: keyID, use: nil, keyOperations: nil, algorithm: algorithm)
+        case .hmac, .ecdsa, .eddsa:
+            return try JWK.generate(for: algorithm, keyID: keyID)
+        }
+    }
+
+    /// A private JWK (or secret) for JWE with `algorithm`, as ``jwk(for:keyID:)`` makes them: for
+    /// `RSA-OAEP*`, ``rsa`` bound to `algorithm`; a new key for the others.
+    static func jwk(
+        for algorithm: KeyManagementAlgorithm, curve: KeyAgreementCurve = .p256,
+        contentEncryption: ContentEncryptionAlgorithm = .a256GCM, keyID: String? = nil
+    ) throws -> JWK {
+        guard let rsa, algorithm == .rsaOAEP || algorithm == .rsaOAEP256 else {
+            return try JWK.generate(for: algorithm, curve: curve, contentEncryption: contentEncryption, keyID: keyID)
+        }
+        return try JWK(material: .asymmetric(rsa), keyID: keyID, use: nil, keyOperations: nil, algorithm: nil,
+                       keyManagementAlgorithm: algorithm)
+    }
+
     /// A private key that can sign with `alg` (Ed25519 for `EdDSA`), or `nil` for HMAC.
     static func signingKey(for alg: JWSAlgorithm) -> AsymmetricKey? {
         switch alg.family {

@@ -246,7 +246,7 @@ import Testing
 
     @Test func rsaProofKeysOver4096BitsAreRefused() async throws {
         // A 6144-bit modulus (never loaded: refused by its length) with an otherwise valid proof.
-        let key = try JWK.generate(for: .rs256)
+        let key = try TestKeys.jwk(for: .rs256)
         let modulus = Base64URL.encode([0xC0] + Array(repeating: 0x5A, count: 767))
         let claims = #"{"jti":"a1","htm":"GET","htu":"https://api.example.com/","iat":1800000000}"#
         let proof = try F.proof(key: key, algorithm: .rs256, claims: claims, jwk: #"{"kty":"RSA","e":"AQAB","n":"\#(modulus)"}"#)
@@ -280,7 +280,7 @@ import Testing
 
     @Test(arguments: [JWSAlgorithm.es256, .es384, .es512, .ps256, .rs256, .eddsa])
     func ourSignerRoundTrips(_ algorithm: JWSAlgorithm) async throws {
-        let key = try JWK.generate(for: algorithm)
+        let key = try TestKeys.jwk(for: algorithm)
         let signer = try DPoPProofSigner(key: key, algorithm: algorithm, clock: .fixed(secondsSince1970: 1_800_000_000))
         let url = "https://API.example.com:443/orders/42?expand=items"
         let proof = try signer.proof(method: "DELETE", url: URL(string: url)!, accessToken: "token-1", nonce: "n!1")

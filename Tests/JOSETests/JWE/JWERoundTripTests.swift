@@ -50,7 +50,7 @@ import Testing
         let rsa = try JWETestSupport.key(.rsaOAEP256)
         #expect(rsa.keyManagementAlgorithms == [.rsaOAEP256])
         #expect(rsa.verificationAlgorithms.isEmpty)
-        let signing = try JWK.generate(for: .rs256)
+        let signing = try TestKeys.jwk(for: .rs256)
         #expect(signing.keyManagementAlgorithms.isEmpty)
         let unbound = try JWK(json: #"{"kty":"oct","k":"\#(Base64URL.encode([UInt8](repeating: 7, count: 32)))"}"#)
         #expect(unbound.keyManagementAlgorithms == [.a256KW, .a256GCMKW, .direct])
@@ -120,8 +120,9 @@ import Testing
         #expect(try JWEDecrypter(keys: [first, second]).decrypt(toSecond).key.keyID == "two")
         _ = await expectJOSEError(.keyNotFound) { try JWEDecrypter(keys: [first]).decrypt(toSecond) }
 
-        let unnamedFirst = try JWETestSupport.key(.rsaOAEP256)
-        let unnamedSecond = try JWETestSupport.key(.rsaOAEP256)
+        // Two different keys: only the second one decrypts.
+        let unnamedFirst = try JWK.generate(for: KeyManagementAlgorithm.rsaOAEP256)
+        let unnamedSecond = try JWK.generate(for: KeyManagementAlgorithm.rsaOAEP256)
         let unnamedToken = try JWEEncrypter(key: #require(unnamedSecond.publicKey), keyManagementAlgorithm: .rsaOAEP256, contentEncryptionAlgorithm: .a256GCM)
             .encrypt(JWETestSupport.plaintext)
         let refusal = await expectJOSEError(.keyNotFound) { try JWEDecrypter(keys: [unnamedFirst, unnamedSecond]).decrypt(unnamedToken) }

@@ -12,12 +12,12 @@ enum JWETestSupport {
     /// Plaintext with bytes that are not UTF-8, a NUL and more than one AES block.
     static let plaintext: [UInt8] = Array("Live long and prosper. \u{e9}".utf8) + [0, 0xFF, 0xFE] + Array(repeating: 0x41, count: 40)
 
-    /// A new private key for `algorithm` (on `curve`), with `dir` keys as long as `encryption`'s key.
+    /// A private key for `algorithm` (on `curve`; ``TestKeys/jwk(for:curve:contentEncryption:keyID:)``), with `dir` keys as long as `encryption`'s key.
     static func key(
         _ algorithm: KeyManagementAlgorithm, curve: KeyAgreementCurve = .p256, encryption: ContentEncryptionAlgorithm = .a256GCM,
         keyID: String? = nil
     ) throws -> JWK {
-        try JWK.generate(for: algorithm, curve: curve, contentEncryption: encryption, keyID: keyID)
+        try TestKeys.jwk(for: algorithm, curve: curve, contentEncryption: encryption, keyID: keyID)
     }
 
     /// A `dir` JWE with the protected header `headerJSON` exactly as given, encrypted with

@@ -46,7 +46,7 @@ import Testing
     /// jwcrypto's nested JWT (its `JWT` class signs, then encrypts the signed token with
     /// `cty` `JWT`) verifies here.
     @Test func jwcryptoNestedJWTVerifies() async throws {
-        let recipient = try JWK.generate(for: .rsaOAEP256)
+        let recipient = try TestKeys.jwk(for: .rsaOAEP256)
         let signing = try JWK.generate(for: .es256)
         let script = """
             import json, sys

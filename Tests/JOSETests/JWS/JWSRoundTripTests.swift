@@ -10,7 +10,7 @@ struct JWSRoundTripTests {
     @Test(arguments: algorithms)
     func signsAndVerifiesEveryAlgorithm(_ alg: JWSAlgorithm) throws {
         try skipIfBackendLacks(alg)
-        let key = try JWK.generate(for: alg, keyID: "k-\(alg)")
+        let key = try TestKeys.jwk(for: alg, keyID: "k-\(alg)")
         let token = try JWSSigner(key: key, algorithm: alg).sign(Array(#"{"sub":"alice"}"#.utf8))
         let verificationKey = key.publicKey ?? key
         let jws = try JWSVerifier(key: verificationKey).verify(token)
@@ -155,7 +155,7 @@ struct JWSRoundTripTests {
 
     /// One shared key set, many tasks verifying at once: results must all be right.
     @Test func sharedKeySetVerifiesConcurrently() async throws {
-        let keys = try [JWSAlgorithm.rs256, .ps256, .es256, .eddsa, .hs256].map { try JWK.generate(for: $0, keyID: "k-\($0)") }
+        let keys = try [JWSAlgorithm.rs256, .ps256, .es256, .eddsa, .hs256].map { try TestKeys.jwk(for: $0, keyID: "k-\($0)") }
         let verifier = JWSVerifier(keySet: JWKSet(keys: keys.map { $0.publicKey ?? $0 }))
         let tokens = try keys.map { key in try JWSSigner(key: key, algorithm: key.algorithm!).sign(Array(#"{"n":1}"#.utf8)) }
         let forged = TokenForge.withSignature(tokens[2], [UInt8](repeating: 1, count: 64))

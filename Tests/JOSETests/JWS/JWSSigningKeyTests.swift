@@ -8,7 +8,7 @@ import JOSETestSupport
 /// signature is used.
 @Suite struct JWSSigningKeyTests {
     private func generated(_ algorithm: JWSAlgorithm = .es256, keyID: String? = nil) throws -> SoftwareSigningKey {
-        try SoftwareSigningKey(JWK.generate(for: algorithm, keyID: keyID), algorithm: algorithm)
+        try SoftwareSigningKey(TestKeys.jwk(for: algorithm, keyID: keyID), algorithm: algorithm)
     }
 
     @Test(arguments: [JWSAlgorithm.es256, .es384, .eddsa, .ps256, .rs256])
@@ -62,7 +62,7 @@ import JOSETestSupport
     @Test func aSoftwareSigningKeyNeedsAPrivateAsymmetricKeyForSigning() throws {
         let key = try JWK.generate(for: .es256)
         #expect(try SoftwareSigningKey(key).algorithm == .es256)
-        #expect(try SoftwareSigningKey(JWK.generate(for: .rs256)).algorithm == .rs256)
+        #expect(try SoftwareSigningKey(TestKeys.jwk(for: .rs256)).algorithm == .rs256)
         let cases: [(JWK, JWSAlgorithm?, JOSEError.Code)] = [
             (try #require(key.publicKey), nil, .invalidKey),
             (try JWK.symmetric(Array(repeating: 7, count: 32)), nil, .invalidKey),

@@ -6,7 +6,7 @@ import Testing
 struct KeyReflectionTests {
     @Test(arguments: CryptoBackend.current.supportedAlgorithms)
     func dumpShowsNoPrivateMaterial(_ algorithm: JWSAlgorithm) throws {
-        let key = try JWK.generate(for: algorithm, keyID: "k")
+        let key = try TestKeys.jwk(for: algorithm, keyID: "k")
         var text = ""
         dump(key, to: &text)
         #expect(text.contains("k"))

@@ -83,7 +83,7 @@ struct SecretDescriptionTests {
     /// Every algorithm's key, as generated and as loaded from its private JWK.
     private static func keys() throws -> [JWK] {
         try CryptoBackend.current.supportedAlgorithms.flatMap { algorithm -> [JWK] in
-            let generated = try JWK.generate(for: algorithm, keyID: "k-\(algorithm.rawValue)")
+            let generated = try TestKeys.jwk(for: algorithm, keyID: "k-\(algorithm.rawValue)")
             let loaded = try JWK(json: try generated.jsonString(includingPrivateMembers: true))
             return [generated, loaded]
         }
