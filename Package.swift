@@ -341,3 +341,11 @@ if Context.environment["JOSE_FUZZ"] != nil {
         ),
     ])
 }
+
+// `JOSE_TEST_TARGETS=JOSETests,JOSEOAuthTests` keeps only the test targets it names: CI's
+// sanitizer runs, which run the tagged suites of a few targets (.ci/run-tagged-suites.py), then
+// build nothing else with the sanitizer. Ordinary builds never see it.
+if let kept = Context.environment["JOSE_TEST_TARGETS"] {
+    let names = Set(kept.split(separator: ",").map(String.init))
+    package.targets.removeAll { $0.type == .test && !names.contains($0.name) }
+}

@@ -20,10 +20,8 @@ description = json.load(sys.stdin)
 skipped = set(os.environ["APPLE_ONLY"].split())
 names = dict.fromkeys(t for p in description["products"] if "library" in p["type"] for t in p["targets"] if t not in skipped)
 print(" ".join(names))')"
-# JOSE_BUILD_FLAGS: more flags of the build this reuses (CI's line-table debug info).
-read -r -a build_flags <<<"${JOSE_BUILD_FLAGS:-}"
 # One plugin run for all of them: the package graph is loaded and the build checked once.
 # shellcheck disable=SC2086 # $targets is a list of target names, split on purpose
-swift package ${build_flags[@]+"${build_flags[@]}"} --traits "$(.ci/server-traits)" generate-documentation $(printf -- '--target %s ' $targets) --warnings-as-errors
+swift package --traits "$(.ci/server-traits)" generate-documentation $(printf -- '--target %s ' $targets) --warnings-as-errors
 echo "check-docs: the documentation of $targets builds without warnings"
 python3 .ci/check-landing-pages.py

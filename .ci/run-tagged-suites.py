@@ -12,13 +12,17 @@ that gains it, changes the count and fails the run until EXPECTED says so; renam
 changes nothing), and every tagged suite must have run (or been skipped by its own condition)
 and no other suite, apart from the enclosing suites of tagged ones.
 
-    python3 .ci/run-tagged-suites.py TAG EXPECTED [--list] -- SWIFT_TEST_ARGUMENTS...
+    python3 .ci/run-tagged-suites.py TAG EXPECTED [--list] [--test-targets NAMES] -- SWIFT_ARGUMENTS...
 
-TAG is the tag's name (`addressSanitized`); SWIFT_TEST_ARGUMENTS go to both `swift test list` and
-`swift test` (e.g. `--sanitize=address --scratch-path .build-asan`). With --list, the tagged
-suites and the filter are printed and nothing runs.
+TAG is the tag's name (`addressSanitized`); SWIFT_ARGUMENTS go to `swift build`, `swift test list`
+and `swift test` (e.g. `--sanitize=address --scratch-path .build-asan`). The build makes the
+package's test product only, not its executables, and with --test-targets (comma-separated) only
+those test targets are in it (the manifest keeps the ones JOSE_TEST_TARGETS names): the tagged
+suites must all be in them, or the count check fails. With --list, the tagged suites and the
+filter are printed and nothing runs.
 """
 import json
+import os
 import pathlib
 import re
 import subprocess
@@ -31,7 +35,7 @@ EVENT_STREAM = ["--experimental-event-stream-version", "99"]
 
 def usage() -> None:
     """Ends with the usage line."""
-    sys.exit("usage: run-tagged-suites.py TAG EXPECTED [--list] -- SWIFT_TEST_ARGUMENTS...")
+    sys.exit("usage: run-tagged-suites.py TAG EXPECTED [--list] [--test-targets NAMES] -- SWIFT_ARGUMENTS...")
 
 
 def records(path: pathlib.Path) -> list[dict]:
@@ -58,14 +62,26 @@ def main() -> None:
     ours, swift_arguments = sys.argv[1:sys.argv.index("--")], sys.argv[sys.argv.index("--") + 1:]
     list_only = "--list" in ours
     ours = [argument for argument in ours if argument != "--list"]
+    environment = dict(os.environ)
+    if "--test-targets" in ours:
+        index = ours.index("--test-targets")
+        if index + 1 >= len(ours):
+            usage()
+        environment["JOSE_TEST_TARGETS"] = ours[index + 1]
+        del ours[index:index + 2]
     if len(ours) != 2 or not ours[1].isdigit():
         usage()
     tag, expected = ours[0], int(ours[1])
 
+    package = json.loads(subprocess.run(["swift", "package", "dump-package"], check=True, capture_output=True,
+                                        text=True, env=environment).stdout)["name"]
+    subprocess.run(["swift", "build", "--product", f"{package}PackageTests", *swift_arguments], check=True,
+                   env=environment)
+    swift_arguments = ["--skip-build", *swift_arguments]
     with tempfile.TemporaryDirectory() as directory:
         listing = pathlib.Path(directory) / "list.jsonl"
         subprocess.run(["swift", "test", "list", *swift_arguments, "--event-stream-output-path", str(listing),
-                        *EVENT_STREAM], check=True, stdout=subprocess.DEVNULL)
+                        *EVENT_STREAM], check=True, stdout=subprocess.DEVNULL, env=environment)
         tests = [record["payload"] for record in records(listing) if record.get("kind") == "test"]
         suites = {test["id"] for test in tests if test.get("kind") == "suite"}
         tagged = sorted(test["id"] for test in tests if test.get("kind") == "suite" and tag in tags_of(test))
@@ -82,7 +98,7 @@ def main() -> None:
 
         stream = pathlib.Path(directory) / "run.jsonl"
         run = subprocess.run(["swift", "test", *swift_arguments, "--filter", selection,
-                              "--event-stream-output-path", str(stream), *EVENT_STREAM])
+                              "--event-stream-output-path", str(stream), *EVENT_STREAM], env=environment)
         if run.returncode != 0:
             sys.exit(run.returncode)  # `swift test` has said what failed
         events = [record["payload"] for record in records(stream) if record.get("kind") == "event"]

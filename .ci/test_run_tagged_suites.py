@@ -16,13 +16,24 @@ import unittest
 
 SCRIPT = pathlib.Path(__file__).resolve().parent / "run-tagged-suites.py"
 
-# A stand-in for `swift`: `swift test list` writes the suites of LISTING to the event stream;
-# `swift test` records its --filter in FILTER_SEEN and writes a testStarted event for each suite of
-# STARTED (the suites a real run would have reached), after a record holding a raw U+2028.
+# A stand-in for `swift`: `swift package dump-package` names the package M; `swift build` records
+# its arguments and JOSE_TEST_TARGETS in BUILD_SEEN; `swift test list` writes the suites of LISTING
+# to the event stream; `swift test` records its --filter in FILTER_SEEN and writes a testStarted
+# event for each suite of STARTED (the suites a real run would have reached), after a record
+# holding a raw U+2028. Test commands must not build (--skip-build).
 FAKE_SWIFT = textwrap.dedent('''\
     #!/usr/bin/env python3
     import json, os, sys
     arguments = sys.argv[1:]
+    if arguments[0] == "package":
+        print(json.dumps({"name": "M"}))
+        sys.exit(0)
+    if arguments[0] == "build":
+        json.dump({"arguments": arguments[1:], "targets": os.environ.get("JOSE_TEST_TARGETS")},
+                  open(os.environ["BUILD_SEEN"], "w"))
+        sys.exit(0)
+    if "--skip-build" not in arguments:
+        sys.exit("swift test without --skip-build")
     stream = arguments[arguments.index("--event-stream-output-path") + 1]
     with open(stream, "w") as out:
         if arguments[1] == "list":
@@ -50,51 +61,63 @@ LISTING = {
 }
 
 
-def run(tag: str, expected: int, started: list[str], *extra: str, status: int = 0) -> tuple[subprocess.CompletedProcess, str]:
-    """Runs the script with the stand-in `swift`; the result, and the --filter the run was given."""
+def run(tag: str, expected: int, started: list[str], *extra: str, status: int = 0) -> tuple[subprocess.CompletedProcess, str, dict]:
+    """Runs the script with the stand-in `swift`; the result, the --filter the run was given, and
+    what the build was asked for."""
     with tempfile.TemporaryDirectory() as directory:
         swift = pathlib.Path(directory) / "swift"
         swift.write_text(FAKE_SWIFT)
         swift.chmod(0o755)
         seen = pathlib.Path(directory) / "filter"
+        built = pathlib.Path(directory) / "build"
         environment = os.environ | {"PATH": f"{directory}:{os.environ['PATH']}", "LISTING": json.dumps(LISTING),
-                                    "STARTED": json.dumps(started), "FILTER_SEEN": str(seen), "STATUS": str(status)}
-        result = subprocess.run([sys.executable, str(SCRIPT), tag, str(expected), *extra, "--", "--skip-build"],
+                                    "STARTED": json.dumps(started), "FILTER_SEEN": str(seen), "BUILD_SEEN": str(built),
+                                    "STATUS": str(status)}
+        environment.pop("JOSE_TEST_TARGETS", None)
+        result = subprocess.run([sys.executable, str(SCRIPT), tag, str(expected), *extra, "--", "--sanitize=thread"],
                                 capture_output=True, text=True, env=environment)
-        return result, seen.read_text() if seen.exists() else ""
+        return (result, seen.read_text() if seen.exists() else "",
+                json.loads(built.read_text()) if built.exists() else {})
 
 
 class TaggedSuites(unittest.TestCase):
     """The selection by tag and each of its guards."""
 
     def test_runs_exactly_the_tagged_suites(self):
-        result, selection = run("addressSanitized", 2, ["M.Outer", "M.Outer/Inner", "M.Parser"])
+        result, selection, build = run("addressSanitized", 2, ["M.Outer", "M.Outer/Inner", "M.Parser"])
         self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
         self.assertEqual(selection, r"^(?:M\.Outer/Inner|M\.Parser)$")
+        # The test product alone, with every test target.
+        self.assertEqual(build, {"arguments": ["--product", "MPackageTests", "--sanitize=thread"], "targets": None})
+
+    def test_test_targets_keep_only_those_in_the_build(self):
+        result, _, build = run("addressSanitized", 2, ["M.Outer/Inner", "M.Parser"], "--test-targets", "ATests,BTests")
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        self.assertEqual(build["targets"], "ATests,BTests")
 
     def test_list_runs_nothing(self):
-        result, selection = run("threadSanitized", 2, [], "--list")
+        result, selection, _ = run("threadSanitized", 2, [], "--list")
         self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
         self.assertIn("M.Cache", result.stdout)
         self.assertEqual(selection, "")
 
     def test_a_suite_that_lost_its_tag_fails(self):
-        result, _ = run("addressSanitized", 3, [])
+        result, _, _ = run("addressSanitized", 3, [])
         self.assertEqual(result.returncode, 1)
         self.assertIn("is on 2 suites, not the 3 expected", result.stderr)
 
     def test_a_tagged_suite_the_run_did_not_reach_fails(self):
-        result, _ = run("addressSanitized", 2, ["M.Parser"])
+        result, _, _ = run("addressSanitized", 2, ["M.Parser"])
         self.assertEqual(result.returncode, 1)
         self.assertIn("missing ['M.Outer/Inner']", result.stderr)
 
     def test_an_untagged_suite_the_run_reached_fails(self):
-        result, _ = run("threadSanitized", 2, ["M.Outer/Inner", "M.Cache", "M.Parser"])
+        result, _, _ = run("threadSanitized", 2, ["M.Outer/Inner", "M.Cache", "M.Parser"])
         self.assertEqual(result.returncode, 1)
         self.assertIn("extra ['M.Parser']", result.stderr)
 
     def test_a_failing_run_fails(self):
-        result, _ = run("threadSanitized", 2, ["M.Outer/Inner", "M.Cache"], status=1)
+        result, _, _ = run("threadSanitized", 2, ["M.Outer/Inner", "M.Cache"], status=1)
         self.assertEqual(result.returncode, 1)
 
 

@@ -12,15 +12,12 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 configuration="${1:-debug}"
-# CI passes the flags of its OpenSSL build (its --traits) and the flags of all its builds
-# (JOSE_BUILD_FLAGS), so that this reuses both builds. Fixed hashing keeps SwiftPM's order of the
-# trait flags that build used (.ci/run says why).
+# CI passes the flags of its OpenSSL build (its --traits), so that this reuses it. Fixed
+# hashing keeps SwiftPM's order of the trait flags that build used (.ci/run says why).
 read -r -a flags <<<"${CROSS_BACKEND_BUILD_FLAGS:-}"
-read -r -a build_flags <<<"${JOSE_BUILD_FLAGS:-}"
-SWIFT_DETERMINISTIC_HASHING=1 swift build -c "$configuration" --product jose ${flags[@]+"${flags[@]}"} \
-    ${build_flags[@]+"${build_flags[@]}"}
+SWIFT_DETERMINISTIC_HASHING=1 swift build -c "$configuration" --product jose ${flags[@]+"${flags[@]}"}
 swift build -c "$configuration" --product jose --traits SwiftCrypto --scratch-path .build-swift-crypto \
-    -Xswiftc -DJOSE_LOCK_FALLBACK ${build_flags[@]+"${build_flags[@]}"}
+    -Xswiftc -DJOSE_LOCK_FALLBACK
 declare -A jose=([openssl]="$PWD/.build/$configuration/jose" [swift-crypto]="$PWD/.build-swift-crypto/$configuration/jose")
 
 work=$(mktemp -d)

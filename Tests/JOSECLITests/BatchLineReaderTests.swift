@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 import JOSETestSupport
 import Testing
 @testable import JOSECLI
@@ -115,5 +116,35 @@ import Testing
         #expect(more.map(\.number) == [2, 3])
         #expect(more.map(\.count) == [BatchLine.overLong, 4])
         #expect(text(of: more[1], in: reader.bytes) == "last")
+    }
+
+    @Test func aRegularFileIsMappedFromTheDescriptorsOffsetAndSplitLikeAReadOne() throws {
+        let path = "\(NSTemporaryDirectory())batch-line-reader-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).txt"
+        let text = "skipped\nfirst\r\nsecond\n\n" + String(repeating: "x", count: 17) + "\nlast"
+        try #require(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
+        defer { unlink(path) }
+        let file = open(path, O_RDONLY)
+        try #require(file >= 0)
+        defer { close(file) }
+        // A line already read by someone else: the reader starts at the descriptor's offset.
+        var skipped = [UInt8](repeating: 0, count: 8)
+        #expect(read(file, &skipped, 8) == 8)
+
+        let reader = try #require(BatchLineReader.mappingFile(file, maximumTokenBytes: 16))
+        #expect(reader.atEnd)
+        #expect(!reader.canReadMoreWithoutBlocking)
+        var lines: [BatchLine] = []
+        reader.collect(into: &lines, limit: 100)
+        #expect(lines.map(\.number) == [1, 2, 4, 5])
+        #expect(lines.map(\.count) == [5, 6, BatchLine.overLong, 4])
+        #expect([lines[0], lines[1], lines[3]].map { self.text(of: $0, in: reader.bytes) } == ["first", "second", "last"])
+        // The descriptor is left at the end, as reading to the end would have left it.
+        #expect(lseek(file, 0, SEEK_CUR) == off_t(text.utf8.count))
+
+        // Nothing left after the offset, or not a regular file: no mapping.
+        #expect(BatchLineReader.mappingFile(file, maximumTokenBytes: 16) == nil)
+        let pipe = try Pipe()
+        pipe.send("a\n")
+        #expect(BatchLineReader.mappingFile(pipe.readEnd, maximumTokenBytes: 16) == nil)
     }
 }

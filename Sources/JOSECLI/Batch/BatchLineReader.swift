@@ -28,6 +28,9 @@ struct BatchLine: Sendable {
 final class BatchLineReader {
     /// The descriptor read.
     private let descriptor: Int32
+    /// Whether ``buffer`` is a regular file mapped into memory (``mappingFile(_:maximumTokenBytes:)``)
+    /// rather than memory of the reader's own.
+    private let isMapped: Bool
     /// The longest token passed on; longer lines are ``BatchLine/overLong``.
     private let maximumTokenBytes: Int
     /// The buffer: `start..<end` holds bytes not yet handed out.
@@ -60,7 +63,50 @@ final class BatchLineReader {
         self.maximumTokenBytes = maximumTokenBytes
         let size = max(capacity, maximumTokenBytes + 1 + (64 << 10))
         buffer = .allocate(byteCount: size, alignment: 16)
+        isMapped = false
         Self.enlargePipe(descriptor)
+    }
+
+    /// A reader of the rest of `descriptor` when it is a regular file (`jose verify --batch <
+    /// tokens.txt`): the file is mapped into memory instead of read, so that its bytes are not
+    /// copied out of the page cache first (that copy took about 8 % of an HS256 batch run).
+    /// The reader is ``atEnd`` from the start, and its lines point into the mapping. A file cut
+    /// shorter by another process while it is verified ends the run with `SIGBUS`, as it does
+    /// for any program that maps its input; a file that grows is read up to its size at the start.
+    ///
+    /// - Returns: `nil` when `descriptor` is not a regular file, has no byte left after its
+    ///   offset, or cannot be mapped: read it with ``init(descriptor:maximumTokenBytes:capacity:)``.
+    static func mappingFile(_ descriptor: Int32, maximumTokenBytes: Int) -> BatchLineReader? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let offset = lseek(descriptor, 0, SEEK_CUR)
+        let size = status.st_size
+        guard offset >= 0, size > offset else { return nil }
+        // A mapping starts on a page; the bytes before the descriptor's offset are skipped.
+        let pageSize = off_t(sysconf(Int32(_SC_PAGESIZE)))
+        let mappedFrom = offset / pageSize * pageSize
+        let length = Int(size - mappedFrom)
+        guard let base = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, mappedFrom),
+              base != UnsafeMutableRawPointer(bitPattern: -1)
+        else { return nil }
+        _ = madvise(base, length, MADV_SEQUENTIAL)
+        // The descriptor ends where a read to the end would have left it.
+        _ = lseek(descriptor, size, SEEK_SET)
+        return BatchLineReader(descriptor: descriptor, maximumTokenBytes: maximumTokenBytes,
+                               mapping: UnsafeMutableRawBufferPointer(start: base, count: length),
+                               firstByte: Int(offset - mappedFrom))
+    }
+
+    /// A reader over `mapping`, from its byte `firstByte` on, at the end of its input.
+    private init(descriptor: Int32, maximumTokenBytes: Int, mapping: UnsafeMutableRawBufferPointer, firstByte: Int) {
+        self.descriptor = descriptor
+        self.maximumTokenBytes = maximumTokenBytes
+        buffer = mapping
+        isMapped = true
+        start = firstByte
+        searched = firstByte
+        end = mapping.count
+        atEnd = true
     }
 
     /// The pipe buffer asked for when the descriptor is a pipe: 1 MB, the most an unprivileged
@@ -85,7 +131,11 @@ final class BatchLineReader {
     }
 
     deinit {
-        buffer.deallocate()
+        if isMapped {
+            munmap(buffer.baseAddress, buffer.count)
+        } else {
+            buffer.deallocate()
+        }
     }
 
     /// The buffer's first byte: ``BatchLine/offset`` counts from here.
@@ -106,6 +156,7 @@ final class BatchLineReader {
     /// start, usually): the lines collected stay valid in the returned buffer, which is the
     /// caller's to free or to hand back through this method.
     func exchangeBuffer(_ fresh: UnsafeMutableRawBufferPointer) -> UnsafeMutableRawBufferPointer {
+        precondition(!isMapped, "a mapped file is not given away")
         precondition(fresh.count == buffer.count, "a reader's buffers all have its size")
         let old = buffer
         if end > start, let source = old.baseAddress, let target = fresh.baseAddress {
@@ -182,7 +233,7 @@ final class BatchLineReader {
     /// Moves the bytes not yet handed out to the front of the buffer, making room to read.
     /// Lines collected before are invalid afterwards.
     func compact() {
-        guard start > 0, let base = buffer.baseAddress else { return }
+        guard start > 0, !isMapped, let base = buffer.baseAddress else { return }
         if end > start { memmove(base, base + start, end - start) }
         end -= start
         searched -= start

@@ -5,9 +5,9 @@ import JOSE
 /// library's speed.
 ///
 /// One thread (`--threads 1`, the default) reads stdin into one reusable buffer
-/// (``BatchLineReader``), verifies the complete lines at hand as one block, in place, and writes
-/// their JSON lines before any read that might wait, so a producer that writes a line and waits
-/// gets its answer. With more threads, ``PipelinedBatchVerification`` reads, verifies and
+/// (``BatchLineReader``; a regular file is mapped instead), verifies the complete lines at hand
+/// as one block, in place, and writes their JSON lines before any read that might wait, so a
+/// producer that writes a line and waits gets its answer. With more threads, ``PipelinedBatchVerification`` reads, verifies and
 /// writes at once.
 struct BatchVerification {
     /// The most lines verified as one block: about one read's worth, verified while it is still
@@ -29,7 +29,9 @@ struct BatchVerification {
         guard verifiers.count == 1, let verifier = verifiers.first else {
             return try await PipelinedBatchVerification(verifiers: verifiers).run()
         }
-        let reader = BatchLineReader(descriptor: STDIN_FILENO, maximumTokenBytes: JWSLimits.default.maximumTokenBytes)
+        let limit = JWSLimits.default.maximumTokenBytes
+        let reader = BatchLineReader.mappingFile(STDIN_FILENO, maximumTokenBytes: limit)
+            ?? BatchLineReader(descriptor: STDIN_FILENO, maximumTokenBytes: limit)
         let output = BatchOutputBuffer()
         var lines: [BatchLine] = []
         lines.reserveCapacity(Self.blockLines)
