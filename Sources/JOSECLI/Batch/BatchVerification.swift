@@ -7,8 +7,8 @@ import JOSE
 /// One thread (`--threads 1`, the default) reads stdin into one reusable buffer
 /// (``BatchLineReader``; a regular file is mapped instead), verifies the complete lines at hand
 /// as one block, in place, and writes their JSON lines before any read that might wait, so a
-/// producer that writes a line and waits gets its answer. With more threads, ``PipelinedBatchVerification`` reads, verifies and
-/// writes at once.
+/// producer that writes a line and waits gets its answer. With more threads,
+/// ``PipelinedBatchVerification`` reads, verifies and writes at once.
 struct BatchVerification {
     /// The most lines verified as one block: about one read's worth, verified while it is still
     /// in the cache.
