@@ -204,10 +204,14 @@ let package = Package(
             name: "JOSEPrimitiveSignatureCheck",
             dependencies: ["JOSE"]
         ),
+        // The byte-level input and output of `jose verify --batch`: the line reader over a read or
+        // mapped stdin and the copy check of verified JSON (pointer code, tested under ASan alone).
+        .target(name: "JOSEBatchIO"),
         .executableTarget(
             name: "JOSECLI",
             dependencies: [
                 "JOSE",
+                "JOSEBatchIO",
                 "JOSEOAuth",
                 "JOSELoopbackLogin",
                 "JOSEURLSession",
@@ -323,6 +327,10 @@ let package = Package(
         .testTarget(
             name: "JOSECLITests",
             dependencies: ["JOSECLI", "JOSETestSupport"]
+        ),
+        .testTarget(
+            name: "JOSEBatchIOTests",
+            dependencies: ["JOSEBatchIO", "JOSETestSupport"]
         ),
     ]
 )

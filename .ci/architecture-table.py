@@ -29,6 +29,8 @@ DESCRIPTIONS = {
     "COpenSSL": "the system-library target over the distribution's OpenSSL 3 (pkg-config `openssl`)",
     "SwiftCryptoBackend": "no code: swift-crypto's products in JOSE's build under the `SwiftCrypto` trait",
     "JOSEPrimitiveSignatureCheck": "the bare crypto-backend check `jose bench` measures against",
+    "JOSEBatchIO": "the byte-level input and output of `jose verify --batch`: the line reader over a read or "
+                   "mapped stdin, and the check that a verified token's JSON can be copied to the output",
     "JOSECLI": "the `jose` executable (swift-argument-parser), a thin layer over the public API "
                "(<doc:CommandLineTool>)",
     "core-only-program": "a program that verifies a token with `import JOSE` alone: what the core links",

@@ -73,8 +73,13 @@ def main() -> None:
         usage()
     tag, expected = ours[0], int(ours[1])
 
-    package = json.loads(subprocess.run(["swift", "package", "dump-package"], check=True, capture_output=True,
-                                        text=True, env=environment).stdout)["name"]
+    # On the run's own scratch folder: SwiftPM locks the folder it uses, and the main one may be busy
+    # (the docs lane of .ci/run builds there meanwhile).
+    scratch = []
+    if "--scratch-path" in swift_arguments:
+        scratch = swift_arguments[swift_arguments.index("--scratch-path"):swift_arguments.index("--scratch-path") + 2]
+    package = json.loads(subprocess.run(["swift", "package", *scratch, "dump-package"], check=True,
+                                        capture_output=True, text=True, env=environment).stdout)["name"]
     subprocess.run(["swift", "build", "--product", f"{package}PackageTests", *swift_arguments], check=True,
                    env=environment)
     swift_arguments = ["--skip-build", *swift_arguments]

@@ -16,7 +16,8 @@ import unittest
 
 SCRIPT = pathlib.Path(__file__).resolve().parent / "run-tagged-suites.py"
 
-# A stand-in for `swift`: `swift package dump-package` names the package M; `swift build` records
+# A stand-in for `swift`: `swift package dump-package` names the package M and records its
+# arguments in PACKAGE_SEEN; `swift build` records
 # its arguments and JOSE_TEST_TARGETS in BUILD_SEEN; `swift test list` writes the suites of LISTING
 # to the event stream; `swift test` records its --filter in FILTER_SEEN and writes a testStarted
 # event for each suite of STARTED (the suites a real run would have reached), after a record
@@ -26,6 +27,7 @@ FAKE_SWIFT = textwrap.dedent('''\
     import json, os, sys
     arguments = sys.argv[1:]
     if arguments[0] == "package":
+        json.dump(arguments[1:], open(os.environ["PACKAGE_SEEN"], "w"))
         print(json.dumps({"name": "M"}))
         sys.exit(0)
     if arguments[0] == "build":
@@ -61,23 +63,28 @@ LISTING = {
 }
 
 
-def run(tag: str, expected: int, started: list[str], *extra: str, status: int = 0) -> tuple[subprocess.CompletedProcess, str, dict]:
+def run(tag: str, expected: int, started: list[str], *extra: str, status: int = 0,
+        swift_arguments: tuple[str, ...] = ("--sanitize=thread",)) -> tuple[subprocess.CompletedProcess, str, dict]:
     """Runs the script with the stand-in `swift`; the result, the --filter the run was given, and
-    what the build was asked for."""
+    what the build was asked for (with the arguments of `swift package` under "package")."""
     with tempfile.TemporaryDirectory() as directory:
         swift = pathlib.Path(directory) / "swift"
         swift.write_text(FAKE_SWIFT)
         swift.chmod(0o755)
         seen = pathlib.Path(directory) / "filter"
         built = pathlib.Path(directory) / "build"
+        packaged = pathlib.Path(directory) / "package"
         environment = os.environ | {"PATH": f"{directory}:{os.environ['PATH']}", "LISTING": json.dumps(LISTING),
                                     "STARTED": json.dumps(started), "FILTER_SEEN": str(seen), "BUILD_SEEN": str(built),
+                                    "PACKAGE_SEEN": str(packaged),
                                     "STATUS": str(status)}
         environment.pop("JOSE_TEST_TARGETS", None)
-        result = subprocess.run([sys.executable, str(SCRIPT), tag, str(expected), *extra, "--", "--sanitize=thread"],
+        result = subprocess.run([sys.executable, str(SCRIPT), tag, str(expected), *extra, "--", *swift_arguments],
                                 capture_output=True, text=True, env=environment)
-        return (result, seen.read_text() if seen.exists() else "",
-                json.loads(built.read_text()) if built.exists() else {})
+        build = json.loads(built.read_text()) if built.exists() else {}
+        if packaged.exists():
+            build["package"] = json.loads(packaged.read_text())
+        return (result, seen.read_text() if seen.exists() else "", build)
 
 
 class TaggedSuites(unittest.TestCase):
@@ -88,7 +95,15 @@ class TaggedSuites(unittest.TestCase):
         self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
         self.assertEqual(selection, r"^(?:M\.Outer/Inner|M\.Parser)$")
         # The test product alone, with every test target.
-        self.assertEqual(build, {"arguments": ["--product", "MPackageTests", "--sanitize=thread"], "targets": None})
+        self.assertEqual(build, {"arguments": ["--product", "MPackageTests", "--sanitize=thread"], "targets": None,
+                                 "package": ["dump-package"]})
+
+    def test_the_package_is_read_on_the_runs_own_scratch_folder(self):
+        result, _, build = run("addressSanitized", 2, ["M.Outer/Inner", "M.Parser"],
+                               swift_arguments=("--sanitize=address", "--scratch-path", ".build-asan"))
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        self.assertEqual(build["package"], ["--scratch-path", ".build-asan", "dump-package"])
+        self.assertEqual(build["arguments"], ["--product", "MPackageTests", "--sanitize=address", "--scratch-path", ".build-asan"])
 
     def test_test_targets_keep_only_those_in_the_build(self):
         result, _, build = run("addressSanitized", 2, ["M.Outer/Inner", "M.Parser"], "--test-targets", "ATests,BTests")

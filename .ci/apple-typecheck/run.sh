@@ -51,4 +51,4 @@ if [ ${#failed[@]} -gt 0 ]; then
   echo "apple-typecheck: FAILED: ${failed[*]}"
   exit 1
 fi
-echo "apple-typecheck: JOSE, JOSEOAuth, JOSEURLSession, JOSEAppleLogin and JOSELoopbackLogin type-check for ios16 macos13 tvos16 watchos9, and the whole CLI (JOSECLI, with ArgumentParser and JOSEPrimitiveSignatureCheck) for macos13; the ios15 control fails"
+echo "apple-typecheck: JOSE, JOSEOAuth, JOSEURLSession, JOSEAppleLogin and JOSELoopbackLogin type-check for ios16 macos13 tvos16 watchos9, and the whole CLI (JOSECLI, with ArgumentParser, JOSEPrimitiveSignatureCheck and JOSEBatchIO) for macos13; the ios15 control fails"

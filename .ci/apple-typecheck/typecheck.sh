@@ -21,7 +21,7 @@
 #    Swift snippets of JOSEAppleLogin's DocC catalog (snippets.py).
 # 4. For macOS only, the command line: compiles the real swift-argument-parser sources (from the
 #    package's resolved checkouts, `swift package resolve` when there are none) for the target,
-#    then JOSEPrimitiveSignatureCheck and the whole of JOSECLI (the PostgreSQL trait off).
+#    then JOSEPrimitiveSignatureCheck, JOSEBatchIO and the whole of JOSECLI (the PostgreSQL trait off).
 # Exits 0 when all are clean; prints the first errors otherwise.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -84,8 +84,8 @@ check JOSEAppleLogin -emit-module
 check JOSELoopbackLogin -emit-module "${callers_executor[@]}"
 # The command line (`jose`), for macOS only (iOS, tvOS and watchOS get no CLI): the real
 # swift-argument-parser sources, compiled for the target against the stubs (its Darwin branches:
-# os_unfair_lock, ioctl, the C library), then JOSEPrimitiveSignatureCheck and the whole of
-# JOSECLI, each with the settings Package.swift gives it (none; the PostgreSQL trait is off).
+# os_unfair_lock, ioctl, the C library), then JOSEPrimitiveSignatureCheck, JOSEBatchIO and the
+# whole of JOSECLI, each with the settings Package.swift gives it (none; the PostgreSQL trait is off).
 if [ "$PLATFORM" = macos13 ]; then
   # The dependency checkouts of the package (`swift package resolve`, which the CI's later
   # `swift build` reuses), unless APPLE_TYPECHECK_CHECKOUTS names a folder of them.
@@ -109,6 +109,7 @@ if [ "$PLATFORM" = macos13 ]; then
   dependency ArgumentParserToolInfo "$DEPS/swift-argument-parser/Sources/ArgumentParserToolInfo"
   dependency ArgumentParser "$DEPS/swift-argument-parser/Sources/ArgumentParser"
   check JOSEPrimitiveSignatureCheck -emit-module
+  check JOSEBatchIO -emit-module
   check JOSECLI -typecheck
 fi
 # The catalog's snippets, where the login sheet has a presentation context (not tvOS or watchOS).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import JOSE
+import JOSEBatchIO
 
 /// The process entry point of `jose`.
 ///
@@ -22,6 +23,10 @@ enum EntryPoint {
             }
             status = CLIFailure.Status.success.rawValue
         } catch let failure as CLIFailure {
+            failure.report()
+            status = failure.status.rawValue
+        } catch let error as DescriptorReadError {
+            let failure = CLIFailure(error)
             failure.report()
             status = failure.status.rawValue
         } catch let error as JOSEError {

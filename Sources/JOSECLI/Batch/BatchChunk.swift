@@ -1,5 +1,6 @@
 import Foundation
 import JOSE
+import JOSEBatchIO
 
 /// A run of `--batch --threads` lines: the reader's buffer they were read into, so that the
 /// reader can go on reading (into another buffer) while they are verified, and the JSON lines

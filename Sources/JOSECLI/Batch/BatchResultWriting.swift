@@ -1,4 +1,5 @@
 import JOSE
+import JOSEBatchIO
 
 extension BatchOutputBuffer {
     /// Appends the JSON line for one token: byte for byte what ``VerificationReport/json(line:)``

@@ -1,5 +1,6 @@
 import Foundation
 import JOSE
+import JOSEBatchIO
 
 /// `verify --batch`: one token per stdin line, one JSON line each, in input order, at the
 /// library's speed.

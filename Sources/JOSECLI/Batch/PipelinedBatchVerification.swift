@@ -1,5 +1,6 @@
 import Foundation
 import JOSE
+import JOSEBatchIO
 
 /// `verify --batch --threads N` (N ≥ 2): reading, verifying and writing overlap.
 ///
@@ -79,10 +80,10 @@ struct PipelinedBatchVerification {
                                      capacity: chunkBytes * 2)
         var lines: [BatchLine] = []
         lines.reserveCapacity(chunkLines)
-        do {
+        do throws(DescriptorReadError) {
             while true {
                 reader.collect(into: &lines, limit: chunkLines)
-                var readFailure: (any Error)?
+                var readFailure: DescriptorReadError?
                 // Up to a chunk's bytes, but past that while no line is complete yet.
                 while lines.count < chunkLines, lines.isEmpty || reader.bufferedBytes < chunkBytes,
                       reader.canReadMoreWithoutBlocking {
@@ -110,10 +111,8 @@ struct PipelinedBatchVerification {
                 reader.compact()
                 try reader.readMore()
             }
-        } catch let error as CLIFailure {
-            failure = error
         } catch {
-            failure = CLIFailure.input("cannot read standard input: \(error)")
+            failure = CLIFailure(error)
         }
     }
 

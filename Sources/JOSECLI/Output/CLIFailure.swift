@@ -1,4 +1,5 @@
 import JOSE
+import JOSEBatchIO
 
 /// A failure that ends the process with one of the contract's exit codes, and what to print.
 struct CLIFailure: Error {
@@ -31,6 +32,11 @@ struct CLIFailure: Error {
     /// Unusable local input such as a key or claims file (exit 2).
     static func input(_ message: String) -> CLIFailure {
         CLIFailure(status: .usage, message: message, hint: nil)
+    }
+
+    /// Standard input that could not be read (exit 2).
+    init(_ error: DescriptorReadError) {
+        self = .input("cannot read standard input: \(error.reason)")
     }
 
     /// A rejected token whose outcome has already been printed (exit 1).

@@ -1,4 +1,5 @@
 import Foundation
+import JOSEBatchIO
 
 /// Standard streams for the CLI: unbuffered writes (so stdout and stderr never reorder), stdin
 /// reading, and colour only on terminals. `--batch` reads and writes in blocks of its own: see
@@ -50,31 +51,16 @@ enum Console {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while bytes.count <= limit {
             let count = try chunk.withUnsafeMutableBytes { buffer in
-                try readSome(STDIN_FILENO, into: buffer.baseAddress!, count: min(buffer.count, limit + 1 - bytes.count))
+                do throws(DescriptorReadError) {
+                    return try DescriptorReading.readSome(STDIN_FILENO, into: buffer.baseAddress!,
+                                                          count: min(buffer.count, limit + 1 - bytes.count))
+                } catch {
+                    throw CLIFailure(error)
+                }
             }
             if count == 0 { return bytes }
             bytes += chunk[0..<count]
         }
         return nil
-    }
-
-    /// One `read(2)` of up to `count` bytes from `descriptor` into `destination`, retried when
-    /// a signal interrupts it, and waiting for input when the descriptor is non-blocking.
-    ///
-    /// - Returns: how many bytes were read; 0 at the end of the input.
-    /// - Throws: ``CLIFailure`` (exit 2) when the descriptor cannot be read.
-    static func readSome(_ descriptor: Int32, into destination: UnsafeMutableRawPointer, count: Int) throws -> Int {
-        while true {
-            let result = read(descriptor, destination, count)
-            if result >= 0 { return result }
-            if errno == EINTR { continue }
-            if errno == EAGAIN || errno == EWOULDBLOCK {
-                // A non-blocking stdin (set so by whoever started us): wait for input instead.
-                var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                _ = poll(&request, 1, -1)
-                continue
-            }
-            throw CLIFailure.input("cannot read standard input: " + String(cString: strerror(errno)))
-        }
     }
 }

@@ -1,6 +1,6 @@
 import JOSETestSupport
 import Testing
-@testable import JOSECLI
+import JOSEBatchIO
 
 /// `--batch` copies a verified token's JSON to its output when it is already in output form;
 /// the word-at-a-time decision must agree with the exact byte-by-byte rule on every text.

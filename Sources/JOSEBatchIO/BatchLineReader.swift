@@ -1,16 +1,16 @@
 import Foundation
 
 /// One line of a `--batch` block: its number and where its token sits in the reader's buffer.
-struct BatchLine: Sendable {
+package struct BatchLine: Sendable {
     /// The value of ``count`` for a line longer than the token limit, which was skipped unread.
-    static let overLong = -1
+    package static let overLong = -1
 
     /// The 1-based line number.
-    var number: Int
+    package var number: Int
     /// The offset of the token's first byte in ``BatchLineReader/bytes``.
-    var offset: Int
+    package var offset: Int
     /// The token's length (without `\n` or a `\r` before it), or ``overLong``.
-    var count: Int
+    package var count: Int
 }
 
 /// Reads a file descriptor into a reusable buffer (or a series of them, see
@@ -25,7 +25,7 @@ struct BatchLine: Sendable {
 /// ``readMore()`` (which only appends) and until the next ``compact()`` or ``compactAndRead()``;
 /// after ``exchangeBuffer(_:)`` they point into the buffer given away, valid as long as its new
 /// owner keeps it.
-final class BatchLineReader {
+package final class BatchLineReader {
     /// The descriptor read.
     private let descriptor: Int32
     /// Whether ``buffer`` is a regular file mapped into memory (``mappingFile(_:maximumTokenBytes:)``)
@@ -46,7 +46,7 @@ final class BatchLineReader {
     /// The number of the last line counted.
     private var lineNumber = 0
     /// Whether the descriptor reported its end.
-    private(set) var atEnd = false
+    package private(set) var atEnd = false
 
     /// The most bytes one `read(2)` asks for: small enough that what was read is still in the
     /// core's cache when its lines are verified.
@@ -58,7 +58,7 @@ final class BatchLineReader {
     ///   - descriptor: what to read, e.g. `STDIN_FILENO`.
     ///   - maximumTokenBytes: the longest token to pass on (a `\r` before the newline is extra).
     ///   - capacity: the buffer size; raised to hold one longest line and a read beside it.
-    init(descriptor: Int32, maximumTokenBytes: Int, capacity: Int = 1 << 20) {
+    package init(descriptor: Int32, maximumTokenBytes: Int, capacity: Int = 1 << 20) {
         self.descriptor = descriptor
         self.maximumTokenBytes = maximumTokenBytes
         let size = max(capacity, maximumTokenBytes + 1 + (64 << 10))
@@ -76,7 +76,7 @@ final class BatchLineReader {
     ///
     /// - Returns: `nil` when `descriptor` is not a regular file, has no byte left after its
     ///   offset, or cannot be mapped: read it with ``init(descriptor:maximumTokenBytes:capacity:)``.
-    static func mappingFile(_ descriptor: Int32, maximumTokenBytes: Int) -> BatchLineReader? {
+    package static func mappingFile(_ descriptor: Int32, maximumTokenBytes: Int) -> BatchLineReader? {
         var status = stat()
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
         let offset = lseek(descriptor, 0, SEEK_CUR)
@@ -139,23 +139,23 @@ final class BatchLineReader {
     }
 
     /// The buffer's first byte: ``BatchLine/offset`` counts from here.
-    var bytes: UnsafeRawPointer { UnsafeRawPointer(buffer.baseAddress!) }
+    package var bytes: UnsafeRawPointer { UnsafeRawPointer(buffer.baseAddress!) }
 
     /// The size of the buffer, which a buffer given to ``exchangeBuffer(_:)`` must have.
-    var bufferBytes: Int { buffer.count }
+    package var bufferBytes: Int { buffer.count }
 
     /// The bytes read and not yet handed out as lines.
-    var pendingBytes: Int { end - start }
+    package var pendingBytes: Int { end - start }
 
     /// The bytes in the buffer, handed out or not: since it was taken by ``exchangeBuffer(_:)``
     /// or moved by ``compact()``, the bytes read plus those it started with.
-    var bufferedBytes: Int { end }
+    package var bufferedBytes: Int { end }
 
     /// Gives away the buffer, with the lines collected from it, and goes on in `fresh` (of
     /// ``bufferBytes`` bytes), where it copies only the bytes not yet handed out (a line's
     /// start, usually): the lines collected stay valid in the returned buffer, which is the
     /// caller's to free or to hand back through this method.
-    func exchangeBuffer(_ fresh: UnsafeMutableRawBufferPointer) -> UnsafeMutableRawBufferPointer {
+    package func exchangeBuffer(_ fresh: UnsafeMutableRawBufferPointer) -> UnsafeMutableRawBufferPointer {
         precondition(!isMapped, "a mapped file is not given away")
         precondition(fresh.count == buffer.count, "a reader's buffers all have its size")
         let old = buffer
@@ -175,7 +175,7 @@ final class BatchLineReader {
     /// Appends the complete lines now in the buffer to `lines`, until it holds `limit` lines;
     /// at the end of the input, the last line too even without its newline. Empty lines are
     /// counted and left out.
-    func collect(into lines: inout [BatchLine], limit: Int) {
+    package func collect(into lines: inout [BatchLine], limit: Int) {
         guard let base = buffer.baseAddress else { return }
         while lines.count < limit {
             guard searched < end, let found = memchr(base + searched, 0x0A, end - searched) else {
@@ -214,7 +214,7 @@ final class BatchLineReader {
 
     /// Whether bytes can be read now without blocking and without moving the buffer's
     /// contents (so that lines already collected stay valid).
-    var canReadMoreWithoutBlocking: Bool {
+    package var canReadMoreWithoutBlocking: Bool {
         guard !atEnd, end < buffer.count else { return false }
         var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         return poll(&request, 1, 0) > 0
@@ -222,17 +222,17 @@ final class BatchLineReader {
 
     /// Reads once into the free space after the bytes held; lines collected stay valid.
     ///
-    /// - Throws: ``CLIFailure`` (exit 2) when the descriptor cannot be read.
-    func readMore() throws {
+    /// - Throws: ``DescriptorReadError`` when the descriptor cannot be read.
+    package func readMore() throws(DescriptorReadError) {
         guard !atEnd, end < buffer.count, let base = buffer.baseAddress else { return }
-        let count = try Console.readSome(descriptor, into: base + end, count: min(buffer.count - end, Self.readSize))
+        let count = try DescriptorReading.readSome(descriptor, into: base + end, count: min(buffer.count - end, Self.readSize))
         if count == 0 { atEnd = true }
         end += count
     }
 
     /// Moves the bytes not yet handed out to the front of the buffer, making room to read.
     /// Lines collected before are invalid afterwards.
-    func compact() {
+    package func compact() {
         guard start > 0, !isMapped, let base = buffer.baseAddress else { return }
         if end > start { memmove(base, base + start, end - start) }
         end -= start
@@ -243,8 +243,8 @@ final class BatchLineReader {
     /// ``compact()``, then reads, waiting for input if there is none. Lines collected before
     /// are invalid afterwards.
     ///
-    /// - Throws: ``CLIFailure`` (exit 2) when the descriptor cannot be read.
-    func compactAndRead() throws {
+    /// - Throws: ``DescriptorReadError`` when the descriptor cannot be read.
+    package func compactAndRead() throws(DescriptorReadError) {
         compact()
         try readMore()
     }

@@ -6,7 +6,7 @@ import Darwin
 import Foundation
 import JOSETestSupport
 import Testing
-@testable import JOSECLI
+import JOSEBatchIO
 
 /// `--batch --threads` hands each chunk the reader's buffer with its lines and gives the reader
 /// the chunk's old buffer: lines must stay readable in the buffer given away, and a line read

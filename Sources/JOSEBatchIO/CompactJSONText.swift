@@ -1,5 +1,5 @@
 /// Decides whether a JSON text the library verified can be copied to the output as it is:
-/// whether it is already exactly what ``JSONRendering`` would write for it.
+/// whether it is already exactly what the CLI's `JSONRendering` would write for it.
 ///
 /// That holds for a compact, plain-ASCII text: no byte <= 0x20 outside strings (no
 /// whitespace), no control byte or byte >= 0x7F anywhere, and in strings only the escapes the
@@ -13,9 +13,9 @@
 /// none of the others, strings are exactly the spans between a quote and the next, so a second
 /// pass, eight bytes at a time, allows a space only after an odd number of quotes (claims such
 /// as `"scope":"read write"` or a name have spaces in strings).
-enum CompactJSONText {
+package enum CompactJSONText {
     /// Whether `text`, a valid JSON text, can be copied as it is.
-    static func isCopyable(_ text: UnsafeRawBufferPointer) -> Bool {
+    package static func isCopyable(_ text: UnsafeRawBufferPointer) -> Bool {
         guard let base = text.baseAddress else { return true }
         let wholeWords = text.count / 8
         // Byte k of a word sits at bits 8k..8k+7 (little-endian loads, whatever the machine), so
@@ -107,7 +107,7 @@ enum CompactJSONText {
 
     /// The exact rule, one byte at a time, tracking strings and escapes: the reference for
     /// ``isCopyable(_:)``, which takes it for any text with a control, non-ASCII or backslash byte.
-    static func isCopyableByteByByte(_ text: UnsafeRawBufferPointer) -> Bool {
+    package static func isCopyableByteByByte(_ text: UnsafeRawBufferPointer) -> Bool {
         var inString = false
         var afterBackslash = false
         for byte in text {
