@@ -11,8 +11,9 @@
 /// whether the text has a control, non-ASCII or backslash byte (then the exact byte-by-byte rule
 /// decides) and whether it has a space. A text with neither is copyable. For one with spaces and
 /// none of the others, strings are exactly the spans between a quote and the next, so a second
-/// pass, eight bytes at a time, allows a space only after an odd number of quotes (claims such
-/// as `"scope":"read write"` or a name have spaces in strings).
+/// pass allows a space only after an odd number of quotes (claims such as `"scope":"read write"`
+/// or a name have spaces in strings): sixteen bytes at a time, a block without a space adds only
+/// its count of quotes, and the quotes before each space of the others are counted word by word.
 package enum CompactJSONText {
     /// Whether `text`, a valid JSON text, can be copied as it is.
     package static func isCopyable(_ text: UnsafeRawBufferPointer) -> Bool {
@@ -45,13 +46,30 @@ package enum CompactJSONText {
         // shift, so the chain from word to word is two instructions).
         var spacesOutside: UInt64 = 0
         var carry: UInt64 = 0
-        for index in 0...wholeWords {
+        // Sixteen bytes at a time (vector compares; a set lane is all ones, so its high bit
+        // works as above): a block without a space only passes on the parity of its quotes.
+        let quote = SIMD16<Int8>(repeating: Int8(UInt8(ascii: "\"")))
+        let space = SIMD16<Int8>(repeating: 0x20)
+        for index in 0..<text.count / 16 {
+            let block = base.loadUnaligned(fromByteOffset: index * 16, as: SIMD16<Int8>.self)
+            let quotes = unsafeBitCast(block .== quote, to: SIMD2<UInt64>.self)
+            let spaces = unsafeBitCast(block .== space, to: SIMD2<UInt64>.self)
+            if spaces[0] | spaces[1] == 0 {
+                // Each quote is eight set bits: an odd number of quotes sets bit 3 of the count.
+                carry ^= UInt64(bitPattern: -Int64((quotes[0].nonzeroBitCount + quotes[1].nonzeroBitCount) >> 3 & 1))
+                continue
+            }
+            for lane in 0..<2 {
+                // The lane's bytes in text order from its low bits up, as the words below.
+                let inside = prefixParity(UInt64(littleEndian: quotes[lane])) ^ carry
+                spacesOutside |= UInt64(littleEndian: spaces[lane]) & ~inside
+                carry = UInt64(bitPattern: Int64(bitPattern: inside) >> 63)
+            }
+        }
+        // The word left over, if any, and the tail.
+        for index in text.count / 16 * 2...wholeWords {
             let current = index < wholeWords ? UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) : tail
-            var inside = bytes(of: current, equalTo: UInt8(ascii: "\""))
-            inside ^= inside << 8
-            inside ^= inside << 16
-            inside ^= inside << 32
-            inside ^= carry
+            let inside = prefixParity(bytes(of: current, equalTo: UInt8(ascii: "\""))) ^ carry
             spacesOutside |= bytes(of: current, equalTo: UInt8(ascii: " ")) & ~inside
             carry = UInt64(bitPattern: Int64(bitPattern: inside) >> 63)
         }
@@ -93,6 +111,17 @@ package enum CompactJSONText {
         // (b & 0x7F) + 1 never carries out of the byte; its high bit is set iff b & 0x7F == 0x7F.
         let deleteOrHigher = (((word & lows) &+ 0x0101_0101_0101_0101) | word) & highs
         return small | deleteOrHigher | bytes(of: word, equalTo: UInt8(ascii: "\\"))
+    }
+
+    /// Each byte of `marks` XORed with every byte before it in the word: where the marked bytes
+    /// are quotes, a byte's high bit tells whether an odd number of them came up to it.
+    @inline(__always)
+    private static func prefixParity(_ marks: UInt64) -> UInt64 {
+        var parity = marks
+        parity ^= parity << 8
+        parity ^= parity << 16
+        parity ^= parity << 32
+        return parity
     }
 
     /// Each byte's high bit set exactly where a byte of `word` equals `value`.

@@ -15,6 +15,7 @@ import json
 import sys
 
 from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
@@ -42,7 +43,10 @@ def main():
         driver.set_page_load_timeout(60)
         driver.get(url)
         if action in ("allow", "deny"):
-            wait = WebDriverWait(driver, 60)
+            # Each form's submission replaces the page: a lookup made while it does fails with
+            # "aborted by navigation" (a WebDriverException, like "no such element"), so the
+            # waits poll past both until the next page is there, or give up after 60 s.
+            wait = WebDriverWait(driver, 60, ignored_exceptions=(WebDriverException,))
             wait.until(expected_conditions.presence_of_element_located((By.ID, "username"))).send_keys("alice")
             driver.find_element(By.ID, "password").send_keys("wonderland")
             driver.find_element(By.ID, "sign-in").click()
