@@ -32,6 +32,11 @@ let cryptoBackendSettings: [SwiftSetting] = [
 /// hopping to the global executor and back.
 let asyncOnCallersExecutor: [SwiftSetting] = [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
 
+/// `JOSE_LOCK_FALLBACK=1 swift build …` builds JOSE with the lock and atomics that Apple platforms
+/// use (Support/Lock.swift) on Linux too: CI's swift-crypto and ThreadSanitizer runs. A define
+/// of JOSE's alone, so that the dependencies' builds stay as they are; ordinary builds never see it.
+let lockFallback: [SwiftSetting] = Context.environment["JOSE_LOCK_FALLBACK"] != nil ? [.define("JOSE_LOCK_FALLBACK")] : []
+
 let package = Package(
     name: "swift-jose",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
@@ -123,7 +128,7 @@ let package = Package(
             dependencies: cryptoBackendDependencies + [
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: cryptoBackendSettings + asyncOnCallersExecutor
+            swiftSettings: cryptoBackendSettings + asyncOnCallersExecutor + lockFallback
         ),
         .target(
             name: "JOSEURLSession",

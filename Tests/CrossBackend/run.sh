@@ -8,17 +8,21 @@
 #
 #   bash Tests/CrossBackend/run.sh             (debug builds; prints "N passed, N failed")
 #   bash Tests/CrossBackend/run.sh release     (release builds, as they ship)
+#   bash Tests/CrossBackend/run.sh --binaries OPENSSL_JOSE SWIFT_CRYPTO_JOSE
+#                                              (two `jose` already built; CI's, which builds both
+#                                              configurations in one scratch folder, one after the other)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-configuration="${1:-debug}"
-# CI passes the flags of its OpenSSL build (its --traits), so that this reuses it. Fixed
-# hashing keeps SwiftPM's order of the trait flags that build used (.ci/run says why).
-read -r -a flags <<<"${CROSS_BACKEND_BUILD_FLAGS:-}"
-SWIFT_DETERMINISTIC_HASHING=1 swift build -c "$configuration" --product jose ${flags[@]+"${flags[@]}"}
-swift build -c "$configuration" --product jose --traits SwiftCrypto --scratch-path .build-swift-crypto \
-    -Xswiftc -DJOSE_LOCK_FALLBACK
-declare -A jose=([openssl]="$PWD/.build/$configuration/jose" [swift-crypto]="$PWD/.build-swift-crypto/$configuration/jose")
+if [ "${1:-}" = --binaries ]; then
+    declare -A jose=([openssl]="$(realpath "${2:?the jose of the OpenSSL build}")"
+                     [swift-crypto]="$(realpath "${3:?the jose of the swift-crypto build}")")
+else
+    configuration="${1:-debug}"
+    swift build -c "$configuration" --product jose
+    JOSE_LOCK_FALLBACK=1 swift build -c "$configuration" --product jose --traits SwiftCrypto --scratch-path .build-swift-crypto
+    declare -A jose=([openssl]="$PWD/.build/$configuration/jose" [swift-crypto]="$PWD/.build-swift-crypto/$configuration/jose")
+fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
