@@ -18,7 +18,11 @@ TAG is the tag's name (`addressSanitized`); SWIFT_ARGUMENTS go to `swift build`,
 and `swift test` (e.g. `--sanitize=address --scratch-path .build-asan`). The build makes the
 package's test product only, not its executables, and with --test-targets (comma-separated) only
 those test targets are in it (the manifest keeps the ones JOSE_TEST_TARGETS names): the tagged
-suites must all be in them, or the count check fails. With --list, the tagged suites and the
+suites must all be in them, or the count check fails. Of those targets it compiles only the files
+the run needs (the manifest leaves out the ones JOSE_TEST_EXCLUDE names): a file is left out when
+it declares suites or tests, names the tag nowhere, and extends no type of a tagged suite. A file
+of helpers, which declares no test, stays. Leaving out a file that a kept one needs fails the
+build; one that held a tagged suite fails the count check. With --list, the tagged suites and the
 filter are printed and nothing runs.
 """
 import json
@@ -31,6 +35,9 @@ import tempfile
 
 # The event stream version whose test records carry their tags.
 EVENT_STREAM = ["--experimental-event-stream-version", "99"]
+
+# The test targets' sources, a folder per target.
+TESTS = pathlib.Path(__file__).resolve().parent.parent / "Tests"
 
 
 def usage() -> None:
@@ -55,6 +62,27 @@ def enclosing(suite_id: str) -> set[str]:
     return {"/".join(parts[:end]) for end in range(1, len(parts))}
 
 
+def files_left_out(tag: str, targets: list[str]) -> list[str]:
+    """The Swift files of the test targets `targets` that a run of the suites tagged `tag` does not
+    need: those that declare a suite or a test, name the tag nowhere, and extend no type that a
+    tagged suite declares (its tests would be that suite's). Paths relative to Tests/."""
+    texts = {path: path.read_text() for target in targets for path in sorted((TESTS / target).rglob("*.swift"))}
+    mention = re.compile(r"\." + re.escape(tag) + r"\b")
+    tagged_types = set()
+    for text in texts.values():
+        # Each suite's attribute up to its declaration's opening brace: tagged or not, and its name.
+        for start in (match.start() for match in re.finditer(r"@Suite\b", text)):
+            declaration = text[start:text.find("{", start)]
+            name = re.search(r"\b(?:struct|enum|class|actor)\s+(\w+)", declaration)
+            if name and mention.search(declaration):
+                tagged_types.add(name.group(1))
+    extends_tagged = re.compile(r"\bextension\s+(?:\w+\.)*(?:" + "|".join(map(re.escape, sorted(tagged_types))) + r")\b") \
+        if tagged_types else None
+    return [str(path.relative_to(TESTS)) for path, text in texts.items()
+            if ("@Suite" in text or "@Test" in text) and not mention.search(text)
+            and not (extends_tagged and extends_tagged.search(text))]
+
+
 def main() -> None:
     """Lists the tagged suites, checks their count, runs them and checks what the run reached."""
     if "--" not in sys.argv:
@@ -67,11 +95,18 @@ def main() -> None:
         index = ours.index("--test-targets")
         if index + 1 >= len(ours):
             usage()
-        environment["JOSE_TEST_TARGETS"] = ours[index + 1]
+        targets = ours[index + 1]
         del ours[index:index + 2]
+    else:
+        targets = None
     if len(ours) != 2 or not ours[1].isdigit():
         usage()
     tag, expected = ours[0], int(ours[1])
+    if targets is not None:
+        environment["JOSE_TEST_TARGETS"] = targets
+        left_out = files_left_out(tag, targets.split(","))
+        environment["JOSE_TEST_EXCLUDE"] = ",".join(left_out)
+        print(f"run-tagged-suites: {len(left_out)} test files without .{tag} suites are not compiled")
 
     # On the run's own scratch folder: SwiftPM locks the folder it uses, and the main one may be busy
     # (the docs lane of .ci/run builds there meanwhile).

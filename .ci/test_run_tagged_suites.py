@@ -18,7 +18,7 @@ SCRIPT = pathlib.Path(__file__).resolve().parent / "run-tagged-suites.py"
 
 # A stand-in for `swift`: `swift package dump-package` names the package M and records its
 # arguments in PACKAGE_SEEN; `swift build` records
-# its arguments and JOSE_TEST_TARGETS in BUILD_SEEN; `swift test list` writes the suites of LISTING
+# its arguments, JOSE_TEST_TARGETS and JOSE_TEST_EXCLUDE in BUILD_SEEN; `swift test list` writes the suites of LISTING
 # to the event stream; `swift test` records its --filter in FILTER_SEEN and writes a testStarted
 # event for each suite of STARTED (the suites a real run would have reached), after a record
 # holding a raw U+2028. Test commands must not build (--skip-build).
@@ -31,8 +31,8 @@ FAKE_SWIFT = textwrap.dedent('''\
         print(json.dumps({"name": "M"}))
         sys.exit(0)
     if arguments[0] == "build":
-        json.dump({"arguments": arguments[1:], "targets": os.environ.get("JOSE_TEST_TARGETS")},
-                  open(os.environ["BUILD_SEEN"], "w"))
+        json.dump({"arguments": arguments[1:], "targets": os.environ.get("JOSE_TEST_TARGETS"),
+                   "excluded": os.environ.get("JOSE_TEST_EXCLUDE")}, open(os.environ["BUILD_SEEN"], "w"))
         sys.exit(0)
     if "--skip-build" not in arguments:
         sys.exit("swift test without --skip-build")
@@ -63,11 +63,32 @@ LISTING = {
 }
 
 
+# Test sources, for the files a run leaves out: paths under Tests/ and their text.
+SOURCES = {
+    "ATests/Tagged.swift": '@Suite("Parser (strict)", .tags(.addressSanitized))\nstruct ParserTests {\n    @Test func a() {}\n}\n',
+    "ATests/Untagged.swift": "@Suite struct CacheTests {\n    @Test func b() {}\n}\n",
+    "ATests/Helpers.swift": "func helper() {}\n",
+    "ATests/More/ExtendsTagged.swift": "extension ParserTests {\n    @Test func c() {}\n}\n",
+    "ATests/Nested.swift": "extension Outer {\n    @Suite(.tags(.addressSanitized)) struct Inner {}\n}\n",
+    "ATests/OtherTag.swift": "@Suite(.tags(.threadSanitized)) struct Threads {}\n",
+    "ATests/LongerTag.swift": "@Suite(.tags(.addressSanitizedLater)) struct Later {}\n",
+    "BTests/Untagged.swift": "@Suite struct Elsewhere {}\n",
+}
+
+
 def run(tag: str, expected: int, started: list[str], *extra: str, status: int = 0,
         swift_arguments: tuple[str, ...] = ("--sanitize=thread",)) -> tuple[subprocess.CompletedProcess, str, dict]:
-    """Runs the script with the stand-in `swift`; the result, the --filter the run was given, and
-    what the build was asked for (with the arguments of `swift package` under "package")."""
+    """Runs the script with the stand-in `swift`, from a copy beside the test sources of
+    ``SOURCES``; the result, the --filter the run was given, and what the build was asked for
+    (with the arguments of `swift package` under "package")."""
     with tempfile.TemporaryDirectory() as directory:
+        script = pathlib.Path(directory) / "repository" / ".ci" / SCRIPT.name
+        script.parent.mkdir(parents=True)
+        script.write_text(SCRIPT.read_text())
+        for path, text in SOURCES.items():
+            source = script.parent.parent / "Tests" / path
+            source.parent.mkdir(parents=True, exist_ok=True)
+            source.write_text(text)
         swift = pathlib.Path(directory) / "swift"
         swift.write_text(FAKE_SWIFT)
         swift.chmod(0o755)
@@ -79,7 +100,8 @@ def run(tag: str, expected: int, started: list[str], *extra: str, status: int = 
                                     "PACKAGE_SEEN": str(packaged),
                                     "STATUS": str(status)}
         environment.pop("JOSE_TEST_TARGETS", None)
-        result = subprocess.run([sys.executable, str(SCRIPT), tag, str(expected), *extra, "--", *swift_arguments],
+        environment.pop("JOSE_TEST_EXCLUDE", None)
+        result = subprocess.run([sys.executable, str(script), tag, str(expected), *extra, "--", *swift_arguments],
                                 capture_output=True, text=True, env=environment)
         build = json.loads(built.read_text()) if built.exists() else {}
         if packaged.exists():
@@ -96,7 +118,7 @@ class TaggedSuites(unittest.TestCase):
         self.assertEqual(selection, r"^(?:M\.Outer/Inner|M\.Parser)$")
         # The test product alone, with every test target.
         self.assertEqual(build, {"arguments": ["--product", "MPackageTests", "--sanitize=thread"], "targets": None,
-                                 "package": ["dump-package"]})
+                                 "excluded": None, "package": ["dump-package"]})
 
     def test_the_package_is_read_on_the_runs_own_scratch_folder(self):
         result, _, build = run("addressSanitized", 2, ["M.Outer/Inner", "M.Parser"],
@@ -109,6 +131,16 @@ class TaggedSuites(unittest.TestCase):
         result, _, build = run("addressSanitized", 2, ["M.Outer/Inner", "M.Parser"], "--test-targets", "ATests,BTests")
         self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
         self.assertEqual(build["targets"], "ATests,BTests")
+
+    def test_test_targets_compile_only_the_files_the_run_needs(self):
+        # Left out: the suites of another tag, of a tag whose name only starts alike, and of none.
+        # Kept: the tagged suites, the helpers, an extension of a tagged suite (its tests are
+        # that suite's) and a tagged suite nested in an extension.
+        result, _, build = run("addressSanitized", 2, ["M.Outer/Inner", "M.Parser"], "--test-targets", "ATests,BTests")
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        self.assertEqual(build["excluded"].split(","), [
+            "ATests/LongerTag.swift", "ATests/OtherTag.swift", "ATests/Untagged.swift", "BTests/Untagged.swift"])
+        self.assertIn("4 test files without .addressSanitized suites are not compiled", result.stdout)
 
     def test_list_runs_nothing(self):
         result, selection, _ = run("threadSanitized", 2, [], "--list")
