@@ -1,66 +1,35 @@
 #if Hummingbird
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import HTTPTypes
 import Hummingbird
 import JOSE
-import Logging
 
 /// Hummingbird middleware over `ProtectedResource`: lets a request through only with a valid
 /// access token (bearer, or DPoP with its proof), puts it in the context, and answers every
 /// other request with the RFC 6750 / RFC 9449 challenge.
 ///
-/// A thin adapter over the framework-neutral gate,
-/// `ProtectedResource.decide(method:target:origin:authorization:dpop:scope:authentication:dpopNonce:)`,
-/// which checks the proof's `htu` against the configured public ``origin`` (never the `Host`
-/// header) and the raw request target. On `allowed`, `context.access` holds the verified token
-/// and the gate's response headers (the current `DPoP-Nonce`) are added unless the route set
-/// them. On `refused`, the answer is the gate's status and challenge headers, and the request's
-/// logger (which carries Hummingbird's `hb.request.id`) gets the real error's fields, at `info`
-/// for a refusal and `error` for a `5xx`. Errors that are not `JOSEError` are rethrown for
-/// Hummingbird's error handling.
+/// A thin adapter over the framework-neutral gate, `ProtectedRoutes`, whose
+/// `decide(method:target:authorization:dpop:)` checks the proof's `htu` against the configured
+/// public origin (never the `Host` header) and the raw request target. On `allowed`,
+/// `context.access` holds the verified token and the gate's response headers (the current
+/// `DPoP-Nonce`) are added unless the route set them. On `refused`, the answer is the gate's
+/// status and challenge headers, and the request's logger (which carries Hummingbird's
+/// `hb.request.id`) gets the real error's fields, at `info` for a refusal and `error` for a
+/// `5xx`. Errors that are not `JOSEError` are rethrown for Hummingbird's error handling.
 ///
 /// ```swift
+/// let orders = try ProtectedRoutes(api, origin: "https://api.example.com", scope: .allOf(["orders:read"]))
 /// router.group("orders")
-///     .add(middleware: try ProtectedResourceMiddleware(api, origin: "https://api.example.com",
-///                                                      scope: .allOf(["orders:read"])))
+///     .add(middleware: ProtectedResourceMiddleware(orders))
 ///     .get { _, context in context.access?.token.subject ?? "" }
 /// ```
 @available(macOS 14, iOS 17, tvOS 17, visionOS 1, *)
 public struct ProtectedResourceMiddleware<Context: AccessTokenRequestContext>: RouterMiddleware {
-    /// The guard: validator, DPoP verifier, metadata URL and realm for challenges.
-    public let resource: ProtectedResource
-    /// The public origin clients address, which DPoP proofs' `htu` name.
-    public let origin: PublicOrigin
-    /// The scopes every route behind the middleware requires, if any.
-    public let scope: ScopeRequirement?
-    /// The user authentication every route behind the middleware requires, if any (RFC 9470).
-    public let authentication: AuthenticationRequirement?
-    /// Reads the nonce DPoP proofs must carry now, when the server issues nonces.
-    public let dpopNonce: (@Sendable () -> String?)?
+    /// The gate: the resource, the public origin and what the routes require.
+    public let routes: ProtectedRoutes
 
-    /// Creates the middleware.
-    ///
-    /// - Parameters:
-    ///   - resource: the guard.
-    ///   - origin: the public origin clients address (see `PublicOrigin`).
-    ///   - scope: the scopes required, if any.
-    ///   - authentication: the step-up requirement, if any.
-    ///   - dpopNonce: reads the nonce DPoP proofs must carry now; `nil` when the server issues
-    ///     none.
-    /// - Throws: `JOSEError` `invalid_input` when `origin` is not an http(s) origin.
-    public init(
-        _ resource: ProtectedResource, origin: String, scope: ScopeRequirement? = nil,
-        authentication: AuthenticationRequirement? = nil, dpopNonce: (@Sendable () -> String?)? = nil
-    ) throws {
-        self.resource = resource
-        self.origin = try PublicOrigin(origin)
-        self.scope = scope
-        self.authentication = authentication
-        self.dpopNonce = dpopNonce
+    /// Creates the middleware for the routes `routes` guards.
+    public init(_ routes: ProtectedRoutes) {
+        self.routes = routes
     }
 
     /// Runs `next` with the access in the context, or answers with the refusal.
@@ -74,14 +43,12 @@ public struct ProtectedResourceMiddleware<Context: AccessTokenRequestContext>: R
     public func handle(
         _ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response
     ) async throws -> Response {
-        let decision = try await resource.decide(
-            method: request.method.rawValue, target: request.uri.string, origin: origin,
-            authorization: request.headers[values: .authorization], dpop: request.headers[values: .dpop],
-            scope: scope, authentication: authentication, dpopNonce: dpopNonce?())
+        let decision = try await routes.decide(
+            method: request.method.rawValue, target: request.uri.string,
+            authorization: request.headers[values: .authorization], dpop: request.headers[values: .dpop])
         switch decision {
         case .refused(let refusal):
-            context.logger.log(level: refusal.isServerFailure ? .error : .info, "access refused",
-                               metadata: Logger.Metadata(uniqueKeysWithValues: refusal.logFields.map { ($0.name, .string($0.value)) }))
+            refusal.log(to: context.logger)
             return Response(status: HTTPResponse.Status(code: refusal.status), headers: HTTPFields(refusal.headers))
         case .allowed(let access, let responseHeaders):
             var context = context

@@ -7,13 +7,16 @@ import Testing
 /// allowed (with the headers to add) or refused (with the answer and the fields to log).
 @Suite struct AccessDecisionTests {
     let fixture = ProtectedResourceTests()
-    let origin = try! PublicOrigin("https://api.example.com")
+
+    /// The gate over the fixture's resource, for the origin `https://api.example.com`.
+    func routes(scope: ScopeRequirement? = nil, dpopNonce: String? = nil) throws -> ProtectedRoutes {
+        try ProtectedRoutes(fixture.resource(), origin: "https://api.example.com", scope: scope, dpopNonce: { dpopNonce })
+    }
 
     @Test("a bearer token is allowed, with no header to add")
     func bearerIsAllowed() async throws {
-        let decision = try await fixture.resource().decide(
-            method: "GET", target: "/orders", origin: origin, authorization: ["Bearer " + (try fixture.accessToken())], dpop: [],
-            scope: .allOf(["orders:read"]), dpopNonce: "n1")
+        let decision = try await routes(scope: .allOf(["orders:read"]), dpopNonce: "n1").decide(
+            method: "GET", target: "/orders", authorization: ["Bearer " + (try fixture.accessToken())], dpop: [])
         guard case .allowed(let access, let headers) = decision else { Issue.record("\(decision)"); return }
         #expect(access.token.subject == "alice")
         #expect(headers.isEmpty)
@@ -24,9 +27,8 @@ import Testing
         let signer = try DPoPProofSigner(key: fixture.clientKey, clock: .fixed(secondsSince1970: ProtectedResourceTests.now))
         let token = try fixture.accessToken(cnf: signer.keyThumbprint)
         let proof = try signer.proof(method: "GET", url: URL(string: "https://api.example.com/orders?page=2")!, accessToken: token, nonce: "n1")
-        let decision = try await fixture.resource().decide(
-            method: "GET", target: "/orders?page=2", origin: origin, authorization: ["DPoP " + token], dpop: [proof],
-            dpopNonce: "n1")
+        let decision = try await routes(dpopNonce: "n1").decide(
+            method: "GET", target: "/orders?page=2", authorization: ["DPoP " + token], dpop: [proof])
         guard case .allowed(let access, let headers) = decision else { Issue.record("\(decision)"); return }
         #expect(access.proof != nil)
         #expect(headers.map(\.name) == ["DPoP-Nonce"] && headers.map(\.value) == ["n1"])
@@ -36,8 +38,8 @@ import Testing
         "https://evil.example/orders", "orders", "", "*",
     ])
     func nonPathTargetIsRefused(target: String) async throws {
-        let decision = try await fixture.resource().decide(
-            method: "GET", target: target, origin: origin, authorization: ["Bearer " + (try fixture.accessToken())], dpop: [])
+        let decision = try await routes().decide(
+            method: "GET", target: target, authorization: ["Bearer " + (try fixture.accessToken())], dpop: [])
         guard case .refused(let refusal) = decision else { Issue.record("\(decision)"); return }
         #expect(refusal.status == 400)
         #expect(refusal.error.code == .invalidRequest)
@@ -45,7 +47,7 @@ import Testing
 
     @Test("a refusal carries the challenge and the fields to log")
     func refusalCarriesWhatToLog() async throws {
-        let decision = try await fixture.resource().decide(method: "GET", target: "/orders", origin: origin, authorization: [], dpop: [])
+        let decision = try await routes().decide(method: "GET", target: "/orders", authorization: [], dpop: [])
         guard case .refused(let refusal) = decision else { Issue.record("\(decision)"); return }
         #expect(refusal.status == 401)
         #expect(!refusal.isServerFailure)
@@ -61,5 +63,6 @@ import Testing
     ])
     func originIsRefused(text: String) async {
         _ = await expectJOSEError(.invalidInput) { try PublicOrigin(text) }
+        _ = await expectJOSEError(.invalidInput) { try ProtectedRoutes(fixture.resource(), origin: text) }
     }
 }
