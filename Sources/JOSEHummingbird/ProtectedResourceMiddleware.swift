@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import JOSE
 
-/// Hummingbird middleware over `ProtectedResource`: lets a request through only with a valid
+/// Hummingbird middleware over `ProtectedRoutes`: lets a request through only with a valid
 /// access token (bearer, or DPoP with its proof), puts it in the context, and answers every
 /// other request with the RFC 6750 / RFC 9449 challenge.
 ///

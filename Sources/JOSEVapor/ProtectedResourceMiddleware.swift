@@ -2,7 +2,7 @@
 import JOSE
 import Vapor
 
-/// Vapor middleware over `ProtectedResource`: lets a request through only with a valid access
+/// Vapor middleware over `ProtectedRoutes`: lets a request through only with a valid access
 /// token (bearer, or DPoP with its proof), logs it in with `request.auth`, and answers every
 /// other request with the RFC 6750 / RFC 9449 challenge.
 ///

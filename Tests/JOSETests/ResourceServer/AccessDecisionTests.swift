@@ -1,5 +1,6 @@
 import Foundation
 import JOSETestSupport
+import Logging
 import Testing
 @testable import JOSE
 
@@ -55,6 +56,19 @@ import Testing
         let fields = Dictionary(uniqueKeysWithValues: refusal.logFields.map { ($0.name, $0.value) })
         #expect(fields["jose.error.code"] == "missing_credentials")
         #expect(fields["http.response.status_code"] == "401")
+    }
+
+    @Test("a refusal logs its fields to the request's logger, at error level only when the server failed")
+    func refusalLogsAtItsLevel() {
+        let log = RecordingLog()
+        for status in [401, 503] {
+            AccessRefusal(status: status, headers: [], error: JOSEError(.jwksUnavailable, "the key set could not be fetched"))
+                .log(to: log.logger())
+        }
+        #expect(log.entries.map(\.message) == ["access refused", "access refused"])
+        #expect(log.entries.map(\.level) == [.info, .error])
+        #expect(log.entries.map { $0.metadata["http.response.status_code"] } == ["401", "503"])
+        #expect(log.entries.allSatisfy { $0.metadata["jose.error.code"] == "jwks_unavailable" })
     }
 
     @Test("an origin is a scheme and a host, nothing after", arguments: [
