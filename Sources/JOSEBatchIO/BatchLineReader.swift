@@ -30,7 +30,7 @@ package final class BatchLineReader {
     private let descriptor: Int32
     /// Whether ``buffer`` is a regular file mapped into memory (``mappingFile(_:maximumTokenBytes:)``)
     /// rather than memory of the reader's own.
-    private let isMapped: Bool
+    package let isMapped: Bool
     /// The longest token passed on; longer lines are ``BatchLine/overLong``.
     private let maximumTokenBytes: Int
     /// The buffer: `start..<end` holds bytes not yet handed out.
@@ -172,12 +172,13 @@ package final class BatchLineReader {
     /// The longest line kept in the buffer, a `\r` included; anything longer is skipped.
     private var maximumLineBytes: Int { maximumTokenBytes + 1 }
 
-    /// Appends the complete lines now in the buffer to `lines`, until it holds `limit` lines;
-    /// at the end of the input, the last line too even without its newline. Empty lines are
-    /// counted and left out.
-    package func collect(into lines: inout [BatchLine], limit: Int) {
+    /// Appends the complete lines now in the buffer to `lines`, until it holds `limit` lines or
+    /// the lines this call collected span `byteLimit` bytes or more; at the end of the input,
+    /// the last line too even without its newline. Empty lines are counted and left out.
+    package func collect(into lines: inout [BatchLine], limit: Int, byteLimit: Int = .max) {
         guard let base = buffer.baseAddress else { return }
-        while lines.count < limit {
+        let firstStart = start
+        while lines.count < limit, start - firstStart < byteLimit {
             guard searched < end, let found = memchr(base + searched, 0x0A, end - searched) else {
                 searched = end
                 if atEnd {

@@ -118,6 +118,23 @@ import JOSEBatchIO
         #expect(text(of: more[1], in: reader.bytes) == "last")
     }
 
+    @Test func aByteLimitEndsACollectionAtTheFirstLineThatReachesIt() throws {
+        let pipe = try Pipe()
+        let reader = BatchLineReader(descriptor: pipe.readEnd, maximumTokenBytes: 16)
+        pipe.send("a1\nb22\nc333\nd4444\n")
+        pipe.closeWriteEnd()
+        try reader.readMore()
+        var lines: [BatchLine] = []
+        // "a1\n" is 3 bytes and "b22\n" 4: the limit of 5 is reached with the second line.
+        reader.collect(into: &lines, limit: 100, byteLimit: 5)
+        #expect(lines.map { text(of: $0, in: reader.bytes) } == ["a1", "b22"])
+        // Each call counts its own bytes; a line limit still ends a collection first.
+        reader.collect(into: &lines, limit: 3, byteLimit: 100)
+        #expect(lines.map { text(of: $0, in: reader.bytes) } == ["a1", "b22", "c333"])
+        reader.collect(into: &lines, limit: 100, byteLimit: 1)
+        #expect(lines.map(\.number) == [1, 2, 3, 4])
+    }
+
     @Test func aRegularFileIsMappedFromTheDescriptorsOffsetAndSplitLikeAReadOne() throws {
         let path = "\(NSTemporaryDirectory())batch-line-reader-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).txt"
         let text = "skipped\nfirst\r\nsecond\n\n" + String(repeating: "x", count: 17) + "\nlast"

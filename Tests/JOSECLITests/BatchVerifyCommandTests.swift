@@ -219,6 +219,24 @@ struct BatchVerifyCommandTests {
         }
     }
 
+    /// Runs `jose` with `stdin` written into a pipe (a regular file would be mapped instead).
+    private static func runThroughPipe(_ arguments: [String], stdin: String) async throws -> JoseProcess.Result {
+        let scratch = try JoseProcess.makeScratch()
+        defer { JoseProcess.removeScratch(scratch) }
+        let outPath = scratch.appendingPathComponent("stdout").path
+        let errPath = scratch.appendingPathComponent("stderr").path
+        return try await onDispatchThread {
+            let process = try ChildProcess(JoseProcess.binary.path, arguments, stdin: .pipe,
+                                           stdout: .file(outPath), stderr: .file(errPath))
+            try process.input!.write(contentsOf: Data(stdin.utf8))
+            try process.input!.close()
+            let status = try process.wait()
+            return JoseProcess.Result(
+                status: status, stdout: try String(contentsOfFile: outPath, encoding: .utf8),
+                stderr: try String(contentsOfFile: errPath, encoding: .utf8))
+        }
+    }
+
     /// Runs `body` on a Dispatch thread: it blocks, and the cooperative threads of the other
     /// tests must not.
     private static func onDispatchThread<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
@@ -243,15 +261,18 @@ struct BatchVerifyCommandTests {
         #expect(lines.first?.contains("threads") == true, "\(result)")
     }
 
-    @Test("--threads keeps input order over 60 000 lines: many more chunks than are ever in flight",
-          arguments: ["2", "3"])
-    func orderOverManyChunks(threads: String) async throws {
+    @Test("--threads keeps input order over 60 000 lines: many more chunks than are ever in flight, from a mapped file or a pipe",
+          arguments: ["2", "3"], [false, true])
+    func orderOverManyChunks(threads: String, throughPipe: Bool) async throws {
         let good = try JoseProcess.exampleText("id-token.jwt")
-        // Every 97th line is a valid token, the rest cheap garbage: about 60 chunks of 1024
-        // lines, where 8 per core (16 on two cores) are in flight at most.
+        // Every 97th line is a valid token, the rest cheap garbage: chunks of up to 4096 lines
+        // or 256 KiB, where 8 per core (16 on two cores) are in flight at most.
         let lines = (1...60_000).map { $0 % 97 == 0 ? good : "garbage-\($0)" }
-        let result = try await JoseProcess.run(idTokenArguments + ["--batch", "--threads", threads],
-                                               stdin: lines.joined(separator: "\n") + "\n")
+        let input = lines.joined(separator: "\n") + "\n"
+        let arguments = idTokenArguments + ["--batch", "--threads", threads]
+        let result = throughPipe
+            ? try await Self.runThroughPipe(arguments, stdin: input)
+            : try await JoseProcess.run(arguments, stdin: input)
         #expect(result.status == 1, "\(result.status) \(result.stderr)")
         let objects = try Self.objects(result)
         #expect(objects.map { $0["line"] as? Int } == Array(1...60_000))

@@ -36,7 +36,7 @@ struct CompactJWS: ~Copyable {
     /// - Throws: ``JOSEError`` `malformed` for anything but three strict base64url parts with a
     ///   JSON-object header within the limits; header errors as ``JWSHeader``.
     init(
-        _ token: UnsafeRawBufferPointer, limits: JWSLimits, understoodCritical: Set<String>, reservingPayloadTokens: Bool
+        _ token: UnsafeRawBufferPointer, limits: JWSLimits, understoodCritical: borrowing Set<String>, reservingPayloadTokens: Bool
     ) throws {
         guard token.count <= limits.maximumTokenBytes else {
             throw JOSEError.malformed("the token has \(token.count) bytes; the limit is \(limits.maximumTokenBytes)")
@@ -99,7 +99,7 @@ struct CompactJWS: ~Copyable {
     var storage: JSONStorage { header.json.document.storage }
 
     /// The result of a verified signature: the header, the key and the payload.
-    consuming func verified(by key: JWK) -> VerifiedJWS {
+    consuming func verified(by key: consuming JWK) -> VerifiedJWS {
         VerifiedJWS(header: header, key: key, storage: storage, payloadCount: payloadCount)
     }
 

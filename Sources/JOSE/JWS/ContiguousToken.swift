@@ -9,11 +9,23 @@ enum ContiguousToken {
     static func withUTF8<Result>(
         of token: some StringProtocol, _ body: (UnsafeRawBufferPointer) throws -> Result
     ) rethrows -> Result {
-        if let result = try token.utf8.withContiguousStorageIfAvailable({ try body(UnsafeRawBufferPointer($0)) }) {
+        try withUTF8(of: token, passing: ()) { _, token in try body(token) }
+    }
+
+    /// ``withUTF8(of:_:)`` that hands `context` (a verifier) to `body`, so that `body` captures
+    /// nothing. A closure that captures a struct is given its own copy when the compiler
+    /// specialises the call, retaining each reference the struct holds: per token, on objects
+    /// that every thread verifying with it shares.
+    @inlinable
+    static func withUTF8<Context, Result>(
+        of token: some StringProtocol, passing context: Context,
+        _ body: (Context, UnsafeRawBufferPointer) throws -> Result
+    ) rethrows -> Result {
+        if let result = try token.utf8.withContiguousStorageIfAvailable({ try body(context, UnsafeRawBufferPointer($0)) }) {
             return result
         }
         var copy = String(token)
-        return try copy.withUTF8 { try body(UnsafeRawBufferPointer($0)) }
+        return try copy.withUTF8 { try body(context, UnsafeRawBufferPointer($0)) }
     }
 
     /// Calls `body` with `token`'s bytes in place when they are contiguous (`[UInt8]`, `Data`,

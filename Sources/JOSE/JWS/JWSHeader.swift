@@ -84,7 +84,7 @@ public struct JWSHeader: Sendable {
     ///
     /// - Parameter understood: the extension parameters the caller processes; `crit` may name
     ///   only these.
-    init(json: JSONValue, understood: Set<String>) throws {
+    init(json: JSONValue, understood: borrowing Set<String>) throws {
         guard json.kind == .object else { throw JOSEError.malformed("the JOSE header is not a JSON object") }
         // (`json` keeps the storage alive while the view is read.)
         let (algorithm, kid, b64, crit) = try JWSHeader.checkParameters(json.document.storage.view, object: json.index)
@@ -145,7 +145,7 @@ public struct JWSHeader: Sendable {
     /// RFC 7515 §4.1.11: `crit` is a non-empty array of unique, non-registered names that are
     /// present in the header and understood. `b64` (RFC 7797) is not supported, so its presence
     /// is refused whether or not it is listed.
-    private func validateCritical(b64: Bool, crit: JSONValue?, understood: Set<String>) throws {
+    private func validateCritical(b64: Bool, crit: JSONValue?, understood: borrowing Set<String>) throws {
         // Refused even when the caller lists "b64" as understood: the signature is always checked
         // over the base64url payload, so honouring the name would verify a different input
         // than RFC 7797 signs.

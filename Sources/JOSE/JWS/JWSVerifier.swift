@@ -12,10 +12,28 @@
 /// let jws = try verifier.verify(token)
 /// ```
 public struct JWSVerifier: Sendable {
+    /// What a verifier holds, in one immutable object: a verifier captured by a closure or
+    /// copied into a request handler retains this one reference, not each key, string and set of
+    /// its keys and rules, which every thread verifying with it would otherwise write per token.
+    final class Storage: Sendable {
+        /// The keys tokens are verified with.
+        let keySet: JWKSet
+        /// The allow-list, limits and `crit` parameters.
+        let rules: SignatureRules
+
+        init(keySet: JWKSet, rules: SignatureRules) {
+            self.keySet = keySet
+            self.rules = rules
+        }
+    }
+
+    /// Everything the verifier holds.
+    let storage: Storage
+
     /// The keys tokens are verified with.
-    public let keySet: JWKSet
+    public var keySet: JWKSet { storage.keySet }
     /// The allow-list, limits and `crit` parameters.
-    let rules: SignatureRules
+    var rules: SignatureRules { storage.rules }
 
     /// The size and nesting limits.
     public var limits: JWSLimits { rules.limits }
@@ -35,9 +53,8 @@ public struct JWSVerifier: Sendable {
         keySet: JWKSet, algorithms: Set<JWSAlgorithm>? = nil, limits: JWSLimits = .default,
         understoodCriticalParameters: Set<String> = []
     ) {
-        self.keySet = keySet
-        self.rules = SignatureRules(
-            algorithms: algorithms, limits: limits, understoodCriticalParameters: understoodCriticalParameters)
+        self.storage = Storage(keySet: keySet, rules: SignatureRules(
+            algorithms: algorithms, limits: limits, understoodCriticalParameters: understoodCriticalParameters))
     }
 
     /// Creates a verifier for one key.
@@ -67,7 +84,7 @@ public struct JWSVerifier: Sendable {
     ///   `invalid_signature`.
     @inlinable
     public func verify(_ token: some StringProtocol) throws -> VerifiedJWS {
-        try ContiguousToken.withUTF8(of: token) { try verify($0) }
+        try ContiguousToken.withUTF8(of: token, passing: self) { verifier, token in try verifier.verify(token) }
     }
 
     /// Verifies a compact JWS given as UTF-8 bytes (`[UInt8]`, `Data`, `ArraySlice`, a buffer).
@@ -81,9 +98,9 @@ public struct JWSVerifier: Sendable {
     /// Verifies token text held in memory (the non-generic core the entry points above reach).
     @usableFromInline
     func verify(_ token: UnsafeRawBufferPointer) throws -> VerifiedJWS {
-        let jws = try rules.parse(token)
-        let key = try rules.verifySignature(of: jws, token: token, with: keySet)
-        return jws.verified(by: key)
+        let jws = try storage.rules.parse(token)
+        let key = try storage.rules.verifySignature(of: jws, token: token, with: storage.keySet)
+        return jws.verified(by: consume key)
     }
 }
 

@@ -26,7 +26,7 @@ struct CompactJWT: ~Copyable {
     /// - Parameter registered: where the registered claims sit in ``claims``, when the caller
     ///   has found them already; `nil` to find them now.
     /// - Throws: claim errors as ``JWTClaimRules``.
-    consuming func verified(by key: JWK, rules: JWTClaimRules, registered: RegisteredClaims? = nil) throws -> VerifiedJWT {
+    consuming func verified(by key: consuming JWK, rules: JWTClaimRules, registered: RegisteredClaims? = nil) throws -> VerifiedJWT {
         try rules.validate(claims, header: jws.header, registered: registered)
         return VerifiedJWT(header: jws.header, claims: claims, key: key)
     }

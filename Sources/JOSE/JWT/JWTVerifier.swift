@@ -145,7 +145,7 @@ public struct JWTVerifier: Sendable {
             guard let keySet = try storage.keySource.keySetWithoutSuspending(for: jwt.jws.header) else { return nil }
             key = try storage.signatures.verifySignature(of: jwt.jws, token: token, with: keySet)
         }
-        return try jwt.verified(by: key, rules: rules)
+        return try jwt.verified(by: consume key, rules: rules)
     }
 
     /// Verifies `token` (a copy owned by the caller) with keys awaited from the source.
@@ -153,7 +153,7 @@ public struct JWTVerifier: Sendable {
         let jwt = try CompactJWT(token, rules: storage.signatures)
         let keySet = try await storage.keySource.keySet(for: jwt.jws.header)
         let key = try storage.signatures.verifySignature(of: jwt.jws, token: token, with: keySet)
-        return try jwt.verified(by: key, rules: rules)
+        return try jwt.verified(by: consume key, rules: rules)
     }
 
     /// ``verifyWithKeysAtHand(_:rules:)`` for the signature alone.
@@ -167,7 +167,7 @@ public struct JWTVerifier: Sendable {
             guard let keySet = try storage.keySource.keySetWithoutSuspending(for: jws.header) else { return nil }
             key = try storage.signatures.verifySignature(of: jws, token: token, with: keySet)
         }
-        return jws.verified(by: key)
+        return jws.verified(by: consume key)
     }
 
     /// ``verifyAwaitingKeys(_:rules:)`` for the signature alone.
@@ -176,6 +176,6 @@ public struct JWTVerifier: Sendable {
         let jws = try storage.signatures.parse(token)
         let keySet = try await storage.keySource.keySet(for: jws.header)
         let key = try storage.signatures.verifySignature(of: jws, token: token, with: keySet)
-        return jws.verified(by: key)
+        return jws.verified(by: consume key)
     }
 }

@@ -2,24 +2,30 @@ import Foundation
 import JOSE
 import JOSEBatchIO
 
-/// A run of `--batch --threads` lines: the reader's buffer they were read into, so that the
-/// reader can go on reading (into another buffer) while they are verified, and the JSON lines
-/// they come to.
+/// A run of `--batch --threads` lines: the bytes they point into, so that the reader can go on
+/// reading (into another buffer) while they are verified, and the JSON lines they come to.
 ///
-/// The reading thread hands a chunk its buffer and lines (``take(_:from:)``, which gives the
-/// reader the chunk's previous buffer in exchange, so the lines' bytes are not copied) and
-/// queues it in ``BatchChunkQueue`` (and, for the order, in ``BatchChunkRing``); one verifying
-/// task verifies it and marks it done; the writing thread waits for it, writes its output in
-/// input order, and gives it back to be filled again.
+/// The reading thread hands a chunk its lines and their bytes (``take(_:from:)``: a mapped
+/// file's lines point into the mapping, which the chunk keeps; a read buffer is exchanged for the
+/// chunk's previous one, so the lines' bytes are not copied) and queues it in ``BatchChunkQueue``
+/// (and, for the order, in ``BatchChunkRing``); one verifying task verifies it and marks it done;
+/// the writing thread waits for it, writes its output in input order, and gives it back to be
+/// filled again.
 ///
 /// `@unchecked Sendable`: its fields are only touched by one side at a time, handed over
 /// through the queue's lock (fill, then verify), the done semaphore (verify, then write) and
 /// the ring's semaphores (write, then fill).
 final class BatchChunk: @unchecked Sendable {
-    /// The lines, their offsets counted from the start of ``buffer``.
+    /// The lines, their offsets counted from ``input``.
     private(set) var lines: [BatchLine] = []
-    /// The bytes the lines were read into (an empty chunk's is free, for the reader to take).
-    private var buffer: UnsafeMutableRawBufferPointer
+    /// Where the lines' bytes are: ``buffer``'s start, or the reader's mapped file.
+    private var input: UnsafeRawPointer?
+    /// The read buffer the lines were read into (an empty chunk's is free, for the reader to
+    /// take); none while the chunk only ever held lines of a mapped file.
+    private var buffer: UnsafeMutableRawBufferPointer?
+    /// The reader whose mapped file the lines point into, kept so that the mapping outlives
+    /// the lines.
+    private var mappedReader: BatchLineReader?
     /// The JSON lines written for them.
     let output = BatchOutputBuffer(capacity: 16 << 10)
     /// What they came to, for the exit code.
@@ -27,20 +33,23 @@ final class BatchChunk: @unchecked Sendable {
     /// Signalled once the chunk is verified.
     private let done = DispatchSemaphore(value: 0)
 
-    /// An empty chunk with a buffer of `bufferBytes` (the reader's ``BatchLineReader/bufferBytes``).
-    init(bufferBytes: Int) {
-        buffer = .allocate(byteCount: bufferBytes, alignment: 16)
-    }
-
     deinit {
-        buffer.deallocate()
+        buffer?.deallocate()
     }
 
-    /// Takes `lines`, every line just collected by `reader`, with the reader's buffer they
-    /// point into; the reader goes on in this chunk's previous buffer, and `lines` becomes the
-    /// chunk's previous (emptied) array, so that neither bytes nor lines are copied.
+    /// Takes `lines`, every line just collected by `reader`, with the bytes they point into: the
+    /// reader's mapped file, or its read buffer, which it exchanges for this chunk's previous
+    /// one (allocated on first use, the reader's size) and goes on reading into. `lines` becomes
+    /// the chunk's previous (emptied) array, so that neither bytes nor lines are copied.
     func take(_ lines: inout [BatchLine], from reader: BatchLineReader) {
-        buffer = reader.exchangeBuffer(buffer)
+        if reader.isMapped {
+            mappedReader = reader
+            input = reader.bytes
+        } else {
+            let taken = reader.exchangeBuffer(buffer ?? .allocate(byteCount: reader.bufferBytes, alignment: 16))
+            buffer = taken
+            input = UnsafeRawPointer(taken.baseAddress)
+        }
         swap(&lines, &self.lines)
         lines.removeAll(keepingCapacity: true)
         tally = BatchTally()
@@ -48,8 +57,8 @@ final class BatchChunk: @unchecked Sendable {
 
     /// Verifies the lines with `verifier` into ``output``, then marks the chunk done.
     func verify(with verifier: TokenVerifier) async {
-        let input = BatchInput(bytes: UnsafeRawPointer(buffer.baseAddress!))
-        tally = await BatchWorker(verifier: verifier, input: input, output: output).verify(lines[...])
+        guard let input else { preconditionFailure("a chunk is verified only after it took lines") }
+        tally = await BatchWorker(verifier: verifier, input: BatchInput(bytes: input), output: output).verify(lines[...])
         done.signal()
     }
 

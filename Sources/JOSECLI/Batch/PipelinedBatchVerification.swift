@@ -65,24 +65,27 @@ struct PipelinedBatchVerification {
     /// in input order. Ends `queue` and `ring` however it ends, a read failure recorded in
     /// `ring` for the writer to report.
     ///
-    /// Each chunk takes the reader's buffer with the lines collected from it, and gives the
-    /// reader its own in exchange (``BatchChunk/take(_:from:)``): a line's bytes are read once
-    /// and not copied, but for the start of a line read across two chunks (and the lines left
-    /// over when a chunk fills up with ``chunkLines`` lines, which only lines shorter than about
-    /// 96 bytes do).
+    /// A regular file is mapped, and each chunk's lines point into the mapping. Otherwise each
+    /// chunk takes the reader's buffer with the lines collected from it, and gives the reader its
+    /// own in exchange (``BatchChunk/take(_:from:)``): a line's bytes are read once and not
+    /// copied, but for the start of a line read across two chunks (and the lines left over when
+    /// a chunk fills up with ``chunkLines`` lines, which only lines shorter than about 96 bytes do).
     private static func read(into queue: BatchChunkQueue, _ ring: BatchChunkRing) {
         var failure: CLIFailure?
         defer {
             queue.finish()
             ring.end(failure: failure)
         }
-        let reader = BatchLineReader(descriptor: STDIN_FILENO, maximumTokenBytes: JWSLimits.default.maximumTokenBytes,
-                                     capacity: chunkBytes * 2)
+        let limit = JWSLimits.default.maximumTokenBytes
+        let reader = BatchLineReader.mappingFile(STDIN_FILENO, maximumTokenBytes: limit)
+            ?? BatchLineReader(descriptor: STDIN_FILENO, maximumTokenBytes: limit, capacity: chunkBytes * 2)
         var lines: [BatchLine] = []
         lines.reserveCapacity(chunkLines)
         do throws(DescriptorReadError) {
             while true {
-                reader.collect(into: &lines, limit: chunkLines)
+                // A mapped file's lines are all at hand: a chunk ends after about as many bytes
+                // as one of read input, so that slow tokens spread over every task.
+                reader.collect(into: &lines, limit: chunkLines, byteLimit: chunkBytes)
                 var readFailure: DescriptorReadError?
                 // Up to a chunk's bytes, but past that while no line is complete yet.
                 while lines.count < chunkLines, lines.isEmpty || reader.bufferedBytes < chunkBytes,
@@ -97,7 +100,7 @@ struct PipelinedBatchVerification {
                     reader.collect(into: &lines, limit: chunkLines)
                 }
                 if !lines.isEmpty {
-                    let chunk = ring.chunkToFill(bufferBytes: reader.bufferBytes)
+                    let chunk = ring.chunkToFill()
                     chunk.take(&lines, from: reader)
                     queue.push(chunk)
                     ring.append(chunk)
@@ -161,10 +164,10 @@ final class BatchChunkRing: Sendable {
     }
 
     /// For the reader: a chunk to fill, once fewer than `capacity` are in flight (waiting
-    /// until then); a new one has a buffer of `bufferBytes`.
-    func chunkToFill(bufferBytes: Int) -> BatchChunk {
+    /// until then).
+    func chunkToFill() -> BatchChunk {
         room.wait()
-        return state.withLock { $0.free.popLast() } ?? BatchChunk(bufferBytes: bufferBytes)
+        return state.withLock { $0.free.popLast() } ?? BatchChunk()
     }
 
     /// For the reader: puts `chunk`, filled and queued for verifying, in flight.

@@ -129,7 +129,7 @@ extension IssuerRegistry {
             _ jwt: consuming CompactJWT, token: UnsafeRawBufferPointer, with keySet: JWKSet, registered: RegisteredClaims
         ) throws -> VerifiedJWT {
             let key = try signatures.verifySignature(of: jwt.jws, token: token, with: keySet)
-            return try jwt.verified(by: key, rules: rules, registered: registered)
+            return try jwt.verified(by: consume key, rules: rules, registered: registered)
         }
 
         /// Whether a key of `keySet` makes the signature of `jws` (the token `token`) under this
