@@ -46,9 +46,6 @@ public struct JWKSet: Sendable {
     /// answers any `kid`; never true for a JWK Set document.
     let isOneUnnamedKey: Bool
 
-    /// How many handles each key has.
-    static let handleStripeCount = 8
-
     /// The placeholder in ``pinnedKeyIDs`` for a key without a `kid`: not UTF-8, so no parsed
     /// JSON string equals it.
     fileprivate static let noKeyID: [UInt8] = [0xFF]
@@ -76,7 +73,7 @@ public struct JWKSet: Sendable {
         self.skippedKeys = skippedKeys
         self.ambiguousKeyIDs = ambiguous
         self.pinnedKeyIDs = PinnedUTF8Strings(utf8: keys.map { $0.keyID.map { Array($0.utf8) } ?? JWKSet.noKeyID })
-        self.handles = keys + (1..<JWKSet.handleStripeCount).flatMap { _ in keys.map { $0.replica() } }
+        self.handles = keys + (1..<ThreadNumber.stripeCount).flatMap { _ in keys.map { $0.replica() } }
         self.isOneUnnamedKey = givenOneByOne && keys.count == 1 && keys[0].keyID == nil
     }
 
@@ -99,7 +96,7 @@ public struct JWKSet: Sendable {
 
     /// The calling thread's handle on key `index` (see ``handles``).
     func handle(ofKeyAt index: Int) -> JWK {
-        handles[(ThreadNumber.current & (JWKSet.handleStripeCount - 1)) * keys.count + index]
+        handles[ThreadNumber.stripe * keys.count + index]
     }
 
     /// Parses a JWK Set document (`{"keys":[...]}`).

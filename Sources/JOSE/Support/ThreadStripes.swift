@@ -1,6 +1,6 @@
 
 /// A value that changes rarely and is read on every token, kept in one copy per stripe, the
-/// calling thread's stripe chosen by ``ThreadNumber``.
+/// calling thread's stripe chosen by ``ThreadNumber/stripe``.
 ///
 /// Each stripe has its own lock and sits on cache lines of its own, so threads reading at the
 /// same time take no common lock, and reading writes only the stripe's lock (what the value
@@ -20,21 +20,18 @@ final class ThreadStripes<Value: Sendable>: Sendable {
         }
     }
 
-    /// How many stripes: a power of two, enough for the threads of a server's executor.
-    private static var stripeCount: Int { 8 }
-
     /// The stripes.
     private let stripes: [Stripe]
 
     /// Stripes that each hold `initial`.
     init(_ initial: Value) {
-        stripes = (0..<Self.stripeCount).map { _ in Stripe(initial) }
+        stripes = (0..<ThreadNumber.stripeCount).map { _ in Stripe(initial) }
     }
 
     /// `body` applied to the calling thread's copy, under that stripe's lock. The copy is
     /// borrowed, not copied out: reading it retains nothing.
     func read<Result: Sendable>(_ body: (borrowing Value) -> Result) -> Result {
-        stripes[ThreadNumber.current & (Self.stripeCount - 1)].value.withLock { body($0) }
+        stripes[ThreadNumber.stripe].value.withLock { body($0) }
     }
 
     /// Puts a value made by `make` in every stripe (called once per stripe: a reference type

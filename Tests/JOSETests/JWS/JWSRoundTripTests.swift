@@ -74,19 +74,29 @@ struct JWSRoundTripTests {
         }
     }
 
+    /// One stripe per processor online, rounded up to a power of two (a thread's stripe is its
+    /// number masked), and never fewer than 8 or more than 64.
+    @Test func stripesFollowTheProcessors() {
+        let count = ThreadNumber.stripeCount
+        #expect(count & (count - 1) == 0)
+        #expect((8...64).contains(count))
+        #expect(count >= min(ProcessInfo.processInfo.activeProcessorCount, 64))
+        #expect((0..<count).contains(ThreadNumber.stripe))
+    }
+
     /// Threads get their own handles on a shared set's keys (so results do not share one
     /// reference count), and every handle is the same key: same kid, same thumbprint, and it
     /// verifies, by kid and without one.
     @Test func everyThreadGetsAHandleOnTheSameKey() async throws {
         let key = try JWK.generate(for: .es256, keyID: "shared")
         let keys = JWKSet(keys: [TokenForge.rsa.publicKey!, key.publicKey!])
-        #expect(keys.handles.count == 2 * JWKSet.handleStripeCount)
+        #expect(keys.handles.count == 2 * ThreadNumber.stripeCount)
         let verifier = JWSVerifier(keySet: keys)
         let named = try JWSSigner(key: key, algorithm: .es256).sign(Array("{}".utf8))
         let unnamed = TokenForge.token(header: #"{"alg":"ES256"}"#, key: key, alg: .es256)
         let thumbprint = try key.thumbprint()
         let results = await withTaskGroup(of: [String?].self) { group in
-            for _ in 0..<(2 * JWKSet.handleStripeCount) {
+            for _ in 0..<(2 * ThreadNumber.stripeCount) {
                 group.addTask {
                     await withCheckedContinuation { (done: CheckedContinuation<[String?], Never>) in
                         Thread.detachNewThread {
@@ -101,7 +111,7 @@ struct JWSRoundTripTests {
             }
             return await group.reduce(into: []) { $0 += $1 }
         }
-        #expect(results.count == 4 * JWKSet.handleStripeCount)
+        #expect(results.count == 4 * ThreadNumber.stripeCount)
         #expect(Set(results) == ["shared \(thumbprint)"])
     }
 

@@ -6,22 +6,20 @@ import Synchronization
 /// creating, initialising and freeing one per call.
 ///
 /// The idle contexts sit in a few stripes of lock-free slots, one cache line per stripe, and a
-/// thread uses the stripe of its ``ThreadNumber`` (up to ``stripeCount`` threads never share
-/// one). Taking a context is one compare-and-swap that empties its slot; giving one back is one
+/// thread uses the stripe of its ``ThreadNumber`` (up to ``ThreadNumber/stripeCount`` threads
+/// never share one). Taking a context is one compare-and-swap that empties its slot; giving one back is one
 /// compare-and-swap into an empty slot. A slot holds the context's address with its tag in the
 /// low bits (OpenSSL allocates contexts with `malloc`, so they are at least 16-byte aligned).
 ///
 /// Thread safety: a context is used by one thread at a time, because it is out of its slot
 /// while in use; the slots are atomics.
 final class OpenSSLContextPool: Sendable {
-    /// How many stripes a pool has (a power of two).
-    private static let stripeCount = 8
     /// Slots per stripe: eight 8-byte atomics fill one 64-byte cache line.
     private static let slotsPerStripe = 8
     /// The bits of a slot that hold the tag.
     private static let tagMask = 0xF
 
-    /// `stripeCount × slotsPerStripe` slots, each 0 (empty) or a context address ORed with its
+    /// `ThreadNumber.stripeCount × slotsPerStripe` slots, each 0 (empty) or a context address ORed with its
     /// tag; in memory this pool owns, so reaching a slot touches no shared reference count.
     private nonisolated(unsafe) let slots: UnsafeMutablePointer<Atomic<Int>>
     /// The most idle contexts kept per stripe; more are freed when given back.
@@ -38,7 +36,7 @@ final class OpenSSLContextPool: Sendable {
         precondition(limit > 0 && limit <= Self.slotsPerStripe, "a stripe has \(Self.slotsPerStripe) slots")
         self.limit = limit
         self.free = free
-        let count = Self.stripeCount * Self.slotsPerStripe
+        let count = ThreadNumber.stripeCount * Self.slotsPerStripe
         let raw = UnsafeMutableRawPointer.allocate(
             byteCount: count * MemoryLayout<Atomic<Int>>.stride, alignment: 64)
         slots = raw.bindMemory(to: Atomic<Int>.self, capacity: count)
@@ -49,7 +47,7 @@ final class OpenSSLContextPool: Sendable {
 
     /// Frees every idle context and the slots.
     deinit {
-        let count = Self.stripeCount * Self.slotsPerStripe
+        let count = ThreadNumber.stripeCount * Self.slotsPerStripe
         for index in 0..<count {
             let value = slots[index].load(ordering: .acquiring)
             if let context = OpaquePointer(bitPattern: value & ~Self.tagMask) { free(context) }
@@ -60,7 +58,7 @@ final class OpenSSLContextPool: Sendable {
 
     /// The first slot of the calling thread's stripe.
     private var stripe: UnsafeMutablePointer<Atomic<Int>> {
-        slots + (ThreadNumber.current & (Self.stripeCount - 1)) * Self.slotsPerStripe
+        slots + ThreadNumber.stripe * Self.slotsPerStripe
     }
 
     /// Takes an idle context prepared for `tag` (below 16) from the calling thread's stripe, or
