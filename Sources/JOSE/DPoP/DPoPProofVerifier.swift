@@ -171,7 +171,9 @@ public struct DPoPProofVerifier: Sendable {
             throw JOSEError(.invalidDPoPProof, "the DPoP proof is longer than \(maximumProofBytes) bytes")
         }
         do {
-            return try ContiguousToken.withUTF8(of: proof) { try check($0, request: request, targetURI: targetURI, now: now) }
+            return try ContiguousToken.withUTF8(of: proof, passing: self) { verifier, proof in
+                try verifier.check(proof, request: request, targetURI: targetURI, now: now)
+            }
         } catch let error as JOSEError {
             switch error.code {
             case .invalidDPoPProof, .useDPoPNonce, .invalidTokenBinding, .invalidInput, .invalidRequest: throw error

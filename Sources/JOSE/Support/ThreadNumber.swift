@@ -4,38 +4,38 @@ import Glibc
 import Darwin
 #endif
 
-/// A small number for each thread, given in the order threads first ask for one: what spreads
-/// threads over the stripes of a context pool, of a cache's fresh key set and of a key set's
-/// per-thread key handles (see ``stripe``).
+/// A stripe for each thread: threads are numbered in the order they first ask, and the number
+/// modulo ``stripeCount`` spreads them over the stripes of a context pool, of a cache's fresh
+/// key set and of a key set's per-thread key handles.
 enum ThreadNumber {
     /// How many stripes each of those has: the processors online rounded up to a power of two,
     /// from 8 to 64, so that the threads of a pool as large as the machine each have a stripe of
     /// their own (two threads in one stripe write the same cache lines per token).
-    static let stripeCount: Int = {
-        let processors = max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)
-        let roundedUp = 1 << (Int.bitWidth - (processors - 1).leadingZeroBitCount)
-        return min(max(roundedUp, 8), 64)
-    }()
+    static var stripeCount: Int { setup.stripeCount }
 
-    /// The calling thread's stripe, below ``stripeCount``.
-    static var stripe: Int { current & (stripeCount - 1) }
+    /// The calling thread's stripe, below ``stripeCount``: its number, given on its first call,
+    /// modulo the stripe count.
+    static var stripe: Int {
+        let setup = self.setup
+        if let stored = pthread_getspecific(setup.key) {
+            return Int(bitPattern: stored) - 1
+        }
+        let stripe = next.wrappingAdd(1, ordering: .relaxed).oldValue & (setup.stripeCount - 1)
+        pthread_setspecific(setup.key, UnsafeRawPointer(bitPattern: stripe + 1))
+        return stripe
+    }
 
     /// The next number to give.
     private static let next = AtomicValue<Int>(0)
-    /// Where each thread keeps its number (plus one, so that "unset" reads as zero).
-    private static let key: pthread_key_t = {
+
+    /// The key under which each thread keeps its stripe (plus one, so that "unset" reads as
+    /// zero), and the stripe count: one global, so that reading a stripe checks one
+    /// initialisation, as it did when the count was a constant.
+    private static let setup: (key: pthread_key_t, stripeCount: Int) = {
         var key = pthread_key_t()
         pthread_key_create(&key, nil)
-        return key
+        let processors = max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)
+        let roundedUp = 1 << (Int.bitWidth - (processors - 1).leadingZeroBitCount)
+        return (key, min(max(roundedUp, 8), 64))
     }()
-
-    /// The calling thread's number.
-    static var current: Int {
-        if let stored = pthread_getspecific(key) {
-            return Int(bitPattern: stored) - 1
-        }
-        let number = next.wrappingAdd(1, ordering: .relaxed).oldValue
-        pthread_setspecific(key, UnsafeRawPointer(bitPattern: number + 1))
-        return number
-    }
 }

@@ -7,9 +7,10 @@ import Synchronization
 ///
 /// The idle contexts sit in a few stripes of lock-free slots, one cache line per stripe, and a
 /// thread uses the stripe of its ``ThreadNumber`` (up to ``ThreadNumber/stripeCount`` threads
-/// never share one). Taking a context is one compare-and-swap that empties its slot; giving one back is one
-/// compare-and-swap into an empty slot. A slot holds the context's address with its tag in the
-/// low bits (OpenSSL allocates contexts with `malloc`, so they are at least 16-byte aligned).
+/// never share one). Taking a context is one compare-and-swap that empties its slot; giving one
+/// back is one compare-and-swap into an empty slot. A slot holds the context's address with its
+/// tag in the low bits (OpenSSL allocates contexts with `malloc`, so they are at least 16-byte
+/// aligned).
 ///
 /// Thread safety: a context is used by one thread at a time, because it is out of its slot
 /// while in use; the slots are atomics.
@@ -19,8 +20,9 @@ final class OpenSSLContextPool: Sendable {
     /// The bits of a slot that hold the tag.
     private static let tagMask = 0xF
 
-    /// `ThreadNumber.stripeCount × slotsPerStripe` slots, each 0 (empty) or a context address ORed with its
-    /// tag; in memory this pool owns, so reaching a slot touches no shared reference count.
+    /// `ThreadNumber.stripeCount × slotsPerStripe` slots, each 0 (empty) or a context address
+    /// ORed with its tag; in memory this pool owns, so reaching a slot touches no shared
+    /// reference count.
     private nonisolated(unsafe) let slots: UnsafeMutablePointer<Atomic<Int>>
     /// The most idle contexts kept per stripe; more are freed when given back.
     private let limit: Int
