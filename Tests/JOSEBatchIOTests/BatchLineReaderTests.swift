@@ -41,6 +41,17 @@ import JOSEBatchIO
         }
     }
 
+    /// A reader that has read all of `text` from a pipe closed after it, and the pipe, whose
+    /// read end the reader still reads (to find the end of the input).
+    private func readerHavingRead(_ text: String) throws -> (BatchLineReader, Pipe) {
+        let pipe = try Pipe()
+        let reader = BatchLineReader(descriptor: pipe.readEnd, maximumTokenBytes: 16)
+        pipe.send(text)
+        pipe.closeWriteEnd()
+        try reader.readMore()
+        return (reader, pipe)
+    }
+
     private func text(of line: BatchLine, in bytes: UnsafeRawPointer) -> String {
         String(decoding: UnsafeRawBufferPointer(start: bytes + line.offset, count: line.count), as: UTF8.self)
     }
@@ -75,11 +86,8 @@ import JOSEBatchIO
     }
 
     @Test func completeLinesLeftOverAtTheLineLimitAreCarriedIntoTheNewBuffer() throws {
-        let pipe = try Pipe()
-        let reader = BatchLineReader(descriptor: pipe.readEnd, maximumTokenBytes: 16)
-        pipe.send("a1\nb22\nc333\nd4444\ne5")
-        pipe.closeWriteEnd()
-        try reader.readMore()
+        let (reader, pipe) = try readerHavingRead("a1\nb22\nc333\nd4444\ne5")
+        defer { withExtendedLifetime(pipe) {} }
         var lines: [BatchLine] = []
         reader.collect(into: &lines, limit: 2)
         let fresh = UnsafeMutableRawBufferPointer.allocate(byteCount: reader.bufferBytes, alignment: 16)
@@ -119,11 +127,8 @@ import JOSEBatchIO
     }
 
     @Test func aByteLimitEndsACollectionAtTheFirstLineThatReachesIt() throws {
-        let pipe = try Pipe()
-        let reader = BatchLineReader(descriptor: pipe.readEnd, maximumTokenBytes: 16)
-        pipe.send("a1\nb22\nc333\nd4444\n")
-        pipe.closeWriteEnd()
-        try reader.readMore()
+        let (reader, pipe) = try readerHavingRead("a1\nb22\nc333\nd4444\n")
+        defer { withExtendedLifetime(pipe) {} }
         var lines: [BatchLine] = []
         // "a1\n" is 3 bytes and "b22\n" 4: the limit of 5 is reached with the second line.
         reader.collect(into: &lines, limit: 100, byteLimit: 5)
