@@ -21,10 +21,10 @@ package struct BatchLine: Sendable {
 /// its newline and reports it as ``BatchLine/overLong``, so a 10 MB line costs one pass and at
 /// most the buffer's memory.
 ///
-/// Lines handed out by ``collect(into:limit:)`` point into ``bytes``; they stay valid through
-/// ``readMore()`` (which only appends) and until the next ``compact()`` or ``compactAndRead()``;
-/// after ``exchangeBuffer(_:)`` they point into the buffer given away, valid as long as its new
-/// owner keeps it.
+/// Lines handed out by ``collect(into:limit:byteLimit:)`` point into ``bytes``; they stay valid
+/// through ``readMore()`` (which only appends) and until the next ``compact()`` or
+/// ``compactAndRead()``; after ``exchangeBuffer(_:)`` they point into the buffer given away, valid
+/// as long as its new owner keeps it.
 package final class BatchLineReader {
     /// The descriptor read.
     private let descriptor: Int32
@@ -212,6 +212,11 @@ package final class BatchLineReader {
         lines.append(BatchLine(number: lineNumber, offset: lineStart,
                                count: count > maximumTokenBytes ? BatchLine.overLong : count))
     }
+
+    /// Whether bytes read are still unsearched for a newline, so that
+    /// ``collect(into:limit:byteLimit:)`` may find complete lines there (it stopped at a limit):
+    /// the reader must not wait for input yet.
+    package var mayHoldCompleteLines: Bool { searched < end }
 
     /// Whether bytes can be read now without blocking and without moving the buffer's
     /// contents (so that lines already collected stay valid).

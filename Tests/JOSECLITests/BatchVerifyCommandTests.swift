@@ -49,13 +49,13 @@ struct BatchVerifyCommandTests {
         #expect(objects.map(Self.errorCode) == expected.map(\.code))
     }
 
-    @Test("a line longer than the token limit gets its own malformed result and the batch goes on",
-          arguments: ["1", "2"])
-    func overLongLine(threads: String) async throws {
+    @Test("a line longer than the token limit gets its own malformed result and the batch goes on, from a mapped file or a pipe",
+          arguments: ["1", "2"], [false, true])
+    func overLongLine(threads: String, throughPipe: Bool) async throws {
         let good = try JoseProcess.exampleText("id-token.jwt")
         let longLine = String(repeating: "a", count: 300 * 1024)
-        let result = try await JoseProcess.run(idTokenArguments + ["--batch", "--threads", threads],
-                                               stdin: "\(longLine)\n\(good)\n\(good)")
+        let result = try await Self.run(idTokenArguments + ["--batch", "--threads", threads],
+                                        stdin: "\(longLine)\n\(good)\n\(good)", throughPipe: throughPipe)
         #expect(result.status == 1, "\(result)")
         let objects = try Self.objects(result)
         #expect(objects.map { $0["line"] as? Int } == [1, 2, 3])
@@ -66,15 +66,15 @@ struct BatchVerifyCommandTests {
     }
 
     @Test("lines at the token limit: 262144 bytes is read (with or without \\r), 262145 is over-long; among short lines",
-          arguments: ["1", "2"])
-    func linesAtTheLimit(threads: String) async throws {
+          arguments: ["1", "2"], [false, true])
+    func linesAtTheLimit(threads: String, throughPipe: Bool) async throws {
         let atLimit = String(repeating: "a", count: 262_144)
         var lines = (1...600).map { "short-\($0)" }
         lines.insert(atLimit, at: 300)
         lines.insert(atLimit + "\r", at: 301)
         lines.insert(atLimit + "a", at: 302)
-        let result = try await JoseProcess.run(idTokenArguments + ["--batch", "--threads", threads],
-                                               stdin: lines.joined(separator: "\n") + "\n")
+        let result = try await Self.run(idTokenArguments + ["--batch", "--threads", threads],
+                                        stdin: lines.joined(separator: "\n") + "\n", throughPipe: throughPipe)
         #expect(result.status == 1)
         let objects = try Self.objects(result)
         #expect(objects.map { $0["line"] as? Int } == Array(1...603))
@@ -89,13 +89,15 @@ struct BatchVerifyCommandTests {
         let good = try JoseProcess.exampleText("id-token.jwt")
         let hugeLine = String(repeating: "x", count: 10_000_000)
         for threads in ["1", "2"] {
-            let result = try await JoseProcess.run(idTokenArguments + ["--batch", "--threads", threads],
-                                                   stdin: "\(hugeLine)\n\(good)\n\(hugeLine)")
-            #expect(result.status == 1, "\(result.status) \(result.stderr)")
-            let objects = try Self.objects(result)
-            #expect(objects.map { $0["line"] as? Int } == [1, 2, 3])
-            #expect(objects.map { $0["valid"] as? Bool } == [false, true, false])
-            #expect(objects.map(Self.errorCode) == ["malformed", nil, "malformed"])
+            for throughPipe in [false, true] {
+                let result = try await Self.run(idTokenArguments + ["--batch", "--threads", threads],
+                                                stdin: "\(hugeLine)\n\(good)\n\(hugeLine)", throughPipe: throughPipe)
+                #expect(result.status == 1, "\(result.status) \(result.stderr)")
+                let objects = try Self.objects(result)
+                #expect(objects.map { $0["line"] as? Int } == [1, 2, 3])
+                #expect(objects.map { $0["valid"] as? Bool } == [false, true, false])
+                #expect(objects.map(Self.errorCode) == ["malformed", nil, "malformed"])
+            }
         }
     }
 
@@ -219,8 +221,10 @@ struct BatchVerifyCommandTests {
         }
     }
 
-    /// Runs `jose` with `stdin` written into a pipe (a regular file would be mapped instead).
-    private static func runThroughPipe(_ arguments: [String], stdin: String) async throws -> JoseProcess.Result {
+    /// Runs `jose` with `stdin` in a file (which the batch maps), or written into a pipe (which it
+    /// reads).
+    private static func run(_ arguments: [String], stdin: String, throughPipe: Bool) async throws -> JoseProcess.Result {
+        guard throughPipe else { return try await JoseProcess.run(arguments, stdin: stdin) }
         let scratch = try JoseProcess.makeScratch()
         defer { JoseProcess.removeScratch(scratch) }
         let outPath = scratch.appendingPathComponent("stdout").path
@@ -270,9 +274,7 @@ struct BatchVerifyCommandTests {
         let lines = (1...60_000).map { $0 % 97 == 0 ? good : "garbage-\($0)" }
         let input = lines.joined(separator: "\n") + "\n"
         let arguments = idTokenArguments + ["--batch", "--threads", threads]
-        let result = throughPipe
-            ? try await Self.runThroughPipe(arguments, stdin: input)
-            : try await JoseProcess.run(arguments, stdin: input)
+        let result = try await Self.run(arguments, stdin: input, throughPipe: throughPipe)
         #expect(result.status == 1, "\(result.status) \(result.stderr)")
         let objects = try Self.objects(result)
         #expect(objects.map { $0["line"] as? Int } == Array(1...60_000))
@@ -284,41 +286,57 @@ struct BatchVerifyCommandTests {
     func answersEachLineBeforeWaitingForMore(threads: String) async throws {
         let good = try JoseProcess.exampleText("id-token.jwt")
         let answers = try await Self.converse(idTokenArguments + ["--batch", "--threads", threads],
-                                              lines: [good, "garbage", good])
+                                              rounds: [[good], ["garbage"], [good]])
         let objects = try answers.map(JoseProcess.object)
         #expect(objects.map { $0["line"] as? Int } == [1, 2, 3])
         #expect(objects.map { $0["valid"] as? Bool } == [true, false, true])
     }
 
-    /// Runs `jose` with `arguments` as an interactive producer would: writes each of `lines`,
-    /// then reads standard output up to its answer (one JSON line) before writing the next.
-    /// A batch that waited for more input before answering would never answer: after 30 s
-    /// without one, the process is ended and the answers so far returned.
+    @Test("a producer that writes more lines than one chunk holds and waits gets every answer",
+          arguments: ["1", "2"])
+    func answersEveryLineOfALongWriteBeforeWaitingForMore(threads: String) async throws {
+        let good = try JoseProcess.exampleText("id-token.jwt")
+        // 5000 lines: more than a chunk's 4096, in one write that fits a pipe's 64 KiB.
+        let many = (1...5000).map { "garbage-\($0)" }
+        let answers = try await Self.converse(idTokenArguments + ["--batch", "--threads", threads],
+                                              rounds: [many, [good]])
+        let objects = try answers.map(JoseProcess.object)
+        #expect(objects.count == 5001)
+        #expect(objects.indices.allSatisfy { objects[$0]["line"] as? Int == $0 + 1 })
+        #expect(objects.last?["valid"] as? Bool == true)
+    }
+
+    /// Runs `jose` with `arguments` as an interactive producer would: writes each round of lines
+    /// at once, then reads standard output up to their answers (one JSON line each) before
+    /// writing the next round. A batch that waited for more input before answering would never
+    /// answer: after 30 s without output, the process is ended and the answers so far returned.
     ///
     /// - Returns: the answers, one per line.
-    private static func converse(_ arguments: [String], lines: [String]) async throws -> [String] {
+    private static func converse(_ arguments: [String], rounds: [[String]]) async throws -> [String] {
         try await onDispatchThread {
             let process = try ChildProcess(JoseProcess.binary.path, arguments, stdin: .pipe, stdout: .pipe, stderr: .null)
             let input = process.input!, output = process.output!
             var answers: [String] = []
             var pending = Data()
-            for line in lines {
-                try input.write(contentsOf: Data((line + "\n").utf8))
-                while !pending.contains(UInt8(ascii: "\n")) {
-                    // A guard against hanging, not a speed check: 30 s is far beyond
-                    // any verify, loaded machine or not.
-                    var ready = pollfd(fd: output.fileDescriptor, events: Int16(POLLIN), revents: 0)
-                    guard poll(&ready, 1, 30_000) > 0 else { break }
-                    let more = output.availableData
-                    guard !more.isEmpty else { break }
-                    pending.append(more)
+            rounds: for round in rounds {
+                try input.write(contentsOf: Data(round.map { $0 + "\n" }.joined().utf8))
+                for _ in round {
+                    while !pending.contains(UInt8(ascii: "\n")) {
+                        // A guard against hanging, not a speed check: 30 s is far beyond
+                        // any verify, loaded machine or not.
+                        var ready = pollfd(fd: output.fileDescriptor, events: Int16(POLLIN), revents: 0)
+                        guard poll(&ready, 1, 30_000) > 0 else { break }
+                        let more = output.availableData
+                        guard !more.isEmpty else { break }
+                        pending.append(more)
+                    }
+                    guard let end = pending.firstIndex(of: UInt8(ascii: "\n")) else {
+                        process.terminate()
+                        break rounds
+                    }
+                    answers.append(String(decoding: pending[..<end], as: UTF8.self))
+                    pending.removeSubrange(...end)
                 }
-                guard let end = pending.firstIndex(of: UInt8(ascii: "\n")) else {
-                    process.terminate()
-                    break
-                }
-                answers.append(String(decoding: pending[..<end], as: UTF8.self))
-                pending.removeSubrange(...end)
             }
             try? input.close()
             try process.wait()

@@ -1,3 +1,4 @@
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -8,9 +9,12 @@ import Darwin
 /// modulo ``stripeCount`` spreads them over the stripes of a context pool, of a cache's fresh
 /// key set and of a key set's per-thread key handles.
 enum ThreadNumber {
-    /// How many stripes each of those has: the processors online rounded up to a power of two,
-    /// from 8 to 64, so that the threads of a pool as large as the machine each have a stripe of
-    /// their own (two threads in one stripe write the same cache lines per token).
+    /// How many stripes each of those has: the processors this process may use
+    /// (`activeProcessorCount`, as `jose verify --batch` counts them) rounded up to a power of
+    /// two, from 8 to 16, so that up to that many threads, numbered in the order they first ask,
+    /// each have a stripe of their own (two threads in one stripe write the same cache lines
+    /// per token). At most 16: a cache publishes one copy of its set per stripe, each holding a
+    /// handle per stripe on every key.
     static var stripeCount: Int { setup.stripeCount }
 
     /// The calling thread's stripe, below ``stripeCount``: its number, given on its first call,
@@ -34,8 +38,8 @@ enum ThreadNumber {
     private static let setup: (key: pthread_key_t, stripeCount: Int) = {
         var key = pthread_key_t()
         pthread_key_create(&key, nil)
-        let processors = max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1)
+        let processors = max(ProcessInfo.processInfo.activeProcessorCount, 1)
         let roundedUp = 1 << (Int.bitWidth - (processors - 1).leadingZeroBitCount)
-        return (key, min(max(roundedUp, 8), 64))
+        return (key, min(max(roundedUp, 8), 16))
     }()
 }

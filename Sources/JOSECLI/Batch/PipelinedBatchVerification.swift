@@ -4,8 +4,9 @@ import JOSEBatchIO
 
 /// `verify --batch --threads N` (N ≥ 2): reading, verifying and writing overlap.
 ///
-/// A reading thread reads runs of complete lines into ``BatchChunk``s (each chunk takes the
-/// buffer they were read into) and queues them (``BatchChunkQueue``); N tasks take chunks as
+/// A reading thread cuts stdin into runs of complete lines, ``BatchChunk``s (each chunk takes the
+/// buffer they were read into, or points into the mapped file) and queues them
+/// (``BatchChunkQueue``); N tasks take chunks as
 /// they come and verify them; a writing thread writes each chunk's JSON lines in input order as
 /// soon as it is verified (``BatchChunkRing`` carries the order and bounds the chunks in flight).
 /// No task waits for a block's slowest run; a chunk is written whether or not the reader is
@@ -14,9 +15,10 @@ struct PipelinedBatchVerification {
     /// The most lines in one chunk: enough that a chunk of tokens of 96 bytes or more ends where
     /// its bytes do (see ``chunkBytes``), so that no complete line is left over to copy.
     static let chunkLines = 4096
-    /// The bytes after which the reader stops reading into a chunk's buffer (a read may take it
-    /// up to 128 KB past this, and a line still incomplete up to the token limit). The buffers,
-    /// twice this, bound the memory of the chunks in flight.
+    /// The bytes after which a chunk ends: the reader stops reading into a chunk's buffer (a
+    /// read may take it up to 128 KB past this, and a line still incomplete up to the token
+    /// limit), and a mapped file's lines are cut after this many. The buffers, twice this, bound
+    /// the memory of the chunks in flight.
     static let chunkBytes = 256 << 10
     /// Chunks in flight per verifying task (up to one per core) before the reader waits: enough
     /// to keep every task busy while the writer writes.
@@ -69,7 +71,8 @@ struct PipelinedBatchVerification {
     /// chunk takes the reader's buffer with the lines collected from it, and gives the reader its
     /// own in exchange (``BatchChunk/take(_:from:)``): a line's bytes are read once and not
     /// copied, but for the start of a line read across two chunks (and the lines left over when
-    /// a chunk fills up with ``chunkLines`` lines, which only lines shorter than about 96 bytes do).
+    /// a chunk fills up with ``chunkLines`` lines, which only lines shorter than about 96 bytes
+    /// do). The reader waits for input only once every complete line it holds is in a chunk.
     private static func read(into queue: BatchChunkQueue, _ ring: BatchChunkRing) {
         var failure: CLIFailure?
         defer {
@@ -107,7 +110,8 @@ struct PipelinedBatchVerification {
                 }
                 if let readFailure { throw readFailure }
                 if reader.atEnd, reader.pendingBytes == 0 { return }
-                if reader.canReadMoreWithoutBlocking { continue }
+                // A chunk that filled up may leave complete lines behind: they go out first.
+                if reader.canReadMoreWithoutBlocking || reader.mayHoldCompleteLines { continue }
                 // Nothing to read now (or no room left): every line collected is in a chunk, so
                 // the reader may move its bytes, then read, waiting for input if there is none
                 // (the writer answers the lines read meanwhile).

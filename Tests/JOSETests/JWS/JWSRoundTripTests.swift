@@ -74,13 +74,13 @@ struct JWSRoundTripTests {
         }
     }
 
-    /// One stripe per processor online, rounded up to a power of two (a thread's stripe is its
-    /// number masked), and never fewer than 8 or more than 64.
+    /// The processors this process may use, rounded up to a power of two (a thread's stripe is
+    /// its number masked), and never fewer than 8 or more than 16.
     @Test func stripesFollowTheProcessors() {
         let count = ThreadNumber.stripeCount
         #expect(count & (count - 1) == 0)
-        #expect((8...64).contains(count))
-        #expect(count >= min(ProcessInfo.processInfo.activeProcessorCount, 64))
+        #expect((8...16).contains(count))
+        #expect(count >= min(ProcessInfo.processInfo.activeProcessorCount, 16))
         #expect((0..<count).contains(ThreadNumber.stripe))
     }
 

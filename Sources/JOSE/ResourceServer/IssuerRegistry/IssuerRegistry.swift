@@ -47,7 +47,7 @@ import Foundation
 /// are at hand (a cache hit): the hit path adds to a single cache's only the `iss` lookup (its
 /// bytes compared with the configured issuers', no allocation) and an atomic load; for a
 /// verified tenant of a template, also a hashed lookup of its `iss` among the verified tenants,
-/// under one of eight locks picked by thread (no lock common to all threads), a recency stamp
+/// under one lock per thread stripe (no lock common to all threads), a recency stamp
 /// (written only once per change to the tenant table) and the `tid` comparison. (On Apple
 /// systems, where the `Synchronization` atomics need iOS 18 / macOS 15, each atomic is a short
 /// lock of its own, and a tenant's token also takes the registry's recency lock.)
