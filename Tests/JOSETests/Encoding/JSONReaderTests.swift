@@ -281,6 +281,36 @@ extension EncodingTests {
             expectMalformed(Array(nested.utf8), "duplicate member name \"name20\"")
         }
 
+        @Test func duplicatesAtEveryPlaceOfASmallObjectAreFound() throws {
+            // Objects of up to 16 members keep a bit per name and compare a name with the earlier
+            // ones only when its bit is already set: every pair of places must still be caught,
+            // for the registered names (a bit each), names shorter than four bytes with their
+            // quotes, names sharing their first bytes, and a name written with an escape.
+            let names = ["iss", "sub", "aud", "exp", "nbf", "iat", "jti", "nonce", "", "a", "ab",
+                         "abc", "abcd", "abce", "auth_time", "x5t#S256"]
+            #expect(names.count == Int(JSONParser.linearDuplicateCheckLimit))
+            func object(_ names: [String]) -> String {
+                "{" + names.enumerated().map { "\"\($0.element)\":\($0.offset)" }.joined(separator: ",") + "}"
+            }
+            let text = object(names)
+            #expect(try parse(text).root.rawBytes.elementsEqual(text.utf8))
+            for first in names.indices {
+                for second in names.indices where second > first {
+                    var copy = names
+                    copy[second] = names[first]
+                    expectMalformed(Array(object(copy).utf8), "duplicate member name \"\(names[first])\"")
+                    if let letter = names[first].first, letter.isLetter {
+                        copy[second] = "\\u00" + String(letter.asciiValue!, radix: 16) + names[first].dropFirst()
+                        expectMalformed(Array(object(copy).utf8), "duplicate member name")
+                        copy.swapAt(first, second)
+                        expectMalformed(Array(object(copy).utf8), "duplicate member name")
+                    }
+                }
+            }
+            // Each object has its own names: a nested object's do not count for its parent's.
+            #expect(try parse("{\"a\":{\"b\":1,\"c\":{\"a\":2}},\"b\":3,\"c\":4}").root.count == 3)
+        }
+
         @Test func wideHostileObjectsAreCheckedBySorting() throws {
             // 1000 long names sharing a prefix, all escaped. Names are compared one by one only
             // in objects of at most 16 members; wider objects are sorted once (n log n
