@@ -123,9 +123,12 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["SwiftCrypto"])),
             ]
         ),
+        // Base64url decoding sixteen characters at a time (SSSE3), under JOSE's Base64URL.
+        .target(name: "CJOSEBase64"),
         .target(
             name: "JOSE",
             dependencies: cryptoBackendDependencies + [
+                "CJOSEBase64",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: cryptoBackendSettings + asyncOnCallersExecutor + lockFallback
@@ -244,6 +247,7 @@ let package = Package(
             name: "JOSETests",
             dependencies: [
                 "JOSE",
+                "CJOSEBase64",
                 "JOSEOAuth",
                 "JOSEURLSession",
                 "JOSETestSupport",

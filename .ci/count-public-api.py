@@ -17,6 +17,7 @@ for module in sys.argv[2:]:
     with tempfile.TemporaryDirectory() as output:
         subprocess.run(["swift-symbolgraph-extract", "-module-name", module, "-target", "x86_64-unknown-linux-gnu",
                         "-I", str(build / "Modules"), "-I", str(ROOT / "Sources" / "COpenSSL"),
+                        "-I", str(ROOT / "Sources" / "CJOSEBase64" / "include"),
                         "-minimum-access-level", "public", "-output-dir", output], check=True)
         symbols = json.loads((pathlib.Path(output) / f"{module}.symbols.json").read_text())["symbols"]
     own = [s for s in symbols if "::SYNTHESIZED::" not in s["identifier"]["precise"]]

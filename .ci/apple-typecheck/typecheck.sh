@@ -17,7 +17,8 @@
 #    availability Apple (or the package) declares.
 # 3. Emits JOSE, JOSEOAuth, JOSEURLSession, JOSEAppleLogin and JOSELoopbackLogin as modules against
 #    all of that, each with the settings Package.swift gives it on Apple platforms (the
-#    swift-crypto backend, the caller's-executor feature), and, for iOS and macOS, type-checks the
+#    swift-crypto backend, the caller's-executor feature; JOSE's C module CJOSEBase64 imported
+#    from its header as clang reads it for the target), and, for iOS and macOS, type-checks the
 #    Swift snippets of JOSEAppleLogin's DocC catalog (snippets.py).
 # 4. For macOS only, the command line: compiles the real swift-argument-parser sources (from the
 #    package's resolved checkouts, `swift package resolve` when there are none) for the target,
@@ -62,7 +63,9 @@ for m in Dispatch Foundation Crypto CryptoExtras SwiftASN1 X509 Logging Security
   swiftc -frontend -emit-module -parse-as-library -swift-version 5 -enable-library-evolution "${common[@]}" \
     -module-name "$m" -o "$MODS/$m.swiftmodule" "$HERE/stubs/$m.swift"
 done
-swift6=(-parse-as-library -swift-version 6 -package-name swift_jose -D SWIFT_PACKAGE "${common[@]}")
+# JOSE's C module, CJOSEBase64 (its module map and header, which include no system header)
+swift6=(-parse-as-library -swift-version 6 -package-name swift_jose -D SWIFT_PACKAGE "${common[@]}"
+  -I "$CHECKOUT/Sources/CJOSEBase64/include")
 callers_executor=(-enable-upcoming-feature NonisolatedNonsendingByDefault)
 cd "$CHECKOUT"
 # check MODULE -emit-module|-typecheck FLAGS...: compiles Sources/MODULE, prints its first errors

@@ -1,3 +1,5 @@
+internal import CJOSEBase64
+
 /// Strict, table-driven base64url (RFC 4648 §5) without padding, as JOSE requires (RFC 7515 §2
 /// and Appendix C).
 ///
@@ -6,6 +8,9 @@
 /// leaves a single dangling character (length ≡ 1 mod 4), and non-canonical encodings whose last
 /// character carries non-zero unused bits. Every rejection throws ``JOSEError`` with code
 /// ``JOSEError/Code/malformed`` and a message naming the byte offset.
+///
+/// On x86 processors with SSSE3, decoding takes sixteen characters at a time with vector
+/// instructions, and the same rules.
 ///
 /// ```swift
 /// let text = Base64URL.encode(Array("hello".utf8))   // "aGVsbG8"
@@ -204,8 +209,10 @@ public enum Base64URL {
                 | tables[512 + Int(input[offset + 2])] | tables[768 + Int(input[offset + 3])]
         }
         let count = encoded.count
-        var read = 0
-        var written = 0
+        // Sixteen characters at a time with vector instructions, where the processor has them
+        // (CJOSEBase64), up to the first block with a byte outside the alphabet; then the rest.
+        var read = jose_base64url_decode_blocks(input, count, out.assumingMemoryBound(to: UInt8.self), output.count)
+        var written = read / 4 * 3
         // Eight characters at a time, stored as one 8-byte word: its last two bytes are written
         // over by the next step, so this runs while the output has two bytes to spare.
         while read + 8 <= count, written + 8 <= output.count {

@@ -157,7 +157,8 @@ struct JSONParser {
     }
 
     /// Objects with at most this many members are checked for duplicate names as each name is
-    /// read (quadratic but tiny); larger objects are sorted once when they close.
+    /// read (compared with the earlier names when its bit is taken, see ``nameBit(_:)``:
+    /// quadratic at worst, but tiny); larger objects are sorted once when they close.
     static let linearDuplicateCheckLimit: Int32 = 16
 
     /// The error for the duplicate member name at token `name`.

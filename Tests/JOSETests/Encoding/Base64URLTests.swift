@@ -1,3 +1,4 @@
+import CJOSEBase64
 import JOSETestSupport
 import Testing
 @testable import JOSE
@@ -59,6 +60,48 @@ extension EncodingTests {
                     let error = #expect(throws: JOSEError.self) { try Base64URL.decode(String(decoding: bad, as: UTF8.self)) }
                     if foreign < 0x80 {
                         #expect(error?.message.contains("byte offset \(offset))") == true, "offset \(offset)")
+                    }
+                }
+            }
+        }
+
+        /// Every byte value at every offset of four vector blocks (CJOSEBase64 decodes sixteen
+        /// characters at a time, the Swift loops the rest): an alphabet character decodes as a
+        /// plain reading of RFC 4648 says, and any other byte is refused with its offset.
+        @Test func everyByteAtEveryOffsetOfTheVectorBlocks() throws {
+            let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+            /// Each group of four characters as 24 bits, from the characters' places in the alphabet.
+            func plainDecode(_ text: [UInt8]) -> [UInt8] {
+                stride(from: 0, to: text.count, by: 4).flatMap { start -> [UInt8] in
+                    let bits = text[start..<start + 4].reduce(0) { $0 << 6 | alphabet.firstIndex(of: $1)! }
+                    return [UInt8(bits >> 16), UInt8(bits >> 8 & 0xFF), UInt8(bits & 0xFF)]
+                }
+            }
+            func decode(_ text: [UInt8]) throws -> [UInt8] {
+                try text.withUnsafeBytes { encoded in
+                    var output = [UInt8](repeating: 0, count: try Base64URL.checkedDecodedLength(encoded))
+                    try output.withUnsafeMutableBytes { try Base64URL.decode(encoded, into: $0) }
+                    return output
+                }
+            }
+            let text = (0..<80).map { alphabet[($0 * 37 + 11) % 64] }
+            #expect(try decode(text) == plainDecode(text))
+            #if arch(x86_64)
+            // The vector path is taken here (every x86-64 processor CI runs on has SSSE3), up to
+            // sixteen bytes of room before the end of the output.
+            var output = [UInt8](repeating: 0, count: 60)
+            #expect(jose_base64url_decode_blocks(text, text.count, &output, output.count) == 64)
+            #expect(output[..<48] == plainDecode(text)[..<48])
+            #endif
+            for offset in 0..<64 {
+                for byte in UInt8.min...UInt8.max {
+                    var changed = text
+                    changed[offset] = byte
+                    if alphabet.contains(byte) {
+                        #expect(try decode(changed) == plainDecode(changed))
+                    } else {
+                        let error = #expect(throws: JOSEError.self) { try decode(changed) }
+                        #expect(error?.message.contains("(byte offset \(offset))") == true, "byte \(byte) at \(offset)")
                     }
                 }
             }
