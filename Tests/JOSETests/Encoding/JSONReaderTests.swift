@@ -311,6 +311,24 @@ extension EncodingTests {
             #expect(try parse("{\"a\":{\"b\":1,\"c\":{\"a\":2}},\"b\":3,\"c\":4}").root.count == 3)
         }
 
+        @Test func registeredNamesHaveABitEach() throws {
+            // What `nameBit` promises for the common objects: the registered claims of ID and
+            // access tokens, and the JOSE header parameters, are checked without a comparison.
+            for names in [["iss", "sub", "aud", "exp", "nbf", "iat", "jti", "client_id", "scope", "azp",
+                           "auth_time", "nonce", "acr", "amr", "at_hash", "sid", "cnf"],
+                          ["alg", "typ", "kid", "jku", "jwk", "x5c", "x5t#S256", "crit", "b64", "cty"]] {
+                let text = Array(("{" + names.map { "\"\($0)\":0" }.joined(separator: ",") + "}").utf8)
+                let bits = try text.withUnsafeBufferPointer { buffer in
+                    var parser = JSONParser(text: buffer, limits: .default)
+                    try parser.parse()
+                    // The names are the tokens 1, 3, 5, … (every value is a number).
+                    return (0..<names.count).map { parser.nameBit(parser.tokens[1 + 2 * $0]) }
+                }
+                #expect(Set(bits).count == names.count, "\(names)")
+                #expect(bits.allSatisfy { $0.nonzeroBitCount == 1 })
+            }
+        }
+
         @Test func wideHostileObjectsAreCheckedBySorting() throws {
             // 1000 long names sharing a prefix, all escaped. Names are compared one by one only
             // in objects of at most 16 members; wider objects are sorted once (n log n
