@@ -101,6 +101,13 @@ package struct JSONDocument: @unchecked Sendable {
         (self.storage, self.rootIndex) = parser.finish()
     }
 
+    /// A document whose tokens are already in `storage`, from `rootIndex` on: copied there from
+    /// an earlier parse of the same text (a thread's remembered JWS header).
+    init(storage: JSONStorage, rootIndex: Int) {
+        self.storage = storage
+        self.rootIndex = rootIndex
+    }
+
     /// Parses the UTF-8 of a string.
     ///
     /// - Parameters:

@@ -54,7 +54,9 @@ struct CompactJWS: ~Copyable {
         let headerText = UnsafeRawBufferPointer(rebasing: token[0..<firstDot])
         let payloadText = UnsafeRawBufferPointer(rebasing: token[(firstDot + 1)..<secondDot])
         let signatureText = UnsafeRawBufferPointer(rebasing: token[(secondDot + 1)...])
-        let headerCount = try JOSEError.within("the JWS header") { try Base64URL.checkedDecodedLength(headerText) }
+        let memo = HeaderMemo.forThisThread
+        let remembered = memo?.decodedCount(of: headerText, limits: limits)
+        let headerCount = try remembered ?? JOSEError.within("the JWS header") { try Base64URL.checkedDecodedLength(headerText) }
         guard headerCount <= limits.maximumHeaderBytes else {
             throw JOSEError.malformed("the JWS header is longer than \(limits.maximumHeaderBytes) bytes")
         }
@@ -65,8 +67,10 @@ struct CompactJWS: ~Copyable {
         let tokenRoom = headerCount / 8 + 8 + (reservingPayloadTokens ? payloadCount / 8 + 8 : 0)
         let storage = JSONStorage.make(textCount: headerRange.upperBound, capacity: tokenRoom)
         let output = storage.mutableText
-        try JOSEError.within("the JWS header") {
-            try Base64URL.decode(headerText, into: UnsafeMutableRawBufferPointer(rebasing: output[headerRange]))
+        if remembered == nil {
+            try JOSEError.within("the JWS header") {
+                try Base64URL.decode(headerText, into: UnsafeMutableRawBufferPointer(rebasing: output[headerRange]))
+            }
         }
         try JOSEError.within("the JWS signature") {
             try Base64URL.decode(signatureText, into: UnsafeMutableRawBufferPointer(rebasing: output[payloadCount..<headerStart]))
@@ -74,12 +78,18 @@ struct CompactJWS: ~Copyable {
         try JOSEError.within("the JWS payload") {
             try Base64URL.decode(payloadText, into: UnsafeMutableRawBufferPointer(rebasing: output[0..<payloadCount]))
         }
-        let json = try JSONDocument(
-            parsingInPlace: consume storage, range: headerRange,
-            limits: JSONLimits(maxBytes: limits.maximumHeaderBytes, maxDepth: limits.maximumNestingDepth))
-        let root = json.rootIndex
-        // The header takes over the document: no copy, so no retain.
-        let header = try JWSHeader(json: JSONValue(document: consume json, index: root), understood: understoodCritical)
+        let header: JWSHeader
+        if let memo, remembered != nil {
+            header = memo.header(into: consume storage, textOffset: headerStart)
+        } else {
+            let json = try JSONDocument(
+                parsingInPlace: consume storage, range: headerRange,
+                limits: JSONLimits(maxBytes: limits.maximumHeaderBytes, maxDepth: limits.maximumNestingDepth))
+            let root = json.rootIndex
+            // The header takes over the document: no copy, so no retain.
+            header = try JWSHeader(json: JSONValue(document: consume json, index: root), understood: understoodCritical)
+            memo?.remember(header, encoded: headerText, textOffset: headerStart, decodedCount: headerCount, limits: limits)
+        }
         guard signatureCount > 0 else { throw JOSEError.malformed("the JWS signature part is empty") }
         self.header = header
         self.payloadCount = payloadCount

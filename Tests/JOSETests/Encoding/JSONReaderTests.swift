@@ -248,6 +248,35 @@ extension EncodingTests {
             #expect(firstFlagged(Array(" ~!#[]}{".utf8)) == nil)
         }
 
+        /// The string scan (sixteen bytes, then eight, then one at a time) stops at every byte
+        /// value that needs attention, in every position of a string that spans two vector blocks
+        /// and a tail: the string parses exactly when the byte needs none, and a byte that breaks
+        /// it is reported where it is (a quote ends the string, so the byte after it is reported).
+        @Test func stringScanStopsAtEverySpecialByteInEveryPosition() throws {
+            var mismatches: [String] = []
+            for position in 0..<40 {
+                for value in 0...255 {
+                    var string = [UInt8](repeating: UInt8(ascii: "a"), count: 40)
+                    string[position] = UInt8(value)
+                    let text = Array(#"[""#.utf8) + string + Array(#""]"#.utf8)
+                    let special = value < 0x20 || value >= 0x80 || value == 0x22 || value == 0x5C
+                    do {
+                        let document = try JSONDocument(bytes: text)
+                        if special || document.root[0]?.string != String(decoding: string, as: UTF8.self) {
+                            mismatches.append("0x\(String(value, radix: 16)) at \(position): parsed")
+                        }
+                    } catch let error as JOSEError {
+                        // (A backslash last escapes the closing quote.)
+                        let offset = value == 0x5C && position == 39 ? 44 : 2 + position + (value == 0x22 ? 1 : 0)
+                        if !special || !error.message.hasSuffix("at byte offset \(offset)") {
+                            mismatches.append("0x\(String(value, radix: 16)) at \(position): \(error.message)")
+                        }
+                    }
+                }
+            }
+            #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+        }
+
         /// A parse in place whose token room is far too small: the index moves to larger storage
         /// while the text is still read from the first one, which the parse must keep alive
         /// (here the caller holds no other reference to it).
