@@ -26,7 +26,7 @@ public struct JWSHeader: Sendable {
 
         /// The header, read from `document`, which holds this header's tokens at the same indexes
         /// (the token storage a JWT's claims were parsed into always does).
-        func header(in document: JSONDocument) -> JWSHeader {
+        func header(in document: consuming JSONDocument) -> JWSHeader {
             JWSHeader(algorithm: algorithm, json: JSONValue(document: document, index: root), keyIDPosition: keyIDPosition)
         }
     }
