@@ -8,6 +8,9 @@ struct JSONToken: Sendable {
     static let hasEscapes: UInt8 = 1
     /// Set in ``flags`` when a number has neither a fraction nor an exponent.
     static let isInteger: UInt8 = 2
+    /// Set in ``flags`` when a number is an integer literal from 0 to 2³² − 1 without a sign
+    /// (every NumericDate until 2106): its value is in ``count``, read as a `UInt32`.
+    static let valueInCount: UInt8 = 4
 
     /// Offset in the document's bytes of the value's first byte (the quote, for strings).
     var start: Int32
@@ -16,11 +19,12 @@ struct JSONToken: Sendable {
     /// Index of the first token after this value's subtree. While a container is still being
     /// parsed, it holds the index of the enclosing container instead (−1 at the top level).
     var next: Int32
-    /// Members of an object or elements of an array; 0 for scalars.
+    /// Members of an object or elements of an array; a number's value when ``flags`` has
+    /// ``valueInCount``; otherwise 0.
     var count: Int32
     /// The value's type.
     var kind: JSONValue.Kind
-    /// A combination of ``hasEscapes`` and ``isInteger``.
+    /// A combination of ``hasEscapes``, ``isInteger`` and ``valueInCount``.
     var flags: UInt8
 }
 

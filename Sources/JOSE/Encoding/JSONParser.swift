@@ -306,16 +306,24 @@ struct JSONParser {
     mutating func parseNumber() throws {
         let start = position
         var flags = JSONToken.isInteger
-        if buffer[position] == UInt8(ascii: "-") {
+        // The integer part's value, exact while it has at most 19 digits (wraps beyond: then unused).
+        var value: UInt64 = 0
+        let negative = buffer[position] == UInt8(ascii: "-")
+        if negative {
             position += 1
             guard atDigit() else { throw failure("expected a digit after '-'", at: position) }
         }
+        let digitsStart = position
         if buffer[position] == UInt8(ascii: "0") {
             position += 1
             if atDigit() { throw failure("leading zeros are not allowed in numbers", at: position - 1) }
         } else {
-            while atDigit() { position += 1 }
+            while atDigit() {
+                value = value &* 10 &+ UInt64(buffer[position] &- UInt8(ascii: "0"))
+                position += 1
+            }
         }
+        if !negative, position - digitsStart <= 10, value <= UInt32.max { flags |= JSONToken.valueInCount }
         if position < end, buffer[position] == UInt8(ascii: ".") {
             flags = 0
             position += 1
@@ -331,7 +339,8 @@ struct JSONParser {
             guard atDigit() else { throw failure("expected a digit in the exponent", at: position) }
             while atDigit() { position += 1 }
         }
-        tokens.append(JSONToken(start: Int32(start), end: Int32(position), next: Int32(tokens.count + 1), count: 0, kind: .number, flags: flags))
+        let count = flags & JSONToken.valueInCount != 0 ? Int32(bitPattern: UInt32(truncatingIfNeeded: value)) : 0
+        tokens.append(JSONToken(start: Int32(start), end: Int32(position), next: Int32(tokens.count + 1), count: count, kind: .number, flags: flags))
     }
 
     /// Reads four hexadecimal digits at `offset`, or returns nil.

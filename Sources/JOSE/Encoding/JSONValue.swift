@@ -163,7 +163,10 @@ package struct JSONValue: Sendable {
     }
 
     /// The number of members of an object or elements of an array; 0 for other values.
-    package var count: Int { Int(token.count) }
+    package var count: Int {
+        let token = self.token
+        return token.kind == .object || token.kind == .array ? Int(token.count) : 0
+    }
 
     /// The exact source text of the value (a copy).
     package var rawBytes: ArraySlice<UInt8> {
@@ -335,6 +338,7 @@ struct JSONView {
     func number(at index: Int) -> Double? {
         let token = tokens[index]
         guard token.kind == .number else { return nil }
+        if token.flags & JSONToken.valueInCount != 0 { return Double(UInt32(bitPattern: token.count)) }
         let start = Int(token.start)
         let end = Int(token.end)
         // Fast, exact path: an integer literal of at most 15 digits.
@@ -352,6 +356,7 @@ struct JSONView {
     func integer(at index: Int) -> Int64? {
         let token = tokens[index]
         guard token.kind == .number, token.flags & JSONToken.isInteger != 0 else { return nil }
+        if token.flags & JSONToken.valueInCount != 0 { return Int64(UInt32(bitPattern: token.count)) }
         return JSONView.integerValue(text, start: Int(token.start), end: Int(token.end))
     }
 

@@ -491,6 +491,31 @@ extension EncodingTests {
             #expect(try parse("13").root.isIntegerLiteral == true)
         }
 
+        /// Integers from 0 to 2³² − 1 without a sign keep their value in the token (read back
+        /// without parsing the text); every other number is read from its text. Both give the
+        /// same values, and a number never has members.
+        @Test func integersKeptInTheTokenReadAsTheirText() throws {
+            let kept: [(String, Int64)] = [("0", 0), ("7", 7), ("1516239022", 1516239022), ("4294967295", 4294967295)]
+            let notKept: [(String, Int64?)] = [
+                ("4294967296", 4294967296), ("9999999999", 9999999999), ("12345678901", 12345678901),
+                ("-5", -5), ("-0", 0), ("18446744073709551621", nil), ("1.5", nil), ("1e3", nil), ("2.0", nil),
+            ]
+            for (text, value) in kept {
+                let root = try parse(text).root
+                #expect(root.token.flags & JSONToken.valueInCount != 0, "\(text)")
+                #expect(root.integer == value && root.number == Double(value) && root.count == 0, "\(text)")
+            }
+            for (text, value) in notKept {
+                let root = try parse(text).root
+                #expect(root.token.flags & JSONToken.valueInCount == 0, "\(text)")
+                #expect(root.integer == value && root.number == Double(text) && root.count == 0, "\(text)")
+            }
+            // In a claims object, as the claim rules read NumericDates.
+            let claims = try parse(#"{"exp":4102444800,"iat":1700000000,"nbf":0,"n":[1,2,3]}"#).root
+            #expect(claims["exp"]?.number == 4102444800 && claims["iat"]?.number == 1700000000)
+            #expect(claims["nbf"]?.integer == 0 && claims["n"]?.count == 3)
+        }
+
         /// Escaped string texts and their decoded values.
         static let strings: [(String, String)] = [
             (#""plain""#, "plain"),
