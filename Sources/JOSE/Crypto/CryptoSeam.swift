@@ -137,15 +137,13 @@ protocol BackendHMACKey: AnyObject, Sendable {
     func isValidAuthenticationCode(_ tag: UnsafeRawBufferPointer, hash: HashAlgorithm, message: UnsafeRawBufferPointer) -> Bool
 }
 
-/// Hashing, randomness and comparison.
+/// Hashing and randomness.
 protocol BackendPrimitives {
     /// The `hash` digest of `data`; empty only if the backend fails (callers comparing digests
     /// then see a mismatch).
     static func hash(_ hash: HashAlgorithm, _ data: UnsafeRawBufferPointer) -> [UInt8]
     /// `count` bytes from a cryptographically secure generator.
     static func randomBytes(count: Int) throws -> [UInt8]
-    /// Whether two buffers are equal, in time that depends only on their lengths.
-    static func constantTimeEquals(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool
 }
 
 /// What an `x5c` certificate chain must satisfy besides RFC 5280 path validation.

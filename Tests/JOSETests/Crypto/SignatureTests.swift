@@ -203,6 +203,22 @@ struct HMACAndPrimitiveTests {
         #expect(!constantTimeEquals([1, 2, 3], [1, 2, 4]))
         #expect(!constantTimeEquals([1, 2, 3], [1, 2]))
         #expect(constantTimeEquals([], []))
+        // Whole words and the bytes after them: every length up to five words, with each bit
+        // of each byte flipped in turn.
+        var wrong: [String] = []
+        for count in 0...40 {
+            let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+            if !constantTimeEquals(bytes, bytes) { wrong.append("\(count) bytes: unequal to themselves") }
+            for position in 0..<count {
+                for bit in 0..<8 {
+                    var other = bytes
+                    other[position] ^= 1 << bit
+                    if constantTimeEquals(bytes, other) { wrong.append("\(count) bytes: bit \(bit) of byte \(position)") }
+                }
+            }
+            if constantTimeEquals(bytes, bytes + [0]) { wrong.append("\(count) bytes: equal to a longer buffer") }
+        }
+        #expect(wrong.isEmpty, "\(wrong.prefix(5))")
     }
 }
 

@@ -1,8 +1,8 @@
 #if !JOSE_SWIFT_CRYPTO
 internal import COpenSSL
 
-/// The OpenSSL backend's hashing (with the process-wide fetched `EVP_MD` objects), randomness
-/// (OpenSSL's default DRBG) and constant-time comparison (`CRYPTO_memcmp`).
+/// The OpenSSL backend's hashing (with the process-wide fetched `EVP_MD` objects) and randomness
+/// (OpenSSL's default DRBG).
 enum OpenSSLPrimitives: BackendPrimitives {
     /// Returns the `hash` digest of `data`.
     ///
@@ -73,15 +73,6 @@ enum OpenSSLPrimitives: BackendPrimitives {
             throw OpenSSLErrorQueue.error(.invalidInput, "the random number generator failed")
         }
         return bytes
-    }
-
-    /// Compares two byte buffers with `CRYPTO_memcmp`, in time that depends only on their
-    /// lengths. Buffers of different lengths are unequal.
-    @inline(__always)
-    static func constantTimeEquals(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
-        guard lhs.count == rhs.count else { return false }
-        guard lhs.count > 0, let left = lhs.baseAddress, let right = rhs.baseAddress else { return true }
-        return CRYPTO_memcmp(left, right, lhs.count) == 0
     }
 }
 #endif

@@ -41,7 +41,7 @@ final class SwiftCryptoHMACKey: BackendHMACKey, Sendable {
     ) -> Bool {
         guard tag.count == hash.byteCount else { return false }
         return (try? authenticationCode(hash, message: message))?.withUnsafeBytes {
-            SwiftCryptoPrimitives.constantTimeEquals($0, tag)
+            constantTimeEquals($0, tag)
         } ?? false
     }
 

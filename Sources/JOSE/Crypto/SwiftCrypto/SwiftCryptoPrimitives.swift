@@ -1,8 +1,8 @@
 #if JOSE_SWIFT_CRYPTO
 import Crypto
 
-/// The swift-crypto backend's hashing, randomness (`SymmetricKey`'s generator: the system's
-/// CSPRNG) and constant-time comparison.
+/// The swift-crypto backend's hashing and randomness (`SymmetricKey`'s generator: the system's
+/// CSPRNG).
 enum SwiftCryptoPrimitives: BackendPrimitives {
     /// Returns the `hash` digest of `data`.
     static func hash(_ hash: HashAlgorithm, _ data: UnsafeRawBufferPointer) -> [UInt8] {
@@ -23,19 +23,6 @@ enum SwiftCryptoPrimitives: BackendPrimitives {
             SymmetricKey(size: SymmetricKeySize(bitCount: chunk * 8)).withUnsafeBytes { bytes.append(contentsOf: $0) }
         }
         return bytes
-    }
-
-    /// Compares two byte buffers in time that depends only on their lengths: every byte pair is
-    /// combined, and only the accumulated difference is tested. Buffers of different lengths
-    /// are unequal.
-    @inline(never)
-    static func constantTimeEquals(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
-        guard lhs.count == rhs.count else { return false }
-        var difference: UInt8 = 0
-        for index in 0 ..< lhs.count {
-            difference |= lhs[index] ^ rhs[index]
-        }
-        return difference == 0
     }
 }
 #endif
