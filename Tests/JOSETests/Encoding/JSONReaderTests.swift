@@ -248,28 +248,35 @@ extension EncodingTests {
             #expect(firstFlagged(Array(" ~!#[]}{".utf8)) == nil)
         }
 
-        /// The string scan (sixteen bytes, then eight, then one at a time) stops at every byte
-        /// value that needs attention, in every position of a string that spans two vector blocks
-        /// and a tail: the string parses exactly when the byte needs none, and a byte that breaks
-        /// it is reported where it is (a quote ends the string, so the byte after it is reported).
+        /// The string scans (a short string read from one word; sixteen bytes, then eight, then
+        /// one at a time) stop at every byte value that needs attention, in every position of
+        /// strings from empty to eight bytes and of one that spans two vector blocks and a tail:
+        /// the text parses exactly when the byte needs none, and a byte that breaks it is
+        /// reported where it is (a quote ends the string, so the byte after it is reported).
         @Test func stringScanStopsAtEverySpecialByteInEveryPosition() throws {
             var mismatches: [String] = []
-            for position in 0..<40 {
-                for value in 0...255 {
-                    var string = [UInt8](repeating: UInt8(ascii: "a"), count: 40)
-                    string[position] = UInt8(value)
-                    let text = Array(#"[""#.utf8) + string + Array(#""]"#.utf8)
-                    let special = value < 0x20 || value >= 0x80 || value == 0x22 || value == 0x5C
-                    do {
-                        let document = try JSONDocument(bytes: text)
-                        if special || document.root[0]?.string != String(decoding: string, as: UTF8.self) {
-                            mismatches.append("0x\(String(value, radix: 16)) at \(position): parsed")
-                        }
-                    } catch let error as JOSEError {
-                        // (A backslash last escapes the closing quote.)
-                        let offset = value == 0x5C && position == 39 ? 44 : 2 + position + (value == 0x22 ? 1 : 0)
-                        if !special || !error.message.hasSuffix("at byte offset \(offset)") {
-                            mismatches.append("0x\(String(value, radix: 16)) at \(position): \(error.message)")
+            for length in Array(0...9) + [40] {
+                for position in 0..<max(length, 1) {
+                    for value in 0...255 {
+                        var string = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                        if length > 0 { string[position] = UInt8(value) }
+                        // A string after it, so that short ones have a word's room to be read from.
+                        let text = Array(#"[""#.utf8) + string + Array(#"","after the string"]"#.utf8)
+                        let special = length > 0 && (value < 0x20 || value >= 0x80 || value == 0x22 || value == 0x5C)
+                        let place = "length \(length), 0x\(String(value, radix: 16)) at \(position)"
+                        do {
+                            let document = try JSONDocument(bytes: text)
+                            if special || document.root[0]?.string != String(decoding: string, as: UTF8.self)
+                                || document.root[1]?.string != "after the string" {
+                                mismatches.append("\(place): parsed")
+                            }
+                        } catch let error as JOSEError {
+                            // (A backslash last escapes the closing quote: reported further on.)
+                            let escapesTheQuote = value == 0x5C && position == length - 1
+                            let offset = 2 + position + (value == 0x22 ? 1 : 0)
+                            if !special || !(escapesTheQuote || error.message.hasSuffix("at byte offset \(offset)")) {
+                                mismatches.append("\(place): \(error.message)")
+                            }
                         }
                     }
                 }
