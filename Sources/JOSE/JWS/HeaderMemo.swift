@@ -28,8 +28,8 @@ struct HeaderMemo {
 
     /// The longest encoded header remembered (decoded: three quarters of it).
     static let maximumEncodedCount = 128
-    /// The most JSON tokens a remembered header has (an object and up to three members, or one
-    /// of more members whose values are scalars).
+    /// The most JSON tokens a remembered header has: the object, and a name and a value per
+    /// member (`alg`, `kid` and `typ` make seven).
     static let maximumTokenCount = 8
 
     /// What a block records in front of the bytes and tokens.
@@ -60,6 +60,8 @@ struct HeaderMemo {
         if let block = pthread_getspecific(key) { return HeaderMemo(block: block) }
         // calloc: zeroed, so the new entry remembers nothing (`encodedCount` 0).
         guard let block = calloc(1, blockSize) else { return nil }
+        block.bindMemory(to: Entry.self, capacity: 1)
+        (block + tokensOffset).bindMemory(to: JSONToken.self, capacity: maximumTokenCount)
         guard pthread_setspecific(key, block) == 0 else {
             free(block)
             return nil
