@@ -27,8 +27,8 @@ END = "<!-- targets: end -->"
 # What the targets without a DocC catalog are.
 DESCRIPTIONS = {
     "COpenSSL": "the system-library target over the distribution's OpenSSL 3 (pkg-config `openssl`)",
-    "CJOSEBase64": "C: the bulk of base64url decoding, sixteen characters at a time with SSSE3 on x86 "
-                   "(elsewhere it decodes nothing and `Base64URL` does it all)",
+    "CJOSEBase64": "C: the bulk of base64url decoding, 32 or 16 characters at a time with AVX2 or SSSE3 "
+                   "on x86 (elsewhere it decodes nothing and `Base64URL` does it all)",
     "SwiftCryptoBackend": "no code: swift-crypto's products in JOSE's build under the `SwiftCrypto` trait",
     "JOSEPrimitiveSignatureCheck": "the bare crypto-backend check `jose bench` measures against",
     "JOSEBatchIO": "the byte-level input and output of `jose verify --batch`: the line reader over a read or "

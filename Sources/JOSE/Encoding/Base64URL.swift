@@ -9,8 +9,8 @@ internal import CJOSEBase64
 /// character carries non-zero unused bits. Every rejection throws ``JOSEError`` with code
 /// ``JOSEError/Code/malformed`` and a message naming the byte offset.
 ///
-/// On x86 processors with SSSE3, decoding takes sixteen characters at a time with vector
-/// instructions, and the same rules.
+/// On x86 processors with AVX2 or SSSE3, decoding takes thirty-two or sixteen characters at a
+/// time with vector instructions, and the same rules.
 ///
 /// ```swift
 /// let text = Base64URL.encode(Array("hello".utf8))   // "aGVsbG8"
@@ -209,8 +209,9 @@ public enum Base64URL {
                 | tables[512 + Int(input[offset + 2])] | tables[768 + Int(input[offset + 3])]
         }
         let count = encoded.count
-        // Sixteen characters at a time with vector instructions, where the processor has them
-        // (CJOSEBase64), up to the first block with a byte outside the alphabet; then the rest.
+        // Thirty-two or sixteen characters at a time with vector instructions, where the processor
+        // has them (CJOSEBase64), up to the first block with a byte outside the alphabet; then
+        // the rest.
         var read = jose_base64url_decode_blocks(input, count, out.assumingMemoryBound(to: UInt8.self), output.count)
         var written = read / 4 * 3
         // Eight characters at a time, stored as one 8-byte word: its last two bytes are written
