@@ -18,6 +18,7 @@
 
 #include <openssl/crypto.h>
 #include <openssl/sha.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -80,35 +81,75 @@ static inline int jose_hmac_sha512_key_init(
 
 #undef JOSE_HMAC_KEY_INIT
 
-/* Writes the MAC of `message` (`length` bytes) with `key` to `out` into `ok`: the inner state
- * copied onto the stack absorbs the message, the outer state copied there absorbs the inner
- * digest (DIGEST_LENGTH of its bytes); both copies and the inner digest are cleansed. */
-#define JOSE_HMAC_COMPUTE(CONTEXT_TYPE, DIGEST_SIZE, DIGEST_LENGTH, UPDATE, FINAL)              \
+/** Writes `value` big-endian into the four bytes at `out`. */
+static inline void jose_hmac_store32(uint8_t *out, uint32_t value) {
+    value = __builtin_bswap32(value);
+    memcpy(out, &value, sizeof value);
+}
+
+/** Writes `value` big-endian into the eight bytes at `out`. */
+static inline void jose_hmac_store64(uint8_t *out, uint64_t value) {
+    value = __builtin_bswap64(value);
+    memcpy(out, &value, sizeof value);
+}
+
+/* Writes the MAC of `message` (`length` bytes) with `key` to `out` into `ok`.
+ *
+ * A copy of the inner state absorbs the message's whole blocks straight from it (UPDATE from a
+ * block boundary copies nothing), then the last one or two blocks built here: the message's
+ * tail, 0x80, zeros, and the bit length of the pad block and the message (FIPS 180-4 section
+ * 5.1; LENGTH_BYTES is the length field's width, 8 for SHA-256 and 16 for SHA-512, whose upper
+ * half stays zero). The outer state's copy takes one block: the inner digest (DIGEST_LENGTH bytes
+ * of the state's words, each written big-endian by STORE_WORD), 0x80, zeros and its bit length.
+ * Padding here leaves out the hash functions' own finishing (a copy of the tail into the state
+ * and a cleanse per digest), and every temporary sits in one stack struct, cleansed once. */
+#define JOSE_HMAC_COMPUTE(CONTEXT_TYPE, STORE_WORD, BLOCK_SIZE, LENGTH_BYTES, DIGEST_LENGTH, UPDATE, TRANSFORM) \
     do {                                                                                        \
-        CONTEXT_TYPE context = key->inner;                                                      \
-        uint8_t inner[DIGEST_SIZE];                                                             \
-        ok = UPDATE(&context, message, length) && FINAL(inner, &context);                       \
-        context = key->outer;                                                                   \
-        ok = ok && UPDATE(&context, inner, DIGEST_LENGTH) && FINAL(out, &context);              \
-        OPENSSL_cleanse(&context, sizeof context);                                              \
-        OPENSSL_cleanse(inner, sizeof inner);                                                   \
+        struct {                                                                                \
+            CONTEXT_TYPE context;                                                               \
+            uint8_t blocks[2 * BLOCK_SIZE];                                                     \
+        } scratch;                                                                              \
+        const size_t digest_length = (DIGEST_LENGTH);                                           \
+        const size_t whole = length - length % BLOCK_SIZE;                                      \
+        const size_t tail = length - whole;                                                     \
+        const size_t count = tail + 1 + LENGTH_BYTES <= BLOCK_SIZE ? 1 : 2;                     \
+        scratch.context = key->inner;                                                           \
+        ok = whole == 0 || UPDATE(&scratch.context, message, whole);                            \
+        memset(scratch.blocks, 0, count * BLOCK_SIZE);                                          \
+        if (tail > 0) memcpy(scratch.blocks, message + whole, tail);                            \
+        scratch.blocks[tail] = 0x80;                                                            \
+        jose_hmac_store64(scratch.blocks + count * BLOCK_SIZE - 8, ((uint64_t)length + BLOCK_SIZE) * 8); \
+        for (size_t i = 0; i < count; i++) TRANSFORM(&scratch.context, scratch.blocks + i * BLOCK_SIZE); \
+        memset(scratch.blocks, 0, BLOCK_SIZE);                                                  \
+        for (size_t i = 0; i < digest_length / sizeof scratch.context.h[0]; i++) {             \
+            STORE_WORD(scratch.blocks + i * sizeof scratch.context.h[0], scratch.context.h[i]);  \
+        }                                                                                       \
+        scratch.blocks[digest_length] = 0x80;                                                   \
+        jose_hmac_store64(scratch.blocks + BLOCK_SIZE - 8, ((uint64_t)digest_length + BLOCK_SIZE) * 8); \
+        scratch.context = key->outer;                                                           \
+        TRANSFORM(&scratch.context, scratch.blocks);                                            \
+        for (size_t i = 0; i < digest_length / sizeof scratch.context.h[0]; i++) {             \
+            STORE_WORD(out + i * sizeof scratch.context.h[0], scratch.context.h[i]);             \
+        }                                                                                       \
+        /* The second block, when used, holds only padding and a length. */                     \
+        OPENSSL_cleanse(&scratch, offsetof(__typeof__(scratch), blocks) + BLOCK_SIZE);          \
     } while (0)
 
 /** Writes HMAC-SHA-256 of `message` with `key` to `out` (32 bytes); returns 1 on success. */
 static inline int jose_hmac_sha256(
     const jose_hmac_sha256_key *key, const uint8_t *message, size_t length, uint8_t *out) {
     int ok;
-    JOSE_HMAC_COMPUTE(SHA256_CTX, SHA256_DIGEST_LENGTH, SHA256_DIGEST_LENGTH, SHA256_Update, SHA256_Final);
+    JOSE_HMAC_COMPUTE(SHA256_CTX, jose_hmac_store32, SHA256_CBLOCK, 8, SHA256_DIGEST_LENGTH, SHA256_Update, SHA256_Transform);
     return ok;
 }
 
 /** Writes HMAC-SHA-384 or HMAC-SHA-512 of `message` with `key` to `out` (`key->digest_length`
- *  bytes); returns 1 on success. SHA512_Final writes the length that SHA384_Init or
- *  SHA512_Init set in the state. */
+ *  bytes); returns 1 on success. SHA-384's digest is the first 48 bytes of the state that
+ *  SHA384_Init's initial values lead to. */
 static inline int jose_hmac_sha512(
     const jose_hmac_sha512_key *key, const uint8_t *message, size_t length, uint8_t *out) {
     int ok;
-    JOSE_HMAC_COMPUTE(SHA512_CTX, SHA512_DIGEST_LENGTH, key->digest_length, SHA512_Update, SHA512_Final);
+    JOSE_HMAC_COMPUTE(SHA512_CTX, jose_hmac_store64, SHA512_CBLOCK, 16, key->digest_length, SHA512_Update, SHA512_Transform);
     return ok;
 }
 
