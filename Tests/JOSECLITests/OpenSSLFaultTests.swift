@@ -5,9 +5,9 @@ import Testing
 
 /// What happens when OpenSSL itself fails. A small shared object
 /// (Tests/FaultInjection/openssl_mac_faults.c), preloaded into the built `jose`, makes libcrypto's
-/// `SHA256_Final`, the last step of each half of an HMAC-SHA-256, fail on demand and ends the
-/// process (status 97) if one starts with an earlier failure still on the thread's OpenSSL error
-/// queue.
+/// `SHA256_Update`, the step of an HMAC-SHA-256 that absorbs the message, fail on demand and ends
+/// the process (status 97) if one goes on with an earlier failure still on the thread's OpenSSL
+/// error queue.
 @Suite(
     "OpenSSL failures (fault injection)",
     .enabled(if: CryptoBackend.current == .openSSL, "it injects faults into OpenSSL's libcrypto"))
@@ -42,7 +42,9 @@ struct OpenSSLFaultTests {
     func claimsFile() throws -> (scratch: URL, path: String) {
         let scratch = try JoseProcess.makeScratch()
         let path = scratch.appendingPathComponent("claims.json").path
-        try Data(#"{"sub":"alice"}"#.utf8).write(to: URL(fileURLWithPath: path))
+        // Long enough that the signing input spans a whole SHA-256 block, which the HMAC absorbs
+        // with SHA256_Update (the step the fault library fails); a shorter one never reaches it.
+        try Data(#"{"sub":"alice","scope":"orders:read orders:write"}"#.utf8).write(to: URL(fileURLWithPath: path))
         return (scratch, path)
     }
 
@@ -52,11 +54,11 @@ struct OpenSSLFaultTests {
         defer { JoseProcess.removeScratch(scratch) }
         let arguments = ["sign", "--key", JoseProcess.example("hs256.jwk.json"), "--alg", "HS256", claims]
 
-        let failed = try await runWithFaults(["JOSE_FAULT_SHA256_FINAL": "1"], arguments)
+        let failed = try await runWithFaults(["JOSE_FAULT_SHA256_UPDATE": "1"], arguments)
         #expect(failed.status == 2, "\(failed)")
         #expect(failed.stdout.isEmpty, "\(failed)")
         #expect(failed.stderr.contains("invalid_key: OpenSSL could not compute the HMAC"), "\(failed)")
-        #expect(failed.stderr.contains("openssl-faults: injected sha256-final=1"), "\(failed)")
+        #expect(failed.stderr.contains("openssl-faults: injected sha256-update=1"), "\(failed)")
 
         let signed = try await runWithFaults([:], arguments)
         #expect(signed.status == 0, "\(signed)")
@@ -69,13 +71,13 @@ struct OpenSSLFaultTests {
     @Test func aFailedMACRejectsOneTokenAndLeavesTheErrorQueueEmpty() async throws {
         let token = try JoseProcess.exampleText("hs256.jwt")
         let result = try await runWithFaults(
-            ["JOSE_FAULT_SHA256_FINAL": "1"],
+            ["JOSE_FAULT_SHA256_UPDATE": "1"],
             ["verify", "--batch", "--key", JoseProcess.example("hs256.jwk.json")],
             stdin: Array(repeating: token, count: 3).joined(separator: "\n") + "\n")
         #expect(result.status == 1, "\(result)")
         #expect(result.lines.count == 3, "\(result)")
         #expect(result.lines.first?.contains(#""code":"invalid_signature""#) == true, "\(result)")
         #expect(result.lines.dropFirst().allSatisfy { $0.contains(#""valid":true"#) }, "\(result)")
-        #expect(result.stderr.contains("openssl-faults: injected sha256-final=1"), "\(result)")
+        #expect(result.stderr.contains("openssl-faults: injected sha256-update=1"), "\(result)")
     }
 }
