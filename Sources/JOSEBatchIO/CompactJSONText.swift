@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Decides whether a JSON text the library verified can be copied to the output as it is:
 /// whether it is already exactly what the CLI's `JSONRendering` would write for it.
 ///
@@ -15,6 +21,14 @@
 /// or a name have spaces in strings): sixteen bytes at a time, a block without a space adds only
 /// its count of quotes, and the quotes before each space of the others are counted word by word.
 package enum CompactJSONText {
+    /// ``isCopyable(_:)`` for a text the library's JSON parser read as plain and compact (no
+    /// whitespace, and no escape or byte above 0x7F in any string): only a DEL byte (0x7F), which
+    /// JSON allows in strings and the CLI's writer escapes, keeps it from being copied.
+    package static func isCopyable(plainCompactText text: UnsafeRawBufferPointer) -> Bool {
+        guard let base = text.baseAddress else { return true }
+        return memchr(base, 0x7F, text.count) == nil
+    }
+
     /// Whether `text`, a valid JSON text, can be copied as it is.
     package static func isCopyable(_ text: UnsafeRawBufferPointer) -> Bool {
         guard let base = text.baseAddress else { return true }

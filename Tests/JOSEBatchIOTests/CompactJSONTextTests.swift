@@ -101,4 +101,33 @@ import JOSEBatchIO
         // Both outcomes occur often, so the comparison means something either way.
         #expect(copyableCount > 500 && copyableCount < 3500)
     }
+
+    /// On a text the parser read as plain and compact (no whitespace outside strings, no escape,
+    /// nothing above 0x7F), looking only for DEL decides as the exact rule does: DEL at every
+    /// position of strings of every length up to 40 bytes, spaces inside them or not.
+    @Test func plainCompactTextsNeedOnlyTheDeleteCheck() {
+        var disagreements: [String] = []
+        var refused = 0
+        for length in 0...40 {
+            for filler in ["a", " "] {
+                let value = String(repeating: filler, count: length)
+                var texts = [#"{"k":"\#(value)"}"#]
+                for position in 0..<length {
+                    var bytes = Array(value.utf8)
+                    bytes[position] = 0x7F
+                    texts.append(#"{"k":"\#(String(decoding: bytes, as: UTF8.self))","n":[1,true]}"#)
+                }
+                for text in texts {
+                    let bytes = Array(text.utf8)
+                    let (plain, exact) = bytes.withUnsafeBytes {
+                        (CompactJSONText.isCopyable(plainCompactText: $0), CompactJSONText.isCopyableByteByByte($0))
+                    }
+                    if plain != exact { disagreements.append(text) }
+                    if !exact { refused += 1 }
+                }
+            }
+        }
+        #expect(disagreements.count == 0, "\(disagreements.prefix(5))")
+        #expect(refused == 2 * (0...40).reduce(0, +))
+    }
 }

@@ -11,6 +11,10 @@ struct JSONToken: Sendable {
     /// Set in ``flags`` when a number is an integer literal from 0 to 2³² − 1 without a sign
     /// (every NumericDate until 2106): its value is in ``count``, read as a `UInt32`.
     static let valueInCount: UInt8 = 4
+    /// Set in ``flags`` of a document's root token when the parser read its whole text as plain
+    /// and compact: no whitespace before, between or after the tokens, and no escape and no byte
+    /// above 0x7F in any string (a control byte cannot be in a valid document's strings).
+    static let plainCompactText: UInt8 = 8
 
     /// Offset in the document's bytes of the value's first byte (the quote, for strings).
     var start: Int32
@@ -24,7 +28,7 @@ struct JSONToken: Sendable {
     var count: Int32
     /// The value's type.
     var kind: JSONValue.Kind
-    /// A combination of ``hasEscapes``, ``isInteger`` and ``valueInCount``.
+    /// A combination of ``hasEscapes``, ``isInteger``, ``valueInCount`` and ``plainCompactText``.
     var flags: UInt8
 }
 

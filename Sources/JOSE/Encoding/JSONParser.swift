@@ -15,6 +15,10 @@ struct JSONParser {
     var position: Int
     /// The tokens produced so far.
     var tokens: JSONTokenWriter
+    /// Whether the text read so far is plain and compact (see ``JSONToken/plainCompactText``):
+    /// cleared where whitespace is skipped and where a string has an escape or a byte above 0x7F,
+    /// paths a plain compact text never takes.
+    var textIsPlainCompact = true
 
     /// Prepares to parse `text`; token offsets are relative to its start, and the tokens are
     /// written to a ``JSONStorage`` holding a copy of it.
@@ -67,7 +71,9 @@ struct JSONParser {
     mutating func skipWhitespace() {
         while position < end {
             switch buffer[position] {
-            case 0x20, 0x09, 0x0A, 0x0D: position += 1
+            case 0x20, 0x09, 0x0A, 0x0D:
+                position += 1
+                textIsPlainCompact = false
             default: return
             }
         }
@@ -132,6 +138,7 @@ struct JSONParser {
                     guard position == end else {
                         throw failure("unexpected \(describe(at: position)) after the top-level value", at: position)
                     }
+                    if textIsPlainCompact { tokens[tokens.first].flags |= JSONToken.plainCompactText }
                     return
                 }
                 let isObject = tokens[current].kind == .object
@@ -420,10 +427,12 @@ struct JSONParser {
             }
             if byte == UInt8(ascii: "\\") {
                 flags = JSONToken.hasEscapes
+                textIsPlainCompact = false
                 try parseEscape()
             } else if byte < 0x20 {
                 throw failure("unescaped control character \(describe(at: position)) in a string", at: position)
             } else {
+                textIsPlainCompact = false
                 try validateUTF8Sequence()
             }
         }

@@ -174,6 +174,11 @@ package struct JSONValue: Sendable {
         return ArraySlice(document.storage.text(Int(token.start)..<Int(token.end)))
     }
 
+    /// Whether this value is the root of a document whose whole text the parser read as plain
+    /// and compact: no whitespace, and no escape or byte above 0x7F in any string (see
+    /// ``JSONToken/plainCompactText``). False for every other value.
+    package var isPlainCompactText: Bool { token.flags & JSONToken.plainCompactText != 0 }
+
     /// Calls `body` with the value's JSON text in place (no copy).
     func withRawBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         let token = self.token

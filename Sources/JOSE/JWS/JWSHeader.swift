@@ -73,6 +73,11 @@ public struct JWSHeader: Sendable {
         try json.withRawBytes(body)
     }
 
+    /// Whether the parser read the header's JSON text (``withJSONBytes(_:)``) as plain and
+    /// compact: no whitespace, and no escape or byte above 0x7F in any string. A tool that
+    /// prints the text can then copy it after checking only for DEL (0x7F).
+    package var isPlainCompactJSON: Bool { json.isPlainCompactText }
+
     /// Header parameters registered for JWS and JWE (RFC 7515 §4.1, RFC 7516 §4.1, RFC 7518 §4.6–4.8):
     /// `crit` may not list them.
     static let registeredNames: Set<String> = [

@@ -94,6 +94,11 @@ public struct JWTClaims: Sendable {
         try json.withRawBytes(body)
     }
 
+    /// Whether the parser read the claims' JSON text (``withJSONBytes(_:)``) as plain and
+    /// compact: no whitespace, and no escape or byte above 0x7F in any string. A tool that
+    /// prints the text can then copy it after checking only for DEL (0x7F).
+    package var isPlainCompactJSON: Bool { json.isPlainCompactText }
+
     /// Decodes the payload into your own type, e.g. to read custom claims.
     ///
     /// The payload has already been checked as strict JSON; this runs Foundation's decoder over

@@ -58,21 +58,22 @@ extension BatchOutputBuffer {
 
     /// Appends a verified header's JSON: copied when already in output form, else rendered.
     private func appendJSON(of header: JWSHeader) {
-        let copied = header.withJSONBytes { text in
-            guard CompactJSONText.isCopyable(text) else { return false }
-            append(text)
-            return true
-        }
+        let copied = header.withJSONBytes { appendIfCopyable($0, plainCompact: header.isPlainCompactJSON) }
         if !copied { append(JSONRendering.value(ofJSONText: header.jsonString).serializedBytes()) }
     }
 
     /// Appends verified claims' JSON: copied when already in output form, else rendered.
     private func appendJSON(of claims: JWTClaims) {
-        let copied = claims.withJSONBytes { text in
-            guard CompactJSONText.isCopyable(text) else { return false }
-            append(text)
-            return true
-        }
+        let copied = claims.withJSONBytes { appendIfCopyable($0, plainCompact: claims.isPlainCompactJSON) }
         if !copied { append(JSONRendering.value(ofJSONText: claims.jsonString).serializedBytes()) }
+    }
+
+    /// Appends the verified JSON `text` when it is already in output form, and says whether it
+    /// did. `plainCompact`: the parser read it as plain and compact, so only a DEL byte is
+    /// looked for; otherwise the text is checked in full (``CompactJSONText/isCopyable(_:)``).
+    private func appendIfCopyable(_ text: UnsafeRawBufferPointer, plainCompact: Bool) -> Bool {
+        let copyable = plainCompact ? CompactJSONText.isCopyable(plainCompactText: text) : CompactJSONText.isCopyable(text)
+        if copyable { append(text) }
+        return copyable
     }
 }

@@ -523,6 +523,53 @@ extension EncodingTests {
             #expect(claims["nbf"]?.integer == 0 && claims["n"]?.count == 3)
         }
 
+        /// The plain-and-compact flag on a document's root (which the CLI trusts to copy the
+        /// text): set exactly when a simple reference finds no whitespace outside strings, no
+        /// backslash and no byte above 0x7F, over known texts and random valid objects; never on
+        /// a value inside a document.
+        @Test func plainCompactFlagMatchesTheTextExactly() throws {
+            func reference(_ text: [UInt8]) -> Bool {
+                var inString = false
+                for byte in text {
+                    if byte >= 0x80 || byte == UInt8(ascii: "\\") { return false }
+                    if byte == UInt8(ascii: "\"") { inString.toggle() } else if !inString, byte <= 0x20 { return false }
+                }
+                return true
+            }
+            var texts = [
+                #"{"a":"b","c":[1,2,{"d":null}],"e":true}"#, #"{"a":"x y"}"#, #"{"a":"\u007f"}"#, "{\"a\":\"\u{7F}\"}",
+                #"{"a": "b"}"#, #" {"a":"b"}"#, #"{"a":"b"} "#, "{\"a\":\n1}", #"{"a":"b\/c"}"#, #"{"a":"é"}"#,
+                #"{"a\"b":1}"#, #"[1,2]"#, #"[1 ,2]"#, #""text""#, "7",
+            ]
+            var generator = SplitMix64(state: 0xF1A6)
+            let pieces = ["a", " ", "x y", "\\\"", "\\n", "\\/", "\\u0041", "é", "0", "\u{7F}"]
+            for _ in 0..<3000 {
+                var text = generator.next() % 25 == 0 ? " {" : "{"
+                for member in 0..<Int(generator.next() % 5) {
+                    if member > 0 { text += generator.next() % 10 == 0 ? " ," : "," }
+                    text += "\"k\(member)\"" + (generator.next() % 12 == 0 ? ": " : ":") + "\""
+                    for _ in 0..<Int(generator.next() % 6) {
+                        let piece = pieces[Int(generator.next() % UInt64(pieces.count))]
+                        text += generator.next() % 3 == 0 ? piece : "b"
+                    }
+                    text += "\""
+                }
+                texts.append(text + "}")
+            }
+            var flagged = 0
+            for text in texts {
+                let document = try parse(text)
+                let expected = reference(Array(text.utf8))
+                #expect(document.root.isPlainCompactText == expected, "\(text)")
+                if expected { flagged += 1 }
+                for index in 1..<document.storage.tokenCount {
+                    #expect(document.storage.token(index).flags & JSONToken.plainCompactText == 0, "\(text), token \(index)")
+                }
+            }
+            // Both outcomes occur often, so the comparison means something either way.
+            #expect(flagged > 500 && flagged < texts.count - 500)
+        }
+
         /// Escaped string texts and their decoded values.
         static let strings: [(String, String)] = [
             (#""plain""#, "plain"),
