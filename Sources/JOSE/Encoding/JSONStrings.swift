@@ -20,24 +20,27 @@ enum JSONStrings {
         return UnsafeBufferPointer(rebasing: buffer[lower..<upper])
     }
 
-    /// Whether two byte buffers hold the same bytes (compared eight bytes at a time).
+    /// Whether two byte buffers hold the same bytes: eight at a time, the last eight (or, for
+    /// shorter buffers, the last four or two) read overlapping what was compared before, so
+    /// that no byte is compared alone but the single byte of a one-byte buffer.
     @inline(__always)
     static func bytesEqual(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {
         let count = lhs.count
         guard count == rhs.count else { return false }
-        let left = UnsafeRawBufferPointer(lhs)
-        let right = UnsafeRawBufferPointer(rhs)
+        guard count > 1, let left = UnsafeRawPointer(lhs.baseAddress), let right = UnsafeRawPointer(rhs.baseAddress) else {
+            return count == 0 || lhs[0] == rhs[0]
+        }
+        func same<Word: FixedWidthInteger>(_: Word.Type, at offset: Int) -> Bool {
+            left.loadUnaligned(fromByteOffset: offset, as: Word.self) == right.loadUnaligned(fromByteOffset: offset, as: Word.self)
+        }
+        if count < 4 { return same(UInt16.self, at: 0) && same(UInt16.self, at: count - 2) }
+        if count < 8 { return same(UInt32.self, at: 0) && same(UInt32.self, at: count - 4) }
         var index = 0
-        while index + 8 <= count {
-            guard left.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                == right.loadUnaligned(fromByteOffset: index, as: UInt64.self) else { return false }
+        while index + 8 < count {
+            guard same(UInt64.self, at: index) else { return false }
             index += 8
         }
-        while index < count {
-            guard lhs[index] == rhs[index] else { return false }
-            index += 1
-        }
-        return true
+        return same(UInt64.self, at: count - 8)
     }
 
     /// Whether `name` holds exactly the bytes of `literal` (for dispatching on member names).
@@ -67,6 +70,7 @@ enum JSONStrings {
     }
 
     /// Whether a string token decodes to exactly `expected` (UTF-8 bytes).
+    @inline(__always)
     static func equal(_ token: JSONToken, _ expected: UnsafeBufferPointer<UInt8>, in buffer: UnsafeBufferPointer<UInt8>) -> Bool {
         let raw = contents(token, in: buffer)
         if token.flags & JSONToken.hasEscapes == 0 {

@@ -523,6 +523,35 @@ extension EncodingTests {
             #expect(claims["nbf"]?.integer == 0 && claims["n"]?.count == 3)
         }
 
+        /// Byte comparison at every length from 0 to 40: equal buffers compare equal, and one
+        /// flipped bit at any position of either makes them differ (each length meets the word
+        /// loop, the overlapping last word and the short forms at every offset).
+        @Test func bytesEqualAtEveryLengthAndPosition() {
+            var misjudged: [(length: Int, position: Int)] = []
+            for length in 0...40 {
+                let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+                bytes.withUnsafeBufferPointer { original in
+                    let copy = Array(original)
+                    copy.withUnsafeBufferPointer { if !JSONStrings.bytesEqual(original, $0) { misjudged.append((length, -1)) } }
+                    for position in 0..<length {
+                        for bit in [0, 7] {
+                            var changed = copy
+                            changed[position] ^= 1 << bit
+                            changed.withUnsafeBufferPointer {
+                                if JSONStrings.bytesEqual(original, $0) || JSONStrings.bytesEqual($0, original) {
+                                    misjudged.append((length, position))
+                                }
+                            }
+                        }
+                    }
+                    if length > 0 {
+                        copy.dropLast().withUnsafeBufferPointer { if JSONStrings.bytesEqual(original, $0) { misjudged.append((length, length)) } }
+                    }
+                }
+            }
+            #expect(misjudged.isEmpty, "\(misjudged.prefix(5))")
+        }
+
         /// The plain-and-compact flag on a document's root (which the CLI trusts to copy the
         /// text): set exactly when a simple reference finds no whitespace outside strings, no
         /// backslash and no byte above 0x7F, over known texts and random valid objects; never on
