@@ -94,10 +94,13 @@ public struct JWTClaims: Sendable {
         try json.withRawBytes(body)
     }
 
-    /// Whether the parser read the claims' JSON text (``withJSONBytes(_:)``) as plain and
-    /// compact: no whitespace, and no escape or byte above 0x7F in any string. A tool that
-    /// prints the text can then copy it after checking only for DEL (0x7F).
-    package var isPlainCompactJSON: Bool { json.isPlainCompactText }
+    /// Whether the claims' JSON text (``withJSONBytes(_:)``) is plain and compact, as the parser
+    /// found while reading it: no whitespace between tokens, and no escape and no byte above
+    /// 0x7F in any string. Such text is already what a compact JSON writer that keeps `/` and
+    /// escapes control characters would write, but for a DEL byte (0x7F), which JSON allows in
+    /// strings: code that prints or forwards the text can copy it after looking for that byte
+    /// alone, as `jose verify --batch` does.
+    public var isPlainCompactJSON: Bool { json.isPlainCompactText }
 
     /// Decodes the payload into your own type, e.g. to read custom claims.
     ///
