@@ -96,10 +96,9 @@ public struct JWTClaims: Sendable {
 
     /// Whether the claims' JSON text (``withJSONBytes(_:)``) is plain and compact, as the parser
     /// found while reading it: no whitespace between tokens, and no escape and no byte above
-    /// 0x7F in any string. Such text is already what a compact JSON writer that keeps `/` and
-    /// escapes control characters would write, but for a DEL byte (0x7F), which JSON allows in
-    /// strings: code that prints or forwards the text can copy it after looking for that byte
-    /// alone, as `jose verify --batch` does.
+    /// 0x7F in any string. Code that prints or forwards the text can then copy it as it is after
+    /// looking only for DEL (0x7F), a control character JSON allows raw in strings, as
+    /// `jose verify --batch` does.
     public var isPlainCompactJSON: Bool { json.isPlainCompactText }
 
     /// Decodes the payload into your own type, e.g. to read custom claims.
