@@ -48,7 +48,8 @@ write("base64url", {"empty": b"", "aqab": b"AQAB", "header": b"eyJhbGciOiJIUzI1N
 write("json", {"claims": ex("claims.json"), "id-claims": ex("id-token.claims.json"), "jwks": ex("jwks.json"),
                "deep": b"[" * 40 + b"]" * 40, "duplicate": b'{"a":1,"a":2}', "big-number": b'{"n":1e400,"m":-0.0e-0}',
                "lone-surrogate": b'["\\ud800","\\udc00\\ud800"]', "escapes": b'{"\\u0000":"\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9"}',
-               "trailing": b'{"a":[1,2,]}', "bom": b'\xef\xbb\xbf{}'})
+               "trailing": b'{"a":[1,2,]}', "bom": b'\xef\xbb\xbf{}',
+               "compact": b'{"name":"Jos\xc3\xa9 del\x7f","n":[1,{"a":true}],"s":"x y"}'})
 write("jws-parts", {**jwts, **{k: v for k, v in hostile_tokens.items() if k in ("padding", "four-parts", "alg-none")}})
 jwk_files = {f: read("Vectors", "jose-cookbook", "jwk", f) for f in os.listdir(os.path.join(ROOT, "Vectors", "jose-cookbook", "jwk"))}
 jwk_files.update({n: ex(n) for n in ["hs256.jwk.json", "es256.private.jwk.json"]})

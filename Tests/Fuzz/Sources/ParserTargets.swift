@@ -27,8 +27,23 @@ extension FuzzTarget {
         if rewritten != written {
             fuzzFailure("writer not stable: \(String(decoding: written, as: UTF8.self)) vs \(String(decoding: rewritten, as: UTF8.self))")
         }
+        // The root's plain-and-compact flag, which `jose verify --batch` trusts to copy the text.
+        if document.root.isPlainCompactText != isPlainCompact(bytes) {
+            fuzzFailure("plain-and-compact flag \(document.root.isPlainCompactText) for \(String(decoding: bytes, as: UTF8.self))")
+        }
         // Walk every value through the accessors the claims and header code use.
         visit(document.root, depth: 0)
+    }
+
+    /// Whether an accepted JSON text has no whitespace outside strings, and no escape and no byte
+    /// above 0x7F in a string (the reference for ``JSONValue/isPlainCompactText``).
+    private static func isPlainCompact(_ bytes: [UInt8]) -> Bool {
+        var inString = false
+        for byte in bytes {
+            if byte >= 0x80 || byte == UInt8(ascii: "\\") { return false }
+            if byte == UInt8(ascii: "\"") { inString.toggle() } else if !inString, byte <= 0x20 { return false }
+        }
+        return true
     }
 
     /// Reads every value once through the typed accessors.
