@@ -9,7 +9,7 @@
  * K0 is the secret, or its hash when longer than a block, zero-padded to a block). Computing a
  * MAC copies both states onto the stack, so it allocates nothing, takes no lock and writes
  * nothing shared: the key is read-only after jose_hmac_*_key_init, and any number of threads
- * may use it at once. The stack copies and the inner digest are cleansed before returning.
+ * may use it at once. The stack copies and the inner digest are cleared before returning.
  *
  * OpenSSL 3 deprecates these SHA-2 functions in favour of EVP, whose HMAC allocates and frees a
  * digest context per MAC (EVP_MD_CTX_copy_ex of the keyed state); they are still part of its
@@ -24,6 +24,16 @@
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+
+/** Zeroes `length` bytes at `bytes` where the compiler cannot drop the stores as dead: the
+ * empty assembly statement after them takes the pointer and may read any memory (the method of
+ * BoringSSL's OPENSSL_cleanse). For the stack copies of each MAC: a plain memset of a size known
+ * here is a few vector stores, where OpenSSL 3's OPENSSL_cleanse calls through a volatile
+ * pointer into a loop of 8-byte stores. */
+static inline void jose_clear(void *bytes, size_t length) {
+    memset(bytes, 0, length);
+    __asm__ __volatile__("" : : "r"(bytes) : "memory");
+}
 
 /** A key for HMAC-SHA-256: the hash states after the inner and the outer pad. */
 typedef struct {
@@ -102,7 +112,7 @@ static inline void jose_hmac_store64(uint8_t *out, uint64_t value) {
  * half stays zero). The outer state's copy takes one block: the inner digest (DIGEST_LENGTH bytes
  * of the state's words, each written big-endian by STORE_WORD), 0x80, zeros and its bit length.
  * Padding here leaves out the hash functions' own finishing (a copy of the tail into the state
- * and a cleanse per digest), and every temporary sits in one stack struct, cleansed once. */
+ * and a cleanse per digest), and every temporary sits in one stack struct, cleared once. */
 #define JOSE_HMAC_COMPUTE(CONTEXT_TYPE, STORE_WORD, BLOCK_SIZE, LENGTH_BYTES, DIGEST_LENGTH, UPDATE, TRANSFORM) \
     do {                                                                                        \
         struct {                                                                                \
@@ -132,7 +142,7 @@ static inline void jose_hmac_store64(uint8_t *out, uint64_t value) {
             STORE_WORD(out + i * sizeof scratch.context.h[0], scratch.context.h[i]);             \
         }                                                                                       \
         /* The second block, when used, holds only padding and a length. */                     \
-        OPENSSL_cleanse(&scratch, offsetof(__typeof__(scratch), blocks) + BLOCK_SIZE);          \
+        jose_clear(&scratch, offsetof(__typeof__(scratch), blocks) + BLOCK_SIZE);               \
     } while (0)
 
 /** Writes HMAC-SHA-256 of `message` with `key` to `out` (32 bytes); returns 1 on success. */

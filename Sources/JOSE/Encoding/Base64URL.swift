@@ -167,12 +167,20 @@ public enum Base64URL {
     ///
     /// - Throws: ``JOSEError`` with code ``JOSEError/Code/malformed`` when no unpadded encoding
     ///   has that length (naming an invalid character instead, when there is one).
+    @inline(__always)
     static func checkedDecodedLength(_ encoded: UnsafeRawBufferPointer) throws -> Int {
         if let length = decodedLength(encodedLength: encoded.count) { return length }
+        throw lengthError(encoded)
+    }
+
+    /// The error for `encoded`, whose length no unpadded encoding has (kept out of line, so that
+    /// the length check inlines into every decode).
+    @inline(never)
+    private static func lengthError(_ encoded: UnsafeRawBufferPointer) -> JOSEError {
         // Name a bad character in preference to the length, which it probably explains.
         let invalid = firstInvalid(encoded, from: 0)
-        if invalid < encoded.count { throw error(in: encoded, at: invalid) }
-        throw JOSEError.malformed(
+        if invalid < encoded.count { return error(in: encoded, at: invalid) }
+        return JOSEError.malformed(
             "base64url text of \(encoded.count) characters is truncated: a length of 1 more than a multiple of 4 cannot be decoded"
         )
     }

@@ -23,6 +23,7 @@ struct JSONParser {
     /// Prepares to parse `text`; token offsets are relative to its start, and the tokens are
     /// written to a ``JSONStorage`` holding a copy of it.
     init(text: UnsafeBufferPointer<UInt8>, limits: JSONLimits) {
+        precondition(text.count < Int(Int32.max), "the caller refuses texts whose offsets do not fit a token")
         self.buffer = text
         self.tokens = JSONTokenWriter(text: text, capacity: text.count / 8 + 8)
         self.base = 0
@@ -35,6 +36,7 @@ struct JSONParser {
     /// the storage's token room after those already there (the token writer keeps the storage,
     /// and so the text, alive). Token offsets are offsets in the storage's whole text.
     init(inPlace storage: consuming JSONStorage, range: Range<Int>, limits: JSONLimits) {
+        precondition(range.upperBound < Int(Int32.max), "the caller refuses texts whose offsets do not fit a token")
         self.buffer = storage.withBuffers { _, text in text }
         self.tokens = JSONTokenWriter(inPlace: storage)
         self.base = range.lowerBound
@@ -49,11 +51,23 @@ struct JSONParser {
         return (tokens.finish(), root)
     }
 
+    /// `offset` (at most ``end``) as a token's offset: the initialisers require the text to
+    /// end below `Int32.max`, so no offset the parser reaches needs a range check.
+    @inline(__always)
+    static func offset32(_ offset: Int) -> Int32 { Int32(truncatingIfNeeded: offset) }
+
     // MARK: Errors
 
     /// An error about the text at `offset` (absolute), reported relative to the JSON text.
     func failure(_ message: String, at offset: Int) -> JOSEError {
         JOSEError.malformed("invalid JSON: \(message) at byte offset \(offset - base)")
+    }
+
+    /// The error for a text that holds something else where `expected` should be, at `offset`
+    /// (kept out of line: its message is built only when the text is refused).
+    @inline(never)
+    func unexpected(_ expected: StaticString, at offset: Int) -> JOSEError {
+        failure("expected \(expected), found \(describe(at: offset))", at: offset)
     }
 
     /// A readable description of the byte at `offset`, or "end of input".
@@ -103,7 +117,7 @@ struct JSONParser {
                     throw failure("nesting deeper than the limit of \(limits.maxDepth)", at: position)
                 }
                 tokens.append(JSONToken(
-                    start: Int32(position), end: 0, next: Int32(current), count: 0,
+                    start: JSONParser.offset32(position), end: 0, next: Int32(current), count: 0,
                     kind: isObject ? .object : .array, flags: 0))
                 current = tokens.count - 1
                 position += 1
@@ -205,7 +219,7 @@ struct JSONParser {
             try checkDuplicatesBySorting(object: current)
         }
         let parent = Int(tokens[current].next)
-        tokens[current].end = Int32(position + 1)
+        tokens[current].end = JSONParser.offset32(position + 1)
         tokens[current].next = Int32(tokens.count)
         current = parent
         depth -= 1
@@ -215,7 +229,7 @@ struct JSONParser {
     /// Parses a member name, rejects duplicates, and consumes the `:` and whitespace after it.
     mutating func parseMemberName(object: Int) throws {
         guard position < end, buffer[position] == UInt8(ascii: "\"") else {
-            throw failure("expected a member name (a string), found \(describe(at: position))", at: position)
+            throw unexpected("a member name (a string)", at: position)
         }
         let nameStart = position
         tokens[object].count += 1
@@ -245,9 +259,14 @@ struct JSONParser {
                 }
             }
         }
+        // The compact form first: a colon, and no whitespace on either side of it.
+        if end - position >= 2, buffer[position] == UInt8(ascii: ":"), buffer[position + 1] > 0x20 {
+            position += 1
+            return
+        }
         skipWhitespace()
         guard position < end, buffer[position] == UInt8(ascii: ":") else {
-            throw failure("expected ':' after a member name, found \(describe(at: position))", at: position)
+            throw unexpected("':' after a member name", at: position)
         }
         position += 1
         skipWhitespace()
@@ -300,54 +319,86 @@ struct JSONParser {
         }
         guard matches else { throw failure("invalid literal, expected '\(literal)'", at: start) }
         position += count
-        tokens.append(JSONToken(start: Int32(start), end: Int32(position), next: Int32(tokens.count + 1), count: 0, kind: kind, flags: 0))
+        tokens.append(JSONToken(start: JSONParser.offset32(start), end: JSONParser.offset32(position), next: Int32(tokens.count + 1), count: 0, kind: kind, flags: 0))
     }
 
-    /// Whether `position` is at an ASCII digit.
+    /// Whether `offset` is at an ASCII digit.
     @inline(__always)
-    func atDigit() -> Bool {
-        position < end && buffer[position] &- UInt8(ascii: "0") < 10
+    func isDigit(at offset: Int) -> Bool {
+        offset < end && buffer[offset] &- UInt8(ascii: "0") < 10
     }
 
     /// Parses a number: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
     mutating func parseNumber() throws {
         let start = position
+        var at = position  // the read position, stored back once the number is read
         var flags = JSONToken.isInteger
         // The integer part's value, exact while it has at most 19 digits (wraps beyond: then unused).
         var value: UInt64 = 0
-        let negative = buffer[position] == UInt8(ascii: "-")
+        let negative = buffer[at] == UInt8(ascii: "-")
         if negative {
-            position += 1
-            guard atDigit() else { throw failure("expected a digit after '-'", at: position) }
+            at += 1
+            guard isDigit(at: at) else { throw failure("expected a digit after '-'", at: at) }
         }
-        let digitsStart = position
-        if buffer[position] == UInt8(ascii: "0") {
-            position += 1
-            if atDigit() { throw failure("leading zeros are not allowed in numbers", at: position - 1) }
+        let digitsStart = at
+        if buffer[at] == UInt8(ascii: "0") {
+            at += 1
+            if isDigit(at: at) { throw failure("leading zeros are not allowed in numbers", at: at - 1) }
         } else {
-            while atDigit() {
-                value = value &* 10 &+ UInt64(buffer[position] &- UInt8(ascii: "0"))
-                position += 1
+            // Eight digits at a time while a word of them follows (a NumericDate has ten).
+            if let base = buffer.baseAddress {
+                while end - at >= 8 {
+                    let word = UInt64(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self))
+                    guard JSONParser.isEightDigits(word) else { break }
+                    value = value &* 100_000_000 &+ JSONParser.valueOfEightDigits(word)
+                    at += 8
+                }
+            }
+            while isDigit(at: at) {
+                value = value &* 10 &+ UInt64(buffer[at] &- UInt8(ascii: "0"))
+                at += 1
             }
         }
-        if !negative, position - digitsStart <= 10, value <= UInt32.max { flags |= JSONToken.valueInCount }
-        if position < end, buffer[position] == UInt8(ascii: ".") {
+        if !negative, at - digitsStart <= 10, value <= UInt32.max { flags |= JSONToken.valueInCount }
+        if at < end, buffer[at] == UInt8(ascii: ".") {
             flags = 0
-            position += 1
-            guard atDigit() else { throw failure("expected a digit after the decimal point", at: position) }
-            while atDigit() { position += 1 }
+            at += 1
+            guard isDigit(at: at) else { throw failure("expected a digit after the decimal point", at: at) }
+            while isDigit(at: at) { at += 1 }
         }
-        if position < end, buffer[position] | 0x20 == UInt8(ascii: "e") {
+        if at < end, buffer[at] | 0x20 == UInt8(ascii: "e") {
             flags = 0
-            position += 1
-            if position < end, buffer[position] == UInt8(ascii: "+") || buffer[position] == UInt8(ascii: "-") {
-                position += 1
+            at += 1
+            if at < end, buffer[at] == UInt8(ascii: "+") || buffer[at] == UInt8(ascii: "-") {
+                at += 1
             }
-            guard atDigit() else { throw failure("expected a digit in the exponent", at: position) }
-            while atDigit() { position += 1 }
+            guard isDigit(at: at) else { throw failure("expected a digit in the exponent", at: at) }
+            while isDigit(at: at) { at += 1 }
         }
+        position = at
         let count = flags & JSONToken.valueInCount != 0 ? Int32(bitPattern: UInt32(truncatingIfNeeded: value)) : 0
-        tokens.append(JSONToken(start: Int32(start), end: Int32(position), next: Int32(tokens.count + 1), count: count, kind: .number, flags: flags))
+        tokens.append(JSONToken(start: JSONParser.offset32(start), end: JSONParser.offset32(at), next: Int32(tokens.count + 1), count: count, kind: .number, flags: flags))
+    }
+
+    /// Whether the eight bytes of `word` are all ASCII digits: each byte's high nibble is 3, and
+    /// stays 3 with 6 added (0x3A-0x3F become 0x40-0x45). A carry into a byte can only come from
+    /// a byte of 0xFA or more, whose own high nibble already fails the test.
+    @inline(__always)
+    static func isEightDigits(_ word: UInt64) -> Bool {
+        let highNibbles: UInt64 = 0xF0F0_F0F0_F0F0_F0F0
+        return (word & highNibbles) | ((word &+ 0x0606_0606_0606_0606) & highNibbles) >> 4 == 0x3333_3333_3333_3333
+    }
+
+    /// The value of eight ASCII digits read little-endian from memory (the first digit in the
+    /// lowest byte, the most significant), combined pairwise in three steps: each byte with the
+    /// next as two digits (at most 99 in the even bytes), then each 16-bit lane with the next as
+    /// four (at most 9999), then the two 32-bit lanes as eight. No step carries out of its lane.
+    @inline(__always)
+    static func valueOfEightDigits(_ word: UInt64) -> UInt64 {
+        let digits = word & 0x0F0F_0F0F_0F0F_0F0F
+        let pairs = (digits &* 10 &+ digits >> 8) & 0x00FF_00FF_00FF_00FF
+        let quads = (pairs &* 100 &+ pairs >> 16) & 0x0000_FFFF_0000_FFFF
+        return (quads &* 10_000 &+ quads >> 32) & 0xFFFF_FFFF
     }
 
     /// Reads four hexadecimal digits at `offset`, or returns nil.
@@ -374,7 +425,7 @@ struct JSONParser {
         guard mask != 0 else { return false }
         let closing = position + 1 + mask.trailingZeroBitCount >> 3
         guard buffer[closing] == UInt8(ascii: "\"") else { return false }
-        tokens.append(JSONToken(start: Int32(position), end: Int32(closing + 1), next: Int32(tokens.count + 1), count: 0, kind: .string, flags: 0))
+        tokens.append(JSONToken(start: JSONParser.offset32(position), end: JSONParser.offset32(closing + 1), next: Int32(tokens.count + 1), count: 0, kind: .string, flags: 0))
         position = closing + 1
         return true
     }
@@ -382,7 +433,7 @@ struct JSONParser {
     /// Parses a string, validating escapes and UTF-8.
     mutating func parseString() throws {
         let start = position
-        position += 1
+        var at = position + 1  // the read position, stored back around escapes and at the end
         var flags: UInt8 = 0
         while true {
             // Fast path: plain printable ASCII, sixteen bytes at a time (vector compares; as
@@ -393,50 +444,53 @@ struct JSONParser {
                 let quote = SIMD16<Int8>(repeating: Int8(UInt8(ascii: "\"")))
                 let backslash = SIMD16<Int8>(repeating: Int8(UInt8(ascii: "\\")))
                 let space = SIMD16<Int8>(repeating: 0x20)
-                while end - position >= 16 {
-                    let block = UnsafeRawPointer(base + position).loadUnaligned(as: SIMD16<Int8>.self)
+                while end - at >= 16 {
+                    let block = UnsafeRawPointer(base + at).loadUnaligned(as: SIMD16<Int8>.self)
                     let attention = (block .< space) .| (block .== quote) .| (block .== backslash)
                     let words = unsafeBitCast(attention, to: SIMD2<UInt64>.self)
                     if words[0] | words[1] != 0 { break }
-                    position += 16
+                    at += 16
                 }
-                while end - position >= 8 {
+                while end - at >= 8 {
                     // Little-endian order whatever the machine's, so that the lowest flagged
                     // byte of the mask is the first in memory.
-                    let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+                    let word = UInt64(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self))
                     let mask = JSONParser.attentionMask(word)
                     if mask != 0 {
-                        position += mask.trailingZeroBitCount >> 3
+                        at += mask.trailingZeroBitCount >> 3
                         break
                     }
-                    position += 8
+                    at += 8
                 }
             }
-            while position < end {
-                let byte = buffer[position]
+            while at < end {
+                let byte = buffer[at]
                 guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { break }
-                position += 1
+                at += 1
             }
-            guard position < end else {
-                throw failure("unterminated string starting at byte offset \(start - base)", at: position)
+            guard at < end else {
+                throw failure("unterminated string starting at byte offset \(start - base)", at: at)
             }
-            let byte = buffer[position]
+            let byte = buffer[at]
             if byte == UInt8(ascii: "\"") {
-                position += 1
+                at += 1
                 break
             }
+            position = at
             if byte == UInt8(ascii: "\\") {
                 flags = JSONToken.hasEscapes
                 textIsPlainCompact = false
                 try parseEscape()
             } else if byte < 0x20 {
-                throw failure("unescaped control character \(describe(at: position)) in a string", at: position)
+                throw failure("unescaped control character \(describe(at: at)) in a string", at: at)
             } else {
                 textIsPlainCompact = false
                 try validateUTF8Sequence()
             }
+            at = position
         }
-        tokens.append(JSONToken(start: Int32(start), end: Int32(position), next: Int32(tokens.count + 1), count: 0, kind: .string, flags: flags))
+        position = at
+        tokens.append(JSONToken(start: JSONParser.offset32(start), end: JSONParser.offset32(at), next: Int32(tokens.count + 1), count: 0, kind: .string, flags: flags))
     }
 
     /// The high bit of each of the eight bytes of `word` (read little-endian: memory order,

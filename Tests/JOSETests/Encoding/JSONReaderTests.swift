@@ -523,6 +523,55 @@ extension EncodingTests {
             #expect(claims["nbf"]?.integer == 0 && claims["n"]?.count == 3)
         }
 
+        /// Integer parts are read eight digits at a time where a word of digits follows: every
+        /// length from 1 to 24 digits (with and without a sign, a fraction or an exponent after)
+        /// reads as its text does, and keeps its value in the token exactly when it has at most
+        /// ten digits, no sign and fits in 32 bits.
+        @Test func integersOfEveryLengthReadAsTheirText() throws {
+            var generator = SystemRandomNumberGenerator()
+            for length in 1...24 {
+                for _ in 0..<20 {
+                    let digits = String((0..<length).map { index -> Character in
+                        let digit = index == 0 ? Int.random(in: 1...9, using: &generator) : Int.random(in: 0...9, using: &generator)
+                        return Character(String(digit))
+                    })
+                    for text in [digits, "-" + digits, digits + ".5", digits + "e2"] {
+                        let number = try parse("[" + text + "]").root[0]
+                        #expect(number?.number == Double(text), "\(text)")
+                        let keeps = !text.hasPrefix("-") && text == digits && length <= 10 && UInt64(digits)! <= UInt64(UInt32.max)
+                        #expect((number?.token.flags ?? 0) & JSONToken.valueInCount != 0 ? keeps : !keeps, "\(text)")
+                        if text == digits || text.hasPrefix("-"), let exact = Int64(text) {
+                            #expect(number?.integer == exact, "\(text)")
+                        }
+                    }
+                }
+            }
+        }
+
+        /// A byte that is not a digit at each place of an eight-digit word ends the number's
+        /// integer part there, whatever its value (the word test's carries included): with a
+        /// comma the two numbers read apart, a point or an `e` starts a fraction or an exponent,
+        /// and any other byte is refused.
+        @Test func aNonDigitAtEveryPlaceOfTheWordEndsTheNumber() {
+            for place in 1...8 {
+                for byte in UInt8.min...UInt8.max where !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                    let text = Array("[".utf8) + Array(repeating: UInt8(ascii: "7"), count: place) + [byte]
+                        + Array(repeating: UInt8(ascii: "3"), count: 9 - place) + Array("]".utf8)
+                    if byte == UInt8(ascii: ",") {
+                        let array = try? JSONDocument(bytes: text).root
+                        #expect(array?[0]?.integer == Int64(String(repeating: "7", count: place)), "place \(place)")
+                        #expect(array?[1]?.integer == Int64(String(repeating: "3", count: 9 - place)), "place \(place)")
+                    } else if [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(byte) {
+                        // A fraction or an exponent: one number, read as its text.
+                        let value = try? JSONDocument(bytes: text).root[0]?.number
+                        #expect(value == Double(String(decoding: text.dropFirst().dropLast(), as: UTF8.self)), "byte \(byte) at \(place)")
+                    } else {
+                        #expect(throws: JOSEError.self, "byte \(byte) at \(place)") { try JSONDocument(bytes: text) }
+                    }
+                }
+            }
+        }
+
         /// Byte comparison at every length from 0 to 40: equal buffers compare equal, and one
         /// flipped bit at any position of either makes them differ (each length meets the word
         /// loop, the overlapping last word and the short forms at every offset).

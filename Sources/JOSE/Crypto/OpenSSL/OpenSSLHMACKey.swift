@@ -92,7 +92,7 @@ final class OpenSSLHMACKey: BackendHMACKey, @unchecked Sendable {
         return withUnsafeTemporaryAllocation(byteCount: 64, alignment: 8) { expected in
             guard compute(hash, message: message, into: expected) else { return false }
             let matches = constantTimeEquals(UnsafeRawBufferPointer(rebasing: expected[0 ..< hash.byteCount]), tag)
-            OPENSSL_cleanse(expected.baseAddress, hash.byteCount)
+            jose_clear(expected.baseAddress, hash.byteCount)
             return matches
         }
     }
