@@ -142,7 +142,7 @@ struct JSONParser {
             case UInt8(ascii: "n"):
                 try parseLiteral("null", kind: .null)
             default:
-                throw failure("expected a value, found \(describe(at: position))", at: position)
+                throw unexpected("a value", at: position)
             }
 
             // A value is complete: continue the enclosing container, or finish.
@@ -171,8 +171,7 @@ struct JSONParser {
                     try close(&current, &depth)
                     continue
                 }
-                let expected = isObject ? "',' or '}' after an object member" : "',' or ']' after an array element"
-                throw failure("expected \(expected), found \(describe(at: position))", at: position)
+                throw unexpected(isObject ? "',' or '}' after an object member" : "',' or ']' after an array element", at: position)
             }
         }
     }
